@@ -1,0 +1,17 @@
+#pragma once
+// Host-thread control that differs per Kokkos host backend (OpenMP or Serial). Nothing else in
+// desync names a backend.
+#include <functional>
+
+namespace desync::backend {
+
+// Sets the number of host threads the next Kokkos::initialize uses. Kokkos' own command-line
+// flag is spelled differently in 3.4 and 4.x, so desync never passes it. n <= 0 keeps the default
+// (OMP_NUM_THREADS or all cores).
+void request_host_threads(int n);
+
+// Runs f(thread, nthreads) once on every thread of the default host execution space, in
+// parallel, so each call sees its own thread's binding.
+void for_each_host_thread(const std::function<void(int, int)>& f);
+
+}  // namespace desync::backend

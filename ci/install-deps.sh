@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Installs everything desync needs on a fresh Debian (bookworm) machine:
+#   1. Debian packages (compiler, CMake, OpenMPI, parallel HDF5, toml++, CLI11, fmt, hwloc,
+#      GoogleTest, Python's numpy/h5py/matplotlib) -- only those that are missing;
+#   2. Kokkos and KokkosKernels 3.4.01, taken from Debian's `trilinos` *source* package (Debian's
+#      binary Kokkos is Serial-only), built with OpenMP+Serial and installed into a cache prefix
+#      that is reused on the next call.
+# The script prints the prefix on its last line ("DESYNC_DEPS_PREFIX=...") for callers.
+#
+# Environment:
+#   DESYNC_CACHE        cache root (default: $HOME/.cache/desync)
+#   DESYNC_DEPS_PREFIX  install prefix for Kokkos/KokkosKernels (default: derived from the cache
+#                       root, the Kokkos version and the compiler)
+#   DESYNC_JOBS         parallel build jobs (default: nproc)
+#   DESYNC_SKIP_APT=1   do not touch Debian packages (e.g. on a cluster with modules)
+set -euo pipefail
+
+kokkos_version=3.4.01
+cxx=${CXX:-g++}
+cxx_id="$(basename "$cxx")-$("$cxx" -dumpfullversion 2>/dev/null || echo unknown)"
+cache_root=${DESYNC_CACHE:-$HOME/.cache/desync}
+prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-$cxx_id-openmp}
+jobs=${DESYNC_JOBS:-$(nproc)}
+
+log() { printf '[install-deps] %s\n' "$*" >&2; }
+
+apt_packages=(
+  build-essential cmake ninja-build git pkg-config ca-certificates xz-utils
+  openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
+  libtomlplusplus-dev libcli11-dev libfmt-dev libhwloc-dev libgtest-dev
+  python3 python3-numpy python3-h5py python3-matplotlib
+)
+
+install_apt_packages() {
+  local missing=()
+  for p in "${apt_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if ((${#missing[@]} == 0)); then
+    log "Debian packages: all present"
+    return
+  fi
+  log "Debian packages to install: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# Writes one "deb-src" line per (URI, suite) found in the machine's own apt sources, both the
+# one-line format and the deb822 (*.sources) format, so no mirror host is ever hard-coded.
+write_deb_src_list() {
+  local out=$1
+  : >"$out"
+  local f
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    awk '$1=="deb" {
+           opts=""; i=2
+           if ($2 ~ /^\[/) { while ($i !~ /\]$/) { opts=opts" "$i; i++ } opts=opts" "$i; i++ }
+           line="deb-src" opts " " $i " " $(i+1)
+           for (j=i+2; j<=NF; j++) line=line " " $j
+           print line
+         }' "$f" >>"$out"
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    awk 'function flush() {
+           if (types ~ /(^| )deb( |$)/ && enabled != "no")
+             for (u in uris) for (s in suites)
+               print "deb-src" (signed != "" ? " [signed-by=" signed "]" : "") " " uris[u] " " suites[s] " " comps
+           types=""; comps=""; signed=""; enabled=""; delete uris; delete suites
+         }
+         /^[[:space:]]*#/ { next }
+         /^[[:space:]]*$/ { flush(); next }
+         { key=$1; sub(/:$/, "", key); $1=""; sub(/^ /, "")
+           if (key=="Types") types=$0
+           else if (key=="URIs") { n=split($0, a, " "); for (k=1;k<=n;k++) uris[k]=a[k] }
+           else if (key=="Suites") { n=split($0, a, " "); for (k=1;k<=n;k++) suites[k]=a[k] }
+           else if (key=="Components") comps=$0
+           else if (key=="Signed-By") signed=$0
+           else if (key=="Enabled") enabled=$0 }
+         END { flush() }' "$f" >>"$out"
+  done
+  [ -s "$out" ] || { log "no 'deb' entries found in the machine's apt sources"; return 1; }
+}
+
+# Fetches the trilinos source package with apt's own client through a private list, leaving the
+# system's apt configuration and package lists untouched, then extracts only Kokkos and
+# KokkosKernels.
+fetch_kokkos_sources() {
+  local work=$1
+  local aptdir=$work/apt
+  mkdir -p "$aptdir/lists/partial" "$work/download"
+  write_deb_src_list "$aptdir/sources.list"
+  local aptopts=(
+    -o "Dir::Etc::SourceList=$aptdir/sources.list"
+    -o "Dir::Etc::SourceParts=/dev/null"
+    -o "Dir::State::Lists=$aptdir/lists"
+    -o "Dir::Cache=$aptdir/cache"
+    -o "APT::Sandbox::User=root"
+  )
+  log "fetching Debian's trilinos source package (private deb-src list)"
+  apt-get "${aptopts[@]}" update -qq
+  (cd "$work/download" && apt-get "${aptopts[@]}" source --download-only trilinos)
+  local orig
+  orig=$(ls "$work"/download/trilinos_*.orig.tar.* | head -n 1)
+  log "extracting packages/kokkos and packages/kokkos-kernels from $(basename "$orig")"
+  mkdir -p "$work/src"
+  tar -xf "$orig" -C "$work/src" --strip-components=1 --wildcards \
+    '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
+  local v
+  v=$(sed -n 's/^set(Kokkos_VERSION_MAJOR \([0-9]*\)).*/\1/p' "$work/src/packages/kokkos/CMakeLists.txt")
+  log "Kokkos major version in the source: ${v:-unknown}"
+}
+
+build_kokkos() {
+  local work=$1
+  log "building Kokkos into $prefix"
+  cmake -S "$work/src/packages/kokkos" -B "$work/build-kokkos" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_STANDARD=17 \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
+    -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_LIBDIR=lib \
+    -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
+    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >"$work/kokkos-configure.log"
+  cmake --build "$work/build-kokkos" -j "$jobs" >"$work/kokkos-build.log"
+  cmake --install "$work/build-kokkos" >/dev/null
+}
+
+# Explicit instantiation only for what desync calls through the library: double and
+# complex<double>, int ordinals, size_t offsets, LayoutLeft, OpenMP space. Everything else is
+# instantiated in desync's own translation units.
+build_kokkos_kernels() {
+  local work=$1
+  log "building KokkosKernels into $prefix (ETI: OpenMP, double + complex<double>, LayoutLeft)"
+  cmake -S "$work/src/packages/kokkos-kernels" -B "$work/build-kk" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_STANDARD=17 \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
+    -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_LIBDIR=lib \
+    -DKokkos_ROOT="$prefix" \
+    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF \
+    -DKokkosKernels_ENABLE_PERFTESTS=OFF \
+    -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_COMPLEX_DOUBLE=ON \
+    -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
+    -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
+    -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
+    -DKokkosKernels_INST_OFFSET_SIZE_T=ON -DKokkosKernels_INST_OFFSET_INT=OFF \
+    -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF \
+    -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON \
+    >"$work/kk-configure.log"
+  cmake --build "$work/build-kk" -j "$jobs" >"$work/kk-build.log"
+  cmake --install "$work/build-kk" >/dev/null
+}
+
+main() {
+  [ "${DESYNC_SKIP_APT:-0}" = 1 ] || install_apt_packages
+  if [ -f "$prefix/.desync-complete" ]; then
+    log "Kokkos $kokkos_version + KokkosKernels: cached in $prefix"
+  else
+    local work
+    work=$(mktemp -d "${TMPDIR:-/tmp}/desync-deps.XXXXXX")
+    trap 'log "failed; logs kept in '"$work"'"' ERR
+    local t0=$SECONDS
+    fetch_kokkos_sources "$work"
+    build_kokkos "$work"
+    build_kokkos_kernels "$work"
+    date -u +%FT%TZ >"$prefix/.desync-complete"
+    log "Kokkos + KokkosKernels built in $((SECONDS - t0)) s"
+    trap - ERR
+    rm -rf "$work"
+  fi
+  echo "DESYNC_DEPS_PREFIX=$prefix"
+}
+
+main "$@"

@@ -1,0 +1,89 @@
+#include "app/run_deck.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/errors.hpp"
+#include "core/log.hpp"
+#include "core/mpi_util.hpp"
+#include "io/output_file.hpp"
+#include "kokkos_compat/concurrency.hpp"
+#include "metrics/phase_stats.hpp"
+#include "record/iteration_events.hpp"
+#include "report/summary_table.hpp"
+#include "workload/triad.hpp"
+
+namespace desync {
+namespace {
+
+std::string g_pending;
+
+// Timestamps must increase within and across iterations; a violation means a recording bug.
+std::int64_t timeline_disorder(const Timeline& tl) {
+  std::int64_t bad = 0;
+  double prev = -INFINITY;
+  for (std::int64_t it = 0; it < tl.iterations(); ++it)
+    for (int e = 0; e < tl.events(); ++e) {
+      const double t = tl.at(it, e);
+      if (std::isnan(t)) continue;
+      if (t < prev) ++bad;
+      prev = t;
+    }
+  for (std::int64_t it = 0; it < tl.iterations(); ++it)
+    if (std::isnan(tl.at(it, ev::compute_begin)) || std::isnan(tl.at(it, ev::wait_end))) ++bad;
+  return bad;
+}
+
+std::string verdict(const WorkloadResult& r, const Timeline& tl, MPI_Comm comm, std::int64_t& total_errors) {
+  std::int64_t e[3] = {r.element_errors, r.message_errors, timeline_disorder(tl)};
+  MPI_Allreduce(MPI_IN_PLACE, e, 3, MPI_INT64_T, MPI_SUM, comm);
+  total_errors = e[0] + e[1] + e[2];
+  if (total_errors == 0) return "passed";
+  std::string why;
+  if (e[0]) why += std::to_string(e[0]) + " array elements wrong; ";
+  if (e[1]) why += std::to_string(e[1]) + " messages from the wrong partner or iteration; ";
+  if (e[2]) why += std::to_string(e[2]) + " timeline events missing or out of order; ";
+  return "failed: " + why.substr(0, why.size() - 2);
+}
+
+}  // namespace
+
+const std::string& pending_output() { return g_pending; }
+
+int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
+  const int rank = comm_rank(comm), size = comm_size(comm);
+  validate_for_ranks(cfg, size);
+  const std::string path = opt.output.empty() ? output_path(cfg) : opt.output;
+  const std::string tmp = path + ".tmp";
+
+  log::info("desync: workload {} on {} rank(s) x {} thread(s) ({}), {} + {} warm-up iterations\n",
+            enum_name(workload_names, cfg.run.workload), size, compat::concurrency(),
+            compat::execution_space_name(), cfg.run.iterations, cfg.run.warmup);
+  const Provenance prov = collect_provenance(opt.command_line, comm);
+  const Topology topo = probe_topology(comm);
+  for (const auto& w : topo.warnings) log::warn("{}\n", w);
+  const ClockOffset clock = estimate_clock_offset(comm);
+
+  WorkloadResult result = run_triad(cfg, comm);
+
+  // Common time base: rank 0's clock, zero at rank 0's first measured iteration.
+  double origin = result.timeline.at(cfg.run.warmup < result.timeline.iterations() ? cfg.run.warmup : 0, ev::compute_begin);
+  MPI_Bcast(&origin, 1, MPI_DOUBLE, 0, comm);
+  result.timeline.shift(clock.offset + origin);
+  const RunMetrics metrics = compute_metrics(result.timeline, result.bytes_per_sweep, comm);
+  std::int64_t errors = 0;
+  const std::string verification = verdict(result, result.timeline, comm, errors);
+
+  g_pending = tmp;
+  write_output(tmp, RunRecord{cfg, prov, topo, clock, result, metrics, verification, errors}, comm);
+  MPI_Barrier(comm);
+  if (rank == 0) std::filesystem::rename(tmp, path);
+  g_pending.clear();
+  MPI_Barrier(comm);
+
+  log::info("{}", summary_table(metrics, cfg.run.iterations, verification, path));
+  return errors == 0 ? exit_ok : exit_verification_failed;
+}
+
+}  // namespace desync

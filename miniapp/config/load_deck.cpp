@@ -1,0 +1,194 @@
+// The deck schema: every key, its default and its allowed range. docs/decks.md mirrors this file.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "config/config.hpp"
+#include "config/overrides.hpp"
+#include "config/suggest.hpp"
+#include "config/table_reader.hpp"
+
+namespace desync {
+namespace {
+
+constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
+constexpr double real_max = std::numeric_limits<double>::max();
+
+// Tables a deck may hold. Workload tables of later workloads join this list as they land.
+const std::vector<std::string> known_tables{"run", "triad", "comm", "inject", "noise", "threads"};
+
+const toml::table* table_or_throw(const toml::table& root, const std::string& name,
+                                  const std::string& deck) {
+  const toml::node* n = root.get(name);
+  if (!n) return nullptr;
+  if (const auto* t = n->as_table()) return t;
+  throw DeckError(fmt::format("{}: error: '{}' must be a table ([{}])", describe(n->source(), deck),
+                              name, name));
+}
+
+RunConfig read_run(TableReader r) {
+  RunConfig c;
+  c.workload = r.choice("workload", c.workload, workload_names);
+  c.iterations = r.integer("iterations", c.iterations, 1, int_max / 64);
+  c.warmup = r.integer("warmup", c.warmup, 0, int_max / 64);
+  c.barrier = r.boolean("barrier", c.barrier);
+  c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, int_max));
+  c.output = r.string("output", c.output);
+  c.progress_interval = r.real("progress_interval", c.progress_interval, 0.0, real_max);
+  r.finish();
+  return c;
+}
+
+TriadConfig read_triad(TableReader r) {
+  TriadConfig c;
+  c.kernel = r.choice("kernel", c.kernel, triad_kernel_names);
+  const bool global = r.has("global_size");
+  const std::int64_t default_per_rank = global ? 0 : 2'000'000;
+  if (global && r.has("size_per_rank"))
+    r.fail("global_size", "give either size_per_rank or global_size, not both");
+  c.size_per_rank = r.integer("size_per_rank", default_per_rank, 1, std::int64_t{1} << 40);
+  c.global_size = r.integer("global_size", 0, 1, std::int64_t{1} << 48);
+  c.scalar = r.real("scalar", c.scalar, -real_max, real_max);
+  c.divides = r.integer("divides", c.divides, 1, 1'000'000);
+  c.write_allocate = r.boolean("write_allocate", c.write_allocate);
+  r.finish();
+  return c;
+}
+
+CommConfig read_comm(TableReader r) {
+  CommConfig c;
+  c.offsets = r.integer_list("offsets", c.offsets, -1'000'000, 1'000'000);
+  std::set<std::int64_t> seen;
+  for (auto d : c.offsets) {
+    if (d == 0) r.fail("offsets", "offset 0 (a rank talking to itself) is not allowed");
+    if (!seen.insert(d).second) r.fail("offsets", fmt::format("offset {} is listed twice", d));
+  }
+  c.boundary = r.choice("boundary", c.boundary, boundary_names);
+  c.message_bytes = r.integer("message_bytes", c.message_bytes, 0, std::numeric_limits<int>::max());
+  r.finish();
+  return c;
+}
+
+std::vector<InjectConfig> read_inject(const toml::table& root, toml::table& out,
+                                      const RunConfig& run, const std::string& deck) {
+  std::vector<InjectConfig> list;
+  const toml::node* n = root.get("inject");
+  if (!n) return list;
+  const auto* arr = n->as_array();
+  if (!arr || !arr->is_array_of_tables())
+    throw DeckError(fmt::format("{}: error: 'inject' must be an array of tables ([[inject]] per delay)",
+                                describe(n->source(), deck)));
+  toml::array resolved;
+  for (std::size_t i = 0; i < arr->size(); ++i) {
+    toml::table entry;
+    TableReader r(arr->get(i)->as_table(), fmt::format("inject[{}]", i), entry, deck);
+    InjectConfig c;
+    if (!r.has("rank")) r.fail("rank", "missing; every [[inject]] needs rank, iteration, duration");
+    if (!r.has("iteration")) r.fail("iteration", "missing; every [[inject]] needs rank, iteration, duration");
+    if (!r.has("duration")) r.fail("duration", "missing; every [[inject]] needs rank, iteration, duration");
+    c.rank = r.integer("rank", 0, 0, int_max);
+    c.iteration = r.integer("iteration", 0, -run.warmup, run.iterations - 1);
+    c.duration = r.real("duration", 0.0, 1e-9, 3600.0);
+    c.rank_pos = r.position("rank");
+    c.iteration_pos = r.position("iteration");
+    r.finish();
+    list.push_back(c);
+    resolved.push_back(std::move(entry));
+  }
+  out.insert_or_assign("inject", std::move(resolved));
+  return list;
+}
+
+NoiseConfig read_noise(TableReader r) {
+  NoiseConfig c;
+  c.kind = r.choice("kind", c.kind, noise_kind_names);
+  c.mean = r.real("mean", c.mean, 0.0, 10.0);
+  c.seed = static_cast<std::uint64_t>(r.integer("seed", 0, 0, int_max));
+  if (c.kind != NoiseKind::none && c.mean <= 0.0)
+    r.fail("mean", "noise needs a mean > 0 seconds (or kind = \"none\")");
+  r.finish();
+  return c;
+}
+
+ThreadsConfig read_threads(TableReader r) {
+  ThreadsConfig c;
+  c.per_rank = r.integer("per_rank", c.per_rank, 0, 4096);
+  r.finish();
+  return c;
+}
+
+void reject_unknown_tables(const toml::table& root, const std::string& deck) {
+  for (const auto& [k, node] : root) {
+    bool ok = false;
+    for (const auto& t : known_tables) ok = ok || t == k.str();
+    if (ok) continue;
+    std::string valid;
+    for (const auto& t : known_tables) valid += (valid.empty() ? "" : ", ") + t;
+    throw DeckError(fmt::format("{}: error: unknown table or key '{}' at the top level; did you mean '{}'? "
+                                "(valid tables: {})",
+                                describe(k.source(), describe(node.source(), deck)), k.str(),
+                                closest(k.str(), known_tables), valid));
+  }
+}
+
+}  // namespace
+
+Config load_deck(const std::string& deck_text, const std::string& deck_path,
+                 const std::vector<std::string>& overrides) {
+  toml::table root;
+  try {
+    root = toml::parse(deck_text, deck_path);
+  } catch (const toml::parse_error& e) {
+    throw DeckError(fmt::format("{}: error: invalid TOML: {}", describe(e.source(), deck_path),
+                                e.description()));
+  }
+  for (const auto& o : overrides) apply_override(root, o);
+  reject_unknown_tables(root, deck_path);
+
+  Config c;
+  c.deck_path = deck_path;
+  c.deck_text = deck_text;
+  c.overrides = overrides;
+  toml::table out;
+  auto section = [&](const char* name) {
+    out.insert_or_assign(name, toml::table{});
+    return TableReader(table_or_throw(root, name, deck_path), name, *out.get(name)->as_table(),
+                       deck_path);
+  };
+  c.run = read_run(section("run"));
+  c.triad = read_triad(section("triad"));
+  c.comm = read_comm(section("comm"));
+  c.noise = read_noise(section("noise"));
+  c.threads = read_threads(section("threads"));
+  c.inject = read_inject(root, out, c.run, deck_path);
+
+  std::ostringstream os;
+  os << out;
+  c.resolved_toml = os.str() + "\n";
+  return c;
+}
+
+void validate_for_ranks(const Config& cfg, int nranks) {
+  for (std::size_t i = 0; i < cfg.inject.size(); ++i) {
+    const auto& inj = cfg.inject[i];
+    if (inj.rank >= nranks)
+      throw DeckError(fmt::format("{}: error: [inject[{}]] rank = {}: no such rank; the run has {} "
+                                  "rank(s), allowed: 0..{}",
+                                  inj.rank_pos.where, i, inj.rank, nranks, nranks - 1));
+  }
+  if (cfg.run.workload == Workload::triad && cfg.triad.global_size > 0 &&
+      cfg.triad.global_size < nranks)
+    throw DeckError(fmt::format("{}: error: [triad] global_size = {}: fewer elements than the {} "
+                                "ranks; allowed: >= {}",
+                                cfg.deck_path, cfg.triad.global_size, nranks, nranks));
+}
+
+std::string output_path(const Config& cfg) {
+  if (!cfg.run.output.empty()) return cfg.run.output;
+  return std::filesystem::path(cfg.deck_path).stem().string() + ".h5";
+}
+
+}  // namespace desync

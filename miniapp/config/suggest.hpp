@@ -1,0 +1,14 @@
+#pragma once
+// "Did you mean" for misspelled deck keys.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace desync {
+
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate closest to `word` (Damerau-free Levenshtein, ties: first listed); empty if none.
+std::string closest(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace desync

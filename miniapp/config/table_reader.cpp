@@ -1,0 +1,170 @@
+#include "config/table_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "config/suggest.hpp"
+
+namespace desync {
+namespace {
+
+constexpr std::string_view set_prefix = "--set ";
+
+std::string value_text(const toml::node& n) {
+  std::ostringstream os;
+  n.visit([&os](const auto& v) { os << v; });
+  return os.str();
+}
+
+std::string range_text(std::int64_t min, std::int64_t max) {
+  constexpr auto lo = std::numeric_limits<std::int64_t>::min();
+  constexpr auto hi = std::numeric_limits<std::int64_t>::max();
+  if (min == lo && max == hi) return "any integer";
+  if (max == hi) return fmt::format("an integer >= {}", min);
+  if (min == lo) return fmt::format("an integer <= {}", max);
+  return fmt::format("an integer in [{}, {}]", min, max);
+}
+
+std::string range_text(double min, double max) {
+  const bool has_min = min > -std::numeric_limits<double>::max();
+  const bool has_max = max < std::numeric_limits<double>::max();
+  if (has_min && has_max) return fmt::format("a number in [{}, {}]", min, max);
+  if (has_min) return fmt::format("a number >= {}", min);
+  if (has_max) return fmt::format("a number <= {}", max);
+  return "a number";
+}
+
+}  // namespace
+
+std::string describe(const toml::source_region& where, const std::string& fallback) {
+  const std::string path = where.path ? *where.path : std::string();
+  if (path.rfind(set_prefix, 0) == 0) return "command line (" + path + ")";
+  if (where.begin.line == 0) return fallback;
+  return fmt::format("{}:{}:{}", path.empty() ? fallback : path, where.begin.line,
+                     where.begin.column);
+}
+
+TableReader::TableReader(const toml::table* in, std::string name, toml::table& out,
+                         std::string deck_path)
+    : in_(in), name_(std::move(name)), out_(out), deck_path_(std::move(deck_path)) {}
+
+const toml::node* TableReader::lookup(std::string_view key) {
+  known_.emplace_back(key);
+  return in_ ? in_->get(key) : nullptr;
+}
+
+bool TableReader::has(std::string_view key) const { return in_ && in_->contains(key); }
+
+SourcePos TableReader::position(std::string_view key) const {
+  const toml::node* n = in_ ? in_->get(key) : nullptr;
+  if (n) return {describe(n->source(), deck_path_)};
+  return {in_ ? describe(in_->source(), deck_path_) : deck_path_};
+}
+
+void TableReader::fail(std::string_view key, const std::string& problem) const {
+  const toml::node* n = in_ ? in_->get(key) : nullptr;
+  if (n)
+    throw DeckError(fmt::format("{}: error: [{}] {} = {}: {}", position(key).where, name_, key,
+                                value_text(*n), problem));
+  throw DeckError(fmt::format("{}: error: [{}] {}: {}", position(key).where, name_, key, problem));
+}
+
+void TableReader::fail_value(std::string_view key, const toml::node& n,
+                             const std::string& allowed) const {
+  throw DeckError(fmt::format("{}: error: [{}] {} = {}: not allowed; {}",
+                              describe(n.source(), deck_path_), name_, key, value_text(n),
+                              allowed));
+}
+
+std::int64_t TableReader::integer(std::string_view key, std::int64_t def, std::int64_t min,
+                                  std::int64_t max) {
+  const toml::node* n = lookup(key);
+  std::int64_t v = def;
+  if (n) {
+    const auto x = n->as_integer();
+    if (!x || x->get() < min || x->get() > max) fail_value(key, *n, "allowed: " + range_text(min, max));
+    v = x->get();
+  }
+  out_.insert_or_assign(std::string(key), v);
+  return v;
+}
+
+double TableReader::real(std::string_view key, double def, double min, double max) {
+  const toml::node* n = lookup(key);
+  double v = def;
+  if (n) {
+    std::optional<double> x;
+    if (const auto* f = n->as_floating_point()) x = f->get();
+    if (const auto* i = n->as_integer()) x = static_cast<double>(i->get());
+    if (!x || !std::isfinite(*x) || *x < min || *x > max)
+      fail_value(key, *n, "allowed: " + range_text(min, max));
+    v = *x;
+  }
+  out_.insert_or_assign(std::string(key), v);
+  return v;
+}
+
+bool TableReader::boolean(std::string_view key, bool def) {
+  const toml::node* n = lookup(key);
+  bool v = def;
+  if (n) {
+    const auto* b = n->as_boolean();
+    if (!b) fail_value(key, *n, "allowed: true, false");
+    v = b->get();
+  }
+  out_.insert_or_assign(std::string(key), v);
+  return v;
+}
+
+std::string TableReader::string(std::string_view key, const std::string& def) {
+  const toml::node* n = lookup(key);
+  std::string v = def;
+  if (n) {
+    const auto* s = n->as_string();
+    if (!s) fail_value(key, *n, "allowed: a string");
+    v = s->get();
+  }
+  out_.insert_or_assign(std::string(key), v);
+  return v;
+}
+
+std::vector<std::int64_t> TableReader::integer_list(std::string_view key,
+                                                    const std::vector<std::int64_t>& def,
+                                                    std::int64_t min, std::int64_t max) {
+  const toml::node* n = lookup(key);
+  std::vector<std::int64_t> v = def;
+  if (n) {
+    const std::string allowed = "allowed: a non-empty array of " + range_text(min, max) + "s";
+    const auto* a = n->as_array();
+    if (!a || a->empty()) fail_value(key, *n, allowed);
+    v.clear();
+    for (const auto& e : *a) {
+      const auto* x = e.as_integer();
+      if (!x || x->get() < min || x->get() > max) fail_value(key, *n, allowed);
+      v.push_back(x->get());
+    }
+  }
+  toml::array out;
+  for (auto x : v) out.push_back(x);
+  out_.insert_or_assign(std::string(key), std::move(out));
+  return v;
+}
+
+void TableReader::finish() const {
+  if (!in_) return;
+  for (const auto& [k, node] : *in_) {
+    bool ok = false;
+    for (const auto& name : known_) ok = ok || name == k.str();
+    if (ok) continue;
+    std::string valid;
+    for (const auto& name : known_) valid += (valid.empty() ? "" : ", ") + name;
+    throw DeckError(fmt::format("{}: error: unknown key '{}' in [{}]; did you mean '{}'? (valid keys: {})",
+                                describe(k.source(), describe(node.source(), deck_path_)),
+                                k.str(), name_, closest(k.str(), known_), valid));
+  }
+}
+
+}  // namespace desync

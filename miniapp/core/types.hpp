@@ -1,0 +1,21 @@
+#pragma once
+// View and policy aliases used by every kernel: one place to change layouts or index types.
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace desync {
+
+using ExecSpace = Kokkos::DefaultExecutionSpace;
+using MemSpace = ExecSpace::memory_space;
+using HostSpace = Kokkos::HostSpace;
+
+using Vector = Kokkos::View<double*, MemSpace>;
+using HostVector = Vector::HostMirror;
+using ByteBuffer = Kokkos::View<unsigned char*, HostSpace>;
+
+// 64-bit index type everywhere a global or per-rank element count can exceed 2^31.
+using Index = std::int64_t;
+using RangePolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>>;
+
+}  // namespace desync

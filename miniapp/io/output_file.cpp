@@ -1,0 +1,156 @@
+#include "io/output_file.hpp"
+
+#include "core/mpi_util.hpp"
+#include "io/h5.hpp"
+
+namespace desync {
+namespace {
+
+using h5::Context;
+
+void write_root(hid_t file, const RunRecord& r, int ranks) {
+  h5::attr(file, "format", std::string("desync-output"));
+  h5::attr(file, "format_version", std::int64_t{output_format_version});
+  h5::attr(file, "verification", r.verification);
+  h5::attr(file, "workload", std::string(enum_name(workload_names, r.cfg.run.workload)));
+  h5::attr(file, "desync_version", r.prov.desync_version);
+  h5::attr(file, "git_revision", r.prov.git_revision);
+  h5::attr(file, "compiler", r.prov.compiler);
+  h5::attr(file, "kokkos_version", r.prov.kokkos_version);
+  h5::attr(file, "execution_space", r.prov.execution_space);
+  h5::attr(file, "mpi_library_version", r.prov.mpi_library_version);
+  h5::attr(file, "start_time", r.prov.start_time);
+  h5::attr(file, "command_line", r.prov.command_line);
+  h5::attr(file, "ranks", std::int64_t{ranks});
+  h5::attr(file, "iterations", r.cfg.run.iterations);
+  h5::attr(file, "warmup_iterations", r.cfg.run.warmup);
+}
+
+void write_config(const Context& c, hid_t file, const RunRecord& r) {
+  h5::Handle g = h5::create_group(file, "config");
+  h5::global_text(c, g, "deck_text", r.cfg.deck_text);
+  h5::global_text(c, g, "resolved", r.cfg.resolved_toml);
+  std::string overrides;
+  for (const auto& o : r.cfg.overrides) overrides += o + "\n";
+  h5::global_text(c, g, "overrides", overrides);
+
+  h5::Handle p = h5::create_group(file, "provenance");
+  h5::global_text(c, p, "environment", r.prov.environment);
+  h5::global_text(c, p, "kokkos_configuration", r.prov.kokkos_configuration);
+  h5::global_text(c, p, "hwloc_version", r.topo.hwloc_version);
+}
+
+void write_topology(const Context& c, hid_t file, const RunRecord& r) {
+  const Topology& t = r.topo;
+  h5::Handle g = h5::create_group(file, "topology");
+  std::string warnings;
+  for (const auto& w : t.warnings) warnings += w + "\n";
+  h5::attr(g, "warnings", warnings);
+  h5::rank_text(c, g, "hostname", t.hostname);
+  h5::rows<std::int32_t>(c, g, "node_index", {}, {t.node_index}, "1");
+  h5::rows<std::int32_t>(c, g, "ranks_on_node", {}, {t.ranks_on_node}, "1");
+  h5::rows<std::int32_t>(c, g, "threads", {}, {t.threads}, "1");
+  h5::rank_text(c, g, "process_cpuset", t.process_cpuset);
+  h5::rows<std::int32_t>(c, g, "contention_domain", {}, {t.contention_domain}, "1");
+  h5::rows<double>(c, g, "clock_offset", {}, {r.clock.offset}, "s");
+  h5::rows<double>(c, g, "clock_offset_error", {}, {r.clock.error}, "s");
+
+  int tmax = t.threads;
+  MPI_Allreduce(MPI_IN_PLACE, &tmax, 1, MPI_INT, MPI_MAX, c.comm);
+  std::vector<std::string> cpuset(static_cast<std::size_t>(tmax));
+  std::vector<std::int32_t> last(cpuset.size(), -1), pkg(cpuset.size(), -1), numa(cpuset.size(), -1),
+      l3(cpuset.size(), -1);
+  for (std::size_t i = 0; i < t.thread.size(); ++i) {
+    cpuset[i] = t.thread[i].cpuset;
+    last[i] = t.thread[i].last_cpu;
+    pkg[i] = t.thread[i].package;
+    numa[i] = t.thread[i].numa;
+    l3[i] = t.thread[i].l3;
+  }
+  const std::vector<hsize_t> row{static_cast<hsize_t>(tmax)};
+  h5::rows_text(c, g, "thread_cpuset", cpuset);
+  h5::rows(c, g, "thread_last_cpu", row, last, "1");
+  h5::rows(c, g, "thread_package", row, pkg, "1");
+  h5::rows(c, g, "thread_numa", row, numa, "1");
+  h5::rows(c, g, "thread_l3", row, l3, "1");
+}
+
+void write_timeline(const Context& c, hid_t file, const RunRecord& r) {
+  const Timeline& tl = r.result.timeline;
+  h5::Handle g = h5::create_group(file, "timeline");
+  h5::rows(c, g, "events", {static_cast<hsize_t>(tl.iterations()), static_cast<hsize_t>(tl.events())}, tl.data(), "s");
+  {
+    h5::Handle d(H5Dopen2(g, "events", H5P_DEFAULT), H5Dclose, "H5Dopen2 events");
+    h5::attr(d, "event_names", tl.event_names());
+  }
+  std::vector<std::uint8_t> warm(static_cast<std::size_t>(tl.iterations()), 0);
+  for (std::int64_t i = 0; i < tl.warmup(); ++i) warm[static_cast<std::size_t>(i)] = 1;
+  h5::global(c, g, "warmup", {warm.size()}, warm, "1");
+}
+
+void write_comm(const Context& c, hid_t file, const RunRecord& r) {
+  h5::Handle g = h5::create_group(file, "comm");
+  std::vector<std::int32_t> offsets;
+  for (auto d : r.cfg.comm.offsets) offsets.push_back(static_cast<std::int32_t>(d));
+  const std::vector<hsize_t> k{offsets.size()};
+  h5::global(c, g, "offsets", k, offsets, "1");
+  const auto as32 = [](const std::vector<int>& v) { return std::vector<std::int32_t>(v.begin(), v.end()); };
+  h5::rows(c, g, "send_partner", k, as32(r.result.partners.send_to), "1");
+  h5::rows(c, g, "recv_partner", k, as32(r.result.partners.recv_from), "1");
+  h5::global_scalar(c, g, "message_bytes", r.cfg.comm.message_bytes, "B");
+}
+
+void write_summary(const Context& c, hid_t file, const RunRecord& r) {
+  const RunMetrics& m = r.metrics;
+  h5::Handle g = h5::create_group(file, "summary");
+  std::vector<double> stats;
+  for (const auto& s : m.local) stats.insert(stats.end(), {s.min, s.median, s.max});
+  h5::rows(c, g, "phase_stats", {static_cast<hsize_t>(phase::count), 3}, stats, "s");
+  {
+    h5::Handle d(H5Dopen2(g, "phase_stats", H5P_DEFAULT), H5Dclose, "H5Dopen2 phase_stats");
+    h5::attr(d, "phase_names", phase_names());
+    h5::attr(d, "stat_names", std::vector<std::string>{"min", "median", "max"});
+  }
+  h5::rows<double>(c, g, "bytes_per_sweep", {}, {m.bytes_per_sweep[static_cast<std::size_t>(c.rank)]}, "B");
+  h5::rows<double>(c, g, "bandwidth", {}, {m.bandwidth[static_cast<std::size_t>(c.rank)]}, "B/s");
+}
+
+void write_metrics(const Context& c, hid_t file, const RunRecord& r) {
+  const RunMetrics& m = r.metrics;
+  h5::Handle g = h5::create_group(file, "metrics");
+  h5::global_scalar(c, g, "total_time", m.total_time, "s");
+  h5::global_scalar(c, g, "aggregate_bandwidth", m.aggregate_bandwidth, "B/s");
+  h5::global_scalar(c, g, "effective_bandwidth", m.effective_bandwidth, "B/s");
+  h5::global_scalar(c, g, "verification_errors", r.verification_errors, "1");
+  std::vector<double> over;
+  std::vector<std::int32_t> argmin, argmax;
+  for (const auto& o : m.over_ranks) {
+    over.insert(over.end(), {o.stat.min, o.stat.median, o.stat.max});
+    argmin.push_back(o.argmin);
+    argmax.push_back(o.argmax);
+  }
+  const auto f = static_cast<hsize_t>(phase::count);
+  h5::global(c, g, "phase_over_ranks", {f, 3}, over, "s");
+  h5::global(c, g, "phase_argmin_rank", {f}, argmin, "1");
+  h5::global(c, g, "phase_argmax_rank", {f}, argmax, "1");
+  for (const char* name : {"phase_over_ranks", "phase_argmin_rank", "phase_argmax_rank"}) {
+    h5::Handle d(H5Dopen2(g, name, H5P_DEFAULT), H5Dclose, "H5Dopen2");
+    h5::attr(d, "phase_names", phase_names());
+  }
+}
+
+}  // namespace
+
+void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) {
+  const Context c{comm, comm_rank(comm), comm_size(comm)};
+  h5::Handle file = h5::create_file(path, comm);
+  write_root(file, rec, c.size);
+  write_config(c, file, rec);
+  write_topology(c, file, rec);
+  write_timeline(c, file, rec);
+  write_comm(c, file, rec);
+  write_summary(c, file, rec);
+  write_metrics(c, file, rec);
+}
+
+}  // namespace desync

@@ -1,0 +1,31 @@
+#include "record/timeline.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace desync {
+
+Timeline::Timeline(std::vector<std::string> event_names, std::int64_t iterations,
+                   std::int64_t warmup)
+    : names_(std::move(event_names)),
+      n_events_(static_cast<int>(names_.size())),
+      iterations_(iterations),
+      warmup_(warmup),
+      data_(static_cast<std::size_t>(iterations * n_events_),
+            std::numeric_limits<double>::quiet_NaN()) {
+  if (warmup > iterations || iterations < 0) throw std::invalid_argument("Timeline: bad sizes");
+  // Touch every page now so the first marks in the loop do not page-fault.
+  std::fill(data_.begin(), data_.end(), std::numeric_limits<double>::quiet_NaN());
+}
+
+int Timeline::event_index(const std::string& name) const {
+  const auto it = std::find(names_.begin(), names_.end(), name);
+  return it == names_.end() ? -1 : static_cast<int>(it - names_.begin());
+}
+
+void Timeline::shift(double amount) {
+  for (double& t : data_)
+    if (!std::isnan(t)) t -= amount;
+}
+
+}  // namespace desync

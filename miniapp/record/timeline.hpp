@@ -1,0 +1,42 @@
+#pragma once
+// Per-rank timeline of one run: a timestamp per (iteration, event), preallocated before the loop
+// so that recording in the hot loop is one store. Layout [iterations][events], row-major, which
+// is one rank's slab of /timeline/events.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+
+namespace desync {
+
+class Timeline {
+ public:
+  Timeline(std::vector<std::string> event_names, std::int64_t iterations, std::int64_t warmup);
+
+  // Stores the current local time for event `e` of iteration `it` (it counts warm-up too).
+  void mark(std::int64_t it, int e) { data_[static_cast<std::size_t>(it * n_events_ + e)] = now(); }
+  void set(std::int64_t it, int e, double t) { data_[static_cast<std::size_t>(it * n_events_ + e)] = t; }
+  double at(std::int64_t it, int e) const { return data_[static_cast<std::size_t>(it * n_events_ + e)]; }
+
+  std::int64_t iterations() const { return iterations_; }
+  std::int64_t warmup() const { return warmup_; }
+  int events() const { return n_events_; }
+  const std::vector<std::string>& event_names() const { return names_; }
+  int event_index(const std::string& name) const;  // -1 if absent
+  const std::vector<double>& data() const { return data_; }
+
+  // Converts local clock readings to the common time base: t - offset - origin. NaN stays NaN.
+  void shift(double amount);
+
+ private:
+  std::vector<std::string> names_;
+  int n_events_;
+  std::int64_t iterations_;
+  std::int64_t warmup_;
+  std::vector<double> data_;
+};
+
+}  // namespace desync

@@ -1,0 +1,131 @@
+#include "record/topology.hpp"
+
+#include <fmt/format.h>
+#include <hwloc.h>
+
+#include <memory>
+
+#include "host/host_threads.hpp"
+#include "kokkos_compat/concurrency.hpp"
+
+namespace desync {
+namespace {
+
+struct Hwloc {
+  hwloc_topology_t topo = nullptr;
+  Hwloc() {
+    hwloc_topology_init(&topo);
+    hwloc_topology_load(topo);
+  }
+  ~Hwloc() { hwloc_topology_destroy(topo); }
+  Hwloc(const Hwloc&) = delete;
+  Hwloc& operator=(const Hwloc&) = delete;
+};
+
+using Bitmap = std::unique_ptr<hwloc_bitmap_s, decltype(&hwloc_bitmap_free)>;
+Bitmap make_bitmap() { return Bitmap(hwloc_bitmap_alloc(), &hwloc_bitmap_free); }
+
+std::string list_string(hwloc_const_bitmap_t set) {
+  char* s = nullptr;
+  hwloc_bitmap_list_asprintf(&s, set);
+  std::string out = s ? s : "";
+  std::free(s);
+  return out;
+}
+
+// Logical index of the single object of `type` whose cpuset contains all of `set`; -1 if none.
+int containing(hwloc_topology_t topo, hwloc_obj_type_t type, hwloc_const_bitmap_t set) {
+  if (hwloc_bitmap_iszero(set)) return -1;
+  const int n = hwloc_get_nbobjs_by_type(topo, type);
+  for (int i = 0; i < n; ++i) {
+    hwloc_obj_t o = hwloc_get_obj_by_type(topo, type, static_cast<unsigned>(i));
+    if (o && o->cpuset && hwloc_bitmap_isincluded(set, o->cpuset)) return static_cast<int>(o->logical_index);
+  }
+  return -1;
+}
+
+int node_index_of(MPI_Comm comm, MPI_Comm node_comm) {
+  int rank = 0, node_rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_rank(node_comm, &node_rank);
+  MPI_Comm leaders;
+  MPI_Comm_split(comm, node_rank == 0 ? 0 : MPI_UNDEFINED, rank, &leaders);
+  int index = 0;
+  if (leaders != MPI_COMM_NULL) {
+    MPI_Comm_rank(leaders, &index);
+    MPI_Comm_free(&leaders);
+  }
+  MPI_Bcast(&index, 1, MPI_INT, 0, node_comm);
+  return index;
+}
+
+}  // namespace
+
+Topology probe_topology(MPI_Comm comm) {
+  Topology t;
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  int len = 0;
+  MPI_Get_processor_name(host, &len);
+  t.hostname.assign(host, static_cast<std::size_t>(len));
+
+  MPI_Comm node_comm;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm);
+  MPI_Comm_size(node_comm, &t.ranks_on_node);
+  t.node_index = node_index_of(comm, node_comm);
+
+  Hwloc hw;
+  const unsigned v = hwloc_get_api_version();
+  t.hwloc_version = fmt::format("{}.{}.{}", v >> 16, (v >> 8) & 0xff, v & 0xff);
+  hwloc_const_bitmap_t machine = hwloc_topology_get_allowed_cpuset(hw.topo);
+  const int machine_pus = hwloc_bitmap_weight(machine);
+
+  auto proc = make_bitmap();
+  if (hwloc_get_cpubind(hw.topo, proc.get(), HWLOC_CPUBIND_PROCESS) != 0) hwloc_bitmap_copy(proc.get(), machine);
+  t.process_cpuset = list_string(proc.get());
+  const bool rank_unbound = machine_pus > 1 && hwloc_bitmap_isequal(proc.get(), machine);
+
+  t.threads = compat::concurrency();
+  t.thread.resize(static_cast<std::size_t>(t.threads));
+  backend::for_each_host_thread([&](int tid, int) {
+    if (tid >= t.threads) return;
+    auto set = make_bitmap();
+    auto last = make_bitmap();
+    if (hwloc_get_cpubind(hw.topo, set.get(), HWLOC_CPUBIND_THREAD) != 0) hwloc_bitmap_copy(set.get(), proc.get());
+    ThreadPlace& p = t.thread[static_cast<std::size_t>(tid)];
+    p.cpuset = list_string(set.get());
+    if (hwloc_get_last_cpu_location(hw.topo, last.get(), HWLOC_CPUBIND_THREAD) == 0)
+      p.last_cpu = hwloc_bitmap_first(last.get());
+    p.package = containing(hw.topo, HWLOC_OBJ_PACKAGE, set.get());
+    p.numa = containing(hw.topo, HWLOC_OBJ_NUMANODE, set.get());
+    p.l3 = containing(hw.topo, HWLOC_OBJ_L3CACHE, set.get());
+  });
+  bool threads_unbound = false;
+  t.contention_domain = t.thread.empty() ? -1 : t.thread[0].numa;
+  for (const auto& p : t.thread) {
+    if (p.numa != t.thread[0].numa) t.contention_domain = -1;
+    auto set = make_bitmap();
+    hwloc_bitmap_list_sscanf(set.get(), p.cpuset.c_str());
+    threads_unbound = threads_unbound || (t.threads > 1 && hwloc_bitmap_weight(set.get()) > 1);
+  }
+  if (t.contention_domain >= 0) t.contention_domain += t.node_index * 1024;
+
+  // Oversubscription: threads of all ranks on this node against the PUs of the node.
+  int node_threads = 0;
+  MPI_Allreduce(&t.threads, &node_threads, 1, MPI_INT, MPI_SUM, node_comm);
+  MPI_Comm_free(&node_comm);
+  int flags[3] = {rank_unbound ? 1 : 0, threads_unbound ? 1 : 0, node_threads > machine_pus ? 1 : 0};
+  int counts[3] = {0, 0, 0};
+  MPI_Allreduce(flags, counts, 3, MPI_INT, MPI_SUM, comm);
+  if (counts[0] > 0)
+    t.warnings.push_back(fmt::format("{} rank(s) are not bound to cores (binding is the whole machine); "
+                                     "timelines will include migrations (OpenMPI: --bind-to core)", counts[0]));
+  if (counts[1] > 0)
+    t.warnings.push_back(fmt::format("{} rank(s) have threads not bound to single cores "
+                                     "(set OMP_PROC_BIND=close OMP_PLACES=cores)", counts[1]));
+  if (counts[2] > 0)
+    t.warnings.push_back(fmt::format("node oversubscribed: {} rank(s) see more threads on their node "
+                                     "than hardware threads ({}); timings are not meaningful", counts[2], machine_pus));
+  return t;
+}
+
+}  // namespace desync

@@ -1,0 +1,34 @@
+#pragma once
+// Where each rank and thread runs: host, node, CPU bindings and the hwloc package / NUMA / L3
+// objects that hold them (the memory contention domain of the idle-wave papers).
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace desync {
+
+struct ThreadPlace {
+  std::string cpuset;  // hwloc list syntax, "0-3,8"
+  int last_cpu = -1;
+  int package = -1;  // hwloc logical index, -1 if the binding spans several
+  int numa = -1;
+  int l3 = -1;
+};
+
+struct Topology {
+  std::string hostname;
+  int node_index = 0;
+  int ranks_on_node = 1;
+  int threads = 1;
+  std::string process_cpuset;
+  std::vector<ThreadPlace> thread;
+  int contention_domain = -1;
+  std::vector<std::string> warnings;  // identical on all ranks
+  std::string hwloc_version;
+};
+
+// Collective over comm: probes this rank, agrees on node numbering and placement warnings.
+Topology probe_topology(MPI_Comm comm);
+
+}  // namespace desync

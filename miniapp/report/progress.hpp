@@ -1,0 +1,32 @@
+#pragma once
+// Rank 0's progress line on long runs, at most once per interval. Other ranks do nothing, and
+// nothing here communicates, so calling it inside the measured loop does not synchronize ranks.
+#include <cstdint>
+
+#include "core/clock.hpp"
+#include "core/log.hpp"
+
+namespace desync {
+
+class Progress {
+ public:
+  Progress(std::int64_t total, double interval) : total_(total), interval_(interval), start_(now()), last_(start_) {}
+
+  void tick(std::int64_t done) {
+    if (interval_ <= 0.0 || !log::is_root()) return;
+    const double t = now();
+    if (t - last_ < interval_) return;
+    last_ = t;
+    const double frac = static_cast<double>(done) / static_cast<double>(total_);
+    const double eta = frac > 0 ? (t - start_) * (1.0 - frac) / frac : 0.0;
+    log::info("  iteration {}/{} ({:.0f}%), {:.1f} s elapsed, ~{:.0f} s left (rank 0)\n", done, total_,
+              100.0 * frac, t - start_, eta);
+  }
+
+ private:
+  std::int64_t total_;
+  double interval_;
+  double start_, last_;
+};
+
+}  // namespace desync

@@ -1,0 +1,474 @@
+#!/usr/bin/env python3
+"""desync_view: look at the HDF5 output of a desync run (layout: docs/output.md).
+
+Subcommands:
+
+  summary FILE
+      Text summary: run attributes (workload, verification verdict, ranks, iterations,
+      versions, start time), topology in short form (hosts, threads per rank, placement
+      warnings), the per-phase table over ranks (/metrics/phase_over_ranks with the argmin /
+      argmax ranks), bandwidth metrics and the total time.
+
+  timeline FILE -o OUT.png [--ranks A:B] [--iterations K0:K1] [--include-warmup] [--title T]
+      Per-rank timeline picture: one row per rank (first rank of the window at the top), wall
+      time on the common time base on the x axis, bars for compute, injected delay, post,
+      wait and barrier. Any format matplotlib's Agg backend writes (png, pdf, svg) by suffix.
+
+  trace FILE -o OUT.json[.gz] [--ranks A:B] [--iterations K0:K1] [--stride S] [--include-warmup]
+      Chrome Trace Event JSON (opens in https://ui.perfetto.dev or chrome://tracing): one
+      process per rank, one complete event per phase and iteration, times in microseconds.
+      A name ending in .gz is written gzip-compressed.
+
+Windows are Python slices, half-open: --ranks 4:8 is ranks 4..7, --iterations -100: the last
+100 iterations, a single number selects one rank/iteration. Iteration numbers are indices
+along the recorded iteration axis (warm-up iterations first); without --include-warmup the
+warm-up iterations are left out of the window.
+
+Use an interpreter that has numpy, h5py and matplotlib (on Debian: /usr/bin/python3).
+Exit status: 0 on success, 2 for usage errors (bad arguments, missing file, a file that is not
+a desync output, an empty window).
+"""
+
+import argparse
+import gzip
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+
+import desync_h5 as dh  # noqa: E402
+
+# colours and hatches of the phases in the timeline picture
+STYLE = {
+    "compute": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="compute"),
+    "delay": dict(facecolor="#1f5fd6", edgecolor="#1f5fd6", hatch=None, label="injected delay"),
+    "post": dict(facecolor="#bdbdbd", edgecolor="#808080", hatch=None, label="post (Isend/Irecv)"),
+    "wait": dict(facecolor="#e0201b", edgecolor="#e0201b", hatch=None, label="wait (Waitall)"),
+    "barrier": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="barrier"),
+}
+BAR_HEIGHT = 0.8
+RECTS_PER_PATH = 100_000  # compound paths are split so that Agg never gets a giant one
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def cmd_summary(args):
+    with dh.open_output(args.file) as f:
+        out = []
+        out += summary_run(f, args.file)
+        out += summary_topology(f)
+        out += summary_phases(f)
+        out += summary_bandwidth(f)
+    print("\n".join(out))
+    return 0
+
+
+def row(key, value):
+    return "  %-20s %s" % (key, value)
+
+
+def summary_run(f, path):
+    a = dh.root_attributes(f)
+    get = lambda k: a.get(k, "?")  # noqa: E731
+    mpi = dh.lines(a.get("mpi_library_version", "")) or ["?"]
+    version = "format %s, desync %s (git %s)" % (
+        get("format_version"), get("desync_version"), get("git_revision"))
+    return [
+        "desync output: %s" % path,
+        row("workload", get("workload")),
+        row("verification", get("verification")),
+        row("ranks", get("ranks")),
+        row("iterations", "%s measured + %s warm-up" % (get("iterations"), get("warmup_iterations"))),
+        row("versions", version),
+        row("Kokkos", "%s, execution space %s" % (get("kokkos_version"), get("execution_space"))),
+        row("compiler", get("compiler")),
+        row("MPI", mpi[0]),
+        row("start time", get("start_time")),
+        row("command line", get("command_line")),
+    ]
+
+
+def summary_topology(f):
+    hosts = dh.read(f, "topology/hostname") or []
+    threads = dh.read(f, "topology/threads")
+    by_host = {}
+    for rank, host in enumerate(hosts):
+        by_host.setdefault(host, []).append(rank)
+    host_text = "%d: " % len(by_host) + ", ".join(
+        "%s (ranks %s)" % (h, dh.rank_ranges(r)) for h, r in by_host.items())
+    out = ["", "topology", row("hosts", host_text if hosts else "-")]
+    if threads is not None:
+        by_count = {}
+        for rank, t in enumerate(np.asarray(threads).tolist()):
+            by_count.setdefault(t, []).append(rank)
+        text = "; ".join(
+            "%d (%s)" % (t, "all ranks" if len(r) == len(threads) else "ranks " + dh.rank_ranges(r))
+            for t, r in sorted(by_count.items()))
+        out.append(row("threads per rank", text))
+    domains = dh.read(f, "topology/contention_domain")
+    if domains is not None:
+        d = np.asarray(domains)
+        out.append(row("contention domains", "%d distinct%s" % (
+            len(set(d[d >= 0].tolist())),
+            ", %d rank(s) spanning several NUMA nodes" % (d < 0).sum() if (d < 0).any() else "")))
+    offset, error = dh.read(f, "topology/clock_offset"), dh.read(f, "topology/clock_offset_error")
+    if offset is not None and error is not None and len(offset):
+        out.append(row("clock offsets", "max |offset| %s, max error %s" % (
+            dh.format_time(np.nanmax(np.abs(offset))), dh.format_time(np.nanmax(error)))))
+    warnings = dh.lines(dh.read_attr(f, "topology", "warnings", ""))
+    out.append(row("placement warnings", "none" if not warnings else warnings[0]))
+    out += [row("", w) for w in warnings[1:]]
+    return out
+
+
+def summary_phases(f):
+    table = dh.read(f, "metrics/phase_over_ranks")
+    if table is None:
+        return ["", "phases: no /metrics/phase_over_ranks in the file"]
+    names = dh.read_attr(f, "metrics/phase_over_ranks", "phase_names") or \
+        dh.read_attr(f, "summary/phase_stats", "phase_names") or \
+        ["phase %d" % i for i in range(len(table))]
+    argmin = dh.read(f, "metrics/phase_argmin_rank")
+    argmax = dh.read(f, "metrics/phase_argmax_rank")
+    out = ["", "phases: each rank's median over measured iterations; min/median/max over ranks",
+           "  %-10s %12s %12s %12s %8s %8s" % ("phase", "min", "median", "max", "min@rank", "max@rank")]
+    for i, name in enumerate(names):
+        lo, med, hi = np.asarray(table[i], dtype=float)[:3]
+        out.append("  %-10s %12s %12s %12s %8s %8s" % (
+            name, dh.format_time(lo), dh.format_time(med), dh.format_time(hi),
+            rank_or_dash(argmin, i), rank_or_dash(argmax, i)))
+    return out
+
+
+def rank_or_dash(ranks, i):
+    if ranks is None or i >= len(ranks) or ranks[i] < 0:
+        return "-"
+    return str(int(ranks[i]))
+
+
+def summary_bandwidth(f):
+    out = ["", "bandwidth"]
+    out.append(row("aggregate", dh.format_si(dh.read(f, "metrics/aggregate_bandwidth"), "B/s")))
+    out.append(row("effective", dh.format_si(dh.read(f, "metrics/effective_bandwidth"), "B/s")))
+    per_rank = dh.read(f, "summary/bandwidth")
+    if per_rank is not None and np.isfinite(per_rank).any():
+        lo, hi = int(np.nanargmin(per_rank)), int(np.nanargmax(per_rank))
+        out.append(row("per rank", "min %s (rank %d), median %s, max %s (rank %d)" % (
+            dh.format_si(per_rank[lo], "B/s"), lo, dh.format_si(np.nanmedian(per_rank), "B/s"),
+            dh.format_si(per_rank[hi], "B/s"), hi)))
+    message = dh.read(f, "comm/message_bytes")
+    if message is not None:
+        out.append(row("message size", dh.format_si(message, "B")))
+    errors = dh.read(f, "metrics/verification_errors")
+    if errors is not None:
+        out.append(row("verification errors", errors))
+    out += ["", row("total time", dh.format_time(dh.read(f, "metrics/total_time")))]
+    return out
+
+
+# --------------------------------------------------------------------------- timeline
+
+
+def cmd_timeline(args):
+    with dh.open_output(args.file) as f:
+        window = dh.select_window(f, args.ranks, args.iterations, args.include_warmup)
+        tl = dh.read_timeline(f, window)
+        attrs = dh.root_attributes(f)
+    fig = draw_timeline(tl, attrs, args.title, args.dpi)
+    fig.savefig(args.output, dpi=args.dpi)
+    print("wrote %s (%d ranks x %d iterations)" % (args.output, len(tl.ranks), len(tl.iterations)))
+    return 0
+
+
+def rect_paths(x0, x1, y0, y1):
+    """Compound matplotlib Paths holding one closed rectangle per interval (vectorised)."""
+    from matplotlib.path import Path
+
+    codes_one = [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
+    paths = []
+    for s in range(0, len(x0), RECTS_PER_PATH):
+        a, b, c, d = (v[s:s + RECTS_PER_PATH] for v in (x0, x1, y0, y1))
+        verts = np.stack([np.stack([a, c], 1), np.stack([b, c], 1), np.stack([b, d], 1),
+                          np.stack([a, d], 1), np.stack([a, c], 1)], axis=1).reshape(-1, 2)
+        codes = np.tile(np.array(codes_one, dtype=Path.code_type), len(a))
+        paths.append(Path(verts, codes))
+    return paths
+
+
+def draw_timeline(tl, attrs, title=None, dpi=150):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import PathCollection
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    bars = timeline_bars(tl)
+    t_min = min(x0.min() for x0, _, _ in bars.values())
+    t_max = max(x1.max() for _, x1, _ in bars.values())
+    n_rows = len(tl.ranks)
+    fig, ax = plt.subplots(figsize=(13, min(14, 2.2 + 0.32 * n_rows)), dpi=dpi)
+    pad = 0.01 * (t_max - t_min or 1e-6)
+    ax.set_xlim(t_min - pad, t_max + pad)
+    ax.set_ylim(n_rows - 0.5, -0.5)  # first rank of the window at the top
+    label_ranks(ax, tl)
+    handles = [Patch(facecolor=STYLE[p]["facecolor"], edgecolor=STYLE[p]["edgecolor"],
+                     hatch=STYLE[p]["hatch"], label=STYLE[p]["label"]) for p in bars]
+    if t_min < 0 < t_max:
+        ax.axvline(0, color="black", lw=0.8, ls="--", zorder=3)
+        handles.append(Line2D([], [], color="black", lw=0.8, ls="--", label="measured loop starts"))
+    ax.set_xlabel("wall time on the common time base (s; 0 = rank 0's first measured iteration)")
+    ax.set_ylabel("MPI rank")
+    ax.grid(axis="x", color="#dddddd", lw=0.5, zorder=0)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.005, 1.0), frameon=False,
+              fontsize=9)
+    ax.set_title(timeline_title(tl, attrs, title), fontsize=10)
+    fig.tight_layout()
+    # the layout is final: merge bars narrower than a pixel (keeps the picture, saves time)
+    pixel = (t_max - t_min + 2 * pad) / max(1.0, ax.get_window_extent().width)
+    for phase, (x0, x1, y) in bars.items():
+        x0, x1, y = merge_subpixel(x0, x1, y, t_min - pad, pixel)
+        st = STYLE[phase]
+        ax.add_collection(PathCollection(
+            rect_paths(x0, x1, y - BAR_HEIGHT / 2, y + BAR_HEIGHT / 2),
+            facecolors=st["facecolor"], edgecolors=st["edgecolor"], linewidths=0,
+            hatch=st["hatch"], zorder=2), autolim=False)
+    return fig
+
+
+def timeline_bars(tl):
+    """{phase: (begin, end, row)} of the intervals that happened; row 0 = first rank."""
+    n_rows = len(tl.ranks)
+    row_of = np.broadcast_to(np.arange(n_rows, dtype=float)[:, None], tl.events.shape[:2])
+    bars = {}
+    for phase, (begin, end) in dh.phase_intervals(tl).items():
+        ok = dh.valid(begin, end)
+        if ok.any():
+            bars[phase] = (begin[ok], end[ok], row_of[ok])
+    if not bars:
+        raise dh.DesyncError("nothing to draw: no event happened in the window")
+    return bars
+
+
+def merge_subpixel(x0, x1, y, origin, pixel):
+    """Replace the bars of a row that lie inside one pixel column by one bar of their total
+    width, starting where the first one starts: Agg shades a pixel by the area covered, so
+    the picture stays the same while 40 ranks x 50000 iterations shrink to a few bars per
+    pixel column. Bars crossing a column boundary are kept as they are.
+    """
+    col0 = np.floor((x0 - origin) / pixel)
+    inside = col0 == np.floor((x1 - origin) / pixel)
+    if inside.sum() < 2:
+        return x0, x1, y
+    key = y[inside] * (np.max(col0) + 2) + col0[inside]
+    order = np.lexsort((x0[inside], key))
+    key, b, w = key[order], x0[inside][order], (x1 - x0)[inside][order]
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    mb = b[first]
+    me = mb + np.add.reduceat(w, first)
+    my = y[inside][order][first]
+    return (np.concatenate([x0[~inside], mb]), np.concatenate([x1[~inside], me]),
+            np.concatenate([y[~inside], my]))
+
+
+def label_ranks(ax, tl):
+    """One tick per rank if they fit, and a thin line where the host changes."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    n_rows = len(tl.ranks)
+    if n_rows <= 48:
+        ax.set_yticks(range(n_rows))
+        ax.set_yticklabels([str(r) for r in tl.ranks], fontsize=8)
+    else:
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=24, integer=True))
+        ax.yaxis.set_major_formatter(FuncFormatter(
+            lambda y, _: str(tl.ranks[int(y)]) if 0 <= int(y) < n_rows else ""))
+    hosts = [tl.hostnames[r] if r < len(tl.hostnames) else "?" for r in tl.ranks]
+    for i in range(1, n_rows):
+        if hosts[i] != hosts[i - 1]:
+            ax.axhline(i - 0.5, color="#555555", lw=0.6, zorder=1)
+
+
+def timeline_title(tl, attrs, title):
+    k0, k1 = int(tl.iterations.min()), int(tl.iterations.max())
+    facts = "%s, verification %s: ranks %s, iterations %d-%d%s" % (
+        attrs.get("workload", "?"), attrs.get("verification", "?"), dh.rank_ranges(tl.ranks), k0, k1,
+        " (warm-up included)" if tl.warmup.any() else "")
+    return "%s\n%s" % (title, facts) if title else "desync timeline: " + facts
+
+
+# --------------------------------------------------------------------------- trace
+
+EVENT_FORMAT = ('{"name":"%s","cat":"%s","ph":"X","ts":%.3f,"dur":%.3f,"pid":%d,"tid":0,'
+                '"args":{"iteration":%d,"warmup":%s}}')
+
+
+def cmd_trace(args):
+    if args.stride < 1:
+        raise dh.DesyncError("--stride must be at least 1")
+    with dh.open_output(args.file) as f:
+        window = dh.select_window(f, args.ranks, args.iterations, args.include_warmup, args.stride)
+        tl = dh.read_timeline(f, window)
+        attrs = dh.root_attributes(f)
+    order, tracks, clipped = trace_tracks(tl)
+    first_ns = min((b.min() for _, b, _, _ in tracks if len(b)), default=0)
+    origin = min(0.0, first_ns / 1e9)  # Perfetto dislikes negative times (warm-up)
+    other = trace_provenance(args, attrs, tl, origin, clipped)
+    opener = gzip.open if args.output.endswith(".gz") else open
+    with opener(args.output, "wt", encoding="utf-8") as out:
+        count = write_trace(out, tl, order, tracks, origin, other)
+    print("wrote %s (%d events, %d ranks x %d iterations)"
+          % (args.output, count, len(tl.ranks), len(tl.iterations)))
+    return 0
+
+
+def trace_tracks(tl):
+    """Phase names, per rank (phase codes, begin ns, end ns, iteration index), clip count.
+
+    Each rank's events are sorted and never overlap.
+    Times are rounded to integer nanoseconds first; an event is clipped to end where the next
+    one on its track begins (a safety net: phases are sequential), and events of zero or
+    negative duration are dropped, so the events of a track nest properly.
+    """
+    phases = dh.phase_intervals(tl)
+    order = [p for p in dh.PHASES if p in phases]
+    n_iter = len(tl.iterations)
+    tracks, clipped = [], 0
+    for i in range(len(tl.ranks)):
+        begin = np.concatenate([phases[p][0][i] for p in order])
+        end = np.concatenate([phases[p][1][i] for p in order])
+        code = np.repeat(np.arange(len(order)), n_iter)
+        iteration = np.tile(np.arange(n_iter), len(order))
+        ok = dh.valid(begin, end)
+        b = np.round(begin[ok] * 1e9).astype(np.int64)
+        e = np.round(end[ok] * 1e9).astype(np.int64)
+        code, iteration = code[ok], iteration[ok]
+        idx = np.lexsort((code, b))
+        b, e, code, iteration = b[idx], e[idx], code[idx], iteration[idx]
+        limit = np.append(b[1:], np.iinfo(np.int64).max)
+        clipped += int((e > limit).sum())
+        e = np.minimum(e, limit)
+        keep = e > b
+        tracks.append((code[keep], b[keep], e[keep], iteration[keep]))
+    return order, tracks, clipped
+
+
+def trace_provenance(args, attrs, tl, origin, clipped):
+    keys = ("format_version", "workload", "verification", "desync_version", "git_revision",
+            "compiler", "kokkos_version", "execution_space", "mpi_library_version", "start_time",
+            "command_line", "ranks", "iterations", "warmup_iterations")
+    other = {k: attrs[k] for k in keys if k in attrs}
+    other.update({
+        "source_file": os.path.abspath(args.file),
+        "generator": "tools/desync_view.py trace",
+        "window_ranks": dh.rank_ranges(tl.ranks),
+        "window_iterations": "%d-%d" % (tl.iterations.min(), tl.iterations.max()),
+        "stride": args.stride,
+        "time_origin_s": origin,
+        "time_base": "ts = (common time base - time_origin_s) in us; common time base: rank 0's "
+                     "clock, 0 at the start of its first measured iteration",
+        "clipped_events": clipped,
+    })
+    return {k: (v.item() if isinstance(v, np.generic) else v) for k, v in other.items()}
+
+
+def write_trace(out, tl, order, tracks, origin, other):
+    """Stream the JSON (large windows make millions of events)."""
+    out.write('{"displayTimeUnit":"ms","otherData":%s,"traceEvents":[\n' % json.dumps(other))
+    meta = []
+    for i, rank in enumerate(tl.ranks):
+        host = tl.hostnames[rank] if rank < len(tl.hostnames) else "?"
+        meta += [
+            {"name": "process_name", "ph": "M", "pid": int(rank), "tid": 0,
+             "args": {"name": "rank %d (%s)" % (rank, host)}},
+            {"name": "process_sort_index", "ph": "M", "pid": int(rank), "tid": 0,
+             "args": {"sort_index": int(rank)}},
+            {"name": "thread_name", "ph": "M", "pid": int(rank), "tid": 0,
+             "args": {"name": "iterations"}},
+        ]
+    out.write(",\n".join(json.dumps(m) for m in meta))
+    count = 0
+    origin_ns = origin * 1e9
+    for rank, (code, b, e, it) in zip(tl.ranks, tracks):
+        names = [order[c] for c in code.tolist()]
+        ts = ((b - origin_ns) / 1e3).tolist()
+        dur = ((e - b) / 1e3).tolist()
+        iters = tl.iterations[it].tolist()
+        warm = ["true" if w else "false" for w in tl.warmup[it].tolist()]
+        lines_ = [EVENT_FORMAT % (n, n, t, d, rank, k, w)
+                  for n, t, d, k, w in zip(names, ts, dur, iters, warm)]
+        if lines_:
+            out.write(",\n" + ",\n".join(lines_))
+        count += len(lines_)
+    out.write("\n]}\n")
+    return count
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def window_arg(text):
+    try:
+        return dh.parse_slice(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc))
+
+
+def add_window_args(p, stride=False):
+    p.add_argument("--ranks", type=window_arg, default=slice(None), metavar="A:B",
+                   help="ranks to show, Python slice (half-open), default: all")
+    p.add_argument("--iterations", type=window_arg, default=slice(None), metavar="K0:K1",
+                   help="iterations to show, Python slice over the recorded iterations "
+                        "(warm-up first), default: all measured ones")
+    p.add_argument("--include-warmup", action="store_true",
+                   help="keep warm-up iterations in the window")
+    if stride:
+        p.add_argument("--stride", type=int, default=1, metavar="S",
+                       help="export every S-th iteration of the window (default 1)")
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="desync_view.py", description="Look at the HDF5 output of a desync run.",
+        epilog="See the module docstring or docs/output.md for details.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("summary", help="print a text summary of a run")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_summary)
+
+    p = sub.add_parser("timeline", help="draw the per-rank timeline (PNG)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    add_window_args(p)
+    p.add_argument("--title", help="title line (workload and verdict are always shown)")
+    p.add_argument("--dpi", type=int, default=150, help="resolution (default 150)")
+    p.set_defaults(func=cmd_timeline)
+
+    p = sub.add_parser("trace", help="export Chrome Trace Event JSON for Perfetto")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.json[.gz]")
+    add_window_args(p, stride=True)
+    p.set_defaults(func=cmd_trace)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except dh.DesyncError as exc:
+        parser.exit(2, "%s: error: %s\n" % (parser.prog, exc))
+    except OSError as exc:  # e.g. the output directory does not exist
+        parser.exit(1, "%s: error: %s\n" % (parser.prog, exc))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

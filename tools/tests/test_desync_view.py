@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""Tests of tools/desync_view.py on a synthetic desync output file (layout: docs/output.md).
+
+Run from the repository root with
+    /usr/bin/python3 -m unittest discover -s tools/tests -v
+or directly: /usr/bin/python3 tools/tests/test_desync_view.py
+
+The synthetic run: triad, 4 ranks, 20 recorded iterations of which 2 warm-up, every rank r
+sends to r+1 (open boundary). Rank 0 gets an injected delay at iteration 8, which makes rank 1
+wait at iteration 8, rank 2 at 9 and rank 3 at 10 (the delay travels one rank per iteration).
+"""
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import h5py
+import numpy as np
+
+TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VIEW = os.path.join(TOOLS, "desync_view.py")
+sys.path.insert(0, TOOLS)
+
+import desync_h5  # noqa: E402
+
+EVENTS = ["compute_begin", "compute_end", "delay_begin", "delay_end", "post_end", "wait_end",
+          "barrier_end"]
+PHASES = ["compute", "delay", "post", "wait", "barrier", "iteration"]
+DELAY_RANK, DELAY_ITERATION, DELAY = 0, 8, 5e-3
+COMPUTE, POST, MIN_WAIT, LATENCY = 1e-3, 10e-6, 20e-6, 5e-6
+
+
+def fixed(strings, size=None):
+    """Fixed-length, null-padded byte strings as the C++ side writes them."""
+    data = np.char.encode(np.array(strings, dtype=str), "ascii")
+    width = size or max(1, data.dtype.itemsize)
+    return data.astype("S%d" % width)
+
+
+def simulate(n_ranks, n_iter, warmup):
+    """events[P, N, E] of a ring-less 'send to r+1' exchange without barrier."""
+    ev = np.full((n_ranks, n_iter, len(EVENTS)), np.nan)
+    post_end = np.zeros((n_ranks, n_iter))
+    clock = np.array([3e-6 * r for r in range(n_ranks)])  # staggered start
+    for k in range(n_iter):
+        for r in range(n_ranks):
+            t = clock[r]
+            ev[r, k, 0] = t
+            t += COMPUTE * (1 + 0.01 * r)
+            ev[r, k, 1] = t
+            if (r, k) == (DELAY_RANK, DELAY_ITERATION):
+                ev[r, k, 2], ev[r, k, 3] = t, t + DELAY
+                t += DELAY
+            t += POST
+            ev[r, k, 4] = post_end[r, k] = t
+            arrival = post_end[r - 1, k] + LATENCY if r > 0 else -np.inf
+            t = max(t + MIN_WAIT, arrival)
+            ev[r, k, 5] = t
+            clock[r] = t
+    return ev - ev[0, warmup, 0]  # common time base: 0 at rank 0's first measured iteration
+
+
+def durations(ev):
+    post_begin = np.fmax(ev[..., 1], ev[..., 3])
+    it = np.append(ev[:, 1:, 0], np.nanmax(ev[:, -1:, :], axis=2), axis=1) - ev[..., 0]
+    return np.stack([ev[..., 1] - ev[..., 0], ev[..., 3] - ev[..., 2], ev[..., 4] - post_begin,
+                     ev[..., 5] - ev[..., 4], ev[..., 6] - ev[..., 5], it], axis=2)
+
+
+def write_synthetic(path, n_ranks=4, n_iter=20, warmup=2, fmt="desync-output"):
+    """A desync output file following docs/output.md; returns the events array."""
+    ev = simulate(n_ranks, n_iter, warmup)
+    d = durations(ev)[:, warmup:, :]
+    with np.errstate(all="ignore"), h5py.File(path, "w") as f:
+        import warnings
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN phases (barrier)
+        stats = np.stack([np.nanmin(d, 1), np.nanmedian(d, 1), np.nanmax(d, 1)], axis=2)
+        med = stats[:, :, 1]
+        over = np.stack([np.nanmin(med, 0), np.nanmedian(med, 0), np.nanmax(med, 0)], axis=1)
+        argmin = np.array([np.nanargmin(c) if np.isfinite(c).any() else -1 for c in med.T])
+        argmax = np.array([np.nanargmax(c) if np.isfinite(c).any() else -1 for c in med.T])
+        bytes_per_sweep = np.full(n_ranks, 24.0 * 2**20)
+        bandwidth = bytes_per_sweep / med[:, 0]
+        total = np.nanmax(ev[:, -1, :]) - np.nanmin(ev[:, warmup, 0])
+        attrs = {
+            "format": fixed(fmt), "format_version": np.int32(1), "verification": fixed("passed"),
+            "workload": fixed("triad", 16), "desync_version": fixed("0.1.0"),
+            "git_revision": fixed("0123abcd-dirty"), "compiler": fixed("GNU 12.2.0 Release -O3"),
+            "kokkos_version": fixed("3.4.1"), "execution_space": fixed("OpenMP"),
+            "mpi_library_version": fixed("Open MPI v4.1.4, package: Debian\nsecond line"),
+            "start_time": fixed("2024-05-01T12:00:00Z"),
+            "command_line": fixed("desync run inputs/triad.toml"),
+            "ranks": np.int32(n_ranks), "iterations": np.int32(n_iter - warmup),
+            "warmup_iterations": np.int32(warmup),
+        }
+        f.attrs.update(attrs)
+
+        def ds(name, data, units):
+            f.create_dataset(name, data=data).attrs["units"] = fixed(units)
+
+        ds("config/deck_text", fixed("[run]\nworkload = \"triad\"\n"), "text")
+        ds("config/resolved", fixed("[run]\nworkload = \"triad\"\niterations = 18\n"), "text")
+        ds("config/overrides", fixed(""), "text")
+        ds("provenance/environment", fixed("OMP_PROC_BIND=spread"), "text")
+        ds("provenance/kokkos_configuration", fixed("Kokkos OpenMP"), "text")
+        ds("provenance/hwloc_version", fixed("2.9.0"), "text")
+        hosts = ["node-a"] * (n_ranks // 2) + ["node-b"] * (n_ranks - n_ranks // 2)
+        ds("topology/hostname", fixed(hosts, 32), "text")
+        ds("topology/node_index", np.array([0 if h == "node-a" else n_ranks // 2 for h in hosts],
+                                           dtype=np.int32), "1")
+        ds("topology/ranks_on_node", np.array([hosts.count(h) for h in hosts], np.int32), "1")
+        ds("topology/threads", np.full(n_ranks, 2, np.int32), "1")
+        ds("topology/process_cpuset", fixed(["%d-%d" % (2 * r, 2 * r + 1) for r in range(n_ranks)], 16), "text")
+        ds("topology/thread_cpuset", fixed([[str(2 * r), str(2 * r + 1)] for r in range(n_ranks)], 8), "text")
+        ds("topology/thread_last_cpu", np.arange(2 * n_ranks, dtype=np.int32).reshape(n_ranks, 2), "1")
+        for name in ("thread_package", "thread_numa", "thread_l3"):
+            ds("topology/" + name, np.zeros((n_ranks, 2), np.int32), "1")
+        ds("topology/contention_domain", np.zeros(n_ranks, np.int32), "1")
+        ds("topology/clock_offset", np.linspace(0, 2e-6, n_ranks), "s")
+        ds("topology/clock_offset_error", np.full(n_ranks, 3e-7), "s")
+        f["topology"].attrs["warnings"] = fixed("rank 3: threads not bound\nnode-b: oversubscribed")
+        ds("timeline/events", ev, "s")
+        f["timeline/events"].attrs["event_names"] = fixed(EVENTS, 16)
+        ds("timeline/warmup", (np.arange(n_iter) < warmup).astype(np.uint8), "1")
+        ds("comm/offsets", np.array([1], np.int32), "1")
+        ds("comm/send_partner", np.array([[r + 1 if r + 1 < n_ranks else -1] for r in range(n_ranks)], np.int32), "1")
+        ds("comm/recv_partner", np.array([[r - 1] for r in range(n_ranks)], np.int32), "1")
+        ds("comm/message_bytes", np.int64(8192), "B")
+        ds("summary/phase_stats", stats, "s")
+        f["summary/phase_stats"].attrs["phase_names"] = fixed(PHASES, 16)
+        f["summary/phase_stats"].attrs["stat_names"] = fixed(["min", "median", "max"], 8)
+        ds("summary/bytes_per_sweep", bytes_per_sweep, "B")
+        ds("summary/bandwidth", bandwidth, "B/s")
+        ds("metrics/total_time", np.float64(total), "s")
+        ds("metrics/aggregate_bandwidth", np.float64(bandwidth.sum()), "B/s")
+        ds("metrics/effective_bandwidth", np.float64(bytes_per_sweep.sum() * (n_iter - warmup) / total), "B/s")
+        ds("metrics/phase_over_ranks", over, "s")
+        f["metrics/phase_over_ranks"].attrs["phase_names"] = fixed(PHASES, 16)
+        ds("metrics/phase_argmin_rank", argmin.astype(np.int32), "1")
+        ds("metrics/phase_argmax_rank", argmax.astype(np.int32), "1")
+        ds("metrics/verification_errors", np.int64(0), "1")
+    return ev
+
+
+def run_view(*args):
+    """Run the tool as a separate process: (exit code, stdout, stderr)."""
+    proc = subprocess.run([sys.executable, VIEW] + [str(a) for a in args],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def x_events(trace):
+    return [e for e in trace["traceEvents"] if e["ph"] == "X"]
+
+
+class DesyncViewTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.h5 = os.path.join(cls.tmp.name, "triad.h5")
+        cls.events = write_synthetic(cls.h5)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def trace(self, *extra, name="trace.json"):
+        code, out, err = run_view("trace", self.h5, "-o", self.path(name), *extra)
+        self.assertEqual(code, 0, err)
+        opener = gzip.open if name.endswith(".gz") else open
+        with opener(self.path(name), "rt") as f:
+            return json.load(f)
+
+    # ------------------------------------------------------------------ summary
+
+    def test_summary(self):
+        code, out, err = run_view("summary", self.h5)
+        self.assertEqual(code, 0, err)
+        self.assertRegex(out, r"workload\s+triad\n")
+        self.assertRegex(out, r"verification\s+passed\n")
+        self.assertRegex(out, r"iterations\s+18 measured \+ 2 warm-up")
+        self.assertIn("node-a (ranks 0-1), node-b (ranks 2-3)", out)
+        self.assertIn("rank 3: threads not bound", out)
+        self.assertIn("node-b: oversubscribed", out)
+        self.assertNotIn("\x00", out)
+        # the compute row: rank 0 is fastest, rank 3 slowest (compute grows 1 % per rank)
+        compute = [line for line in out.splitlines() if line.split()[:1] == ["compute"]]
+        self.assertEqual(len(compute), 1, out)
+        self.assertEqual(compute[0].split()[-2:], ["0", "3"])
+        self.assertRegex(out, r"total time\s+\d")
+
+    # ------------------------------------------------------------------ timeline
+
+    def check_png(self, name, *extra):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.image as mpimg
+
+        png = self.path(name)
+        code, out, err = run_view("timeline", self.h5, "-o", png, *extra)
+        self.assertEqual(code, 0, err)
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        img = mpimg.imread(png)
+        self.assertEqual(img.ndim, 3)
+        self.assertTrue(500 < img.shape[1] < 4000 and 300 < img.shape[0] < 4000, img.shape)
+        # the picture holds the phase colours: blue delay and red wait pixels exist
+        rgb = (img[..., :3] * 255).astype(int)
+        blue = np.all(np.abs(rgb - [0x1F, 0x5F, 0xD6]) < 12, axis=-1).sum()
+        red = np.all(np.abs(rgb - [0xE0, 0x20, 0x1B]) < 12, axis=-1).sum()
+        return blue, red
+
+    def test_timeline_png(self):
+        blue, red = self.check_png("timeline.png", "--title", "synthetic")
+        self.assertGreater(blue, 100)
+        self.assertGreater(red, 100)
+
+    def test_timeline_window_without_delay(self):
+        blue, red = self.check_png("late.png", "--iterations", "14:", "--include-warmup")
+        self.assertEqual(blue, 0)  # the delay (iteration 8) is outside the window
+
+    # ------------------------------------------------------------------ trace
+
+    def test_trace_default_window(self):
+        trace = self.trace()
+        self.assertEqual(trace["displayTimeUnit"], "ms")
+        self.assertEqual(trace["otherData"]["workload"], "triad")
+        self.assertEqual(trace["otherData"]["verification"], "passed")
+        xs = x_events(trace)
+        self.assertTrue(all(e["dur"] > 0 for e in xs))
+        self.assertEqual({e["pid"] for e in xs}, {0, 1, 2, 3})
+        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(2, 20)))
+        self.assertEqual({e["name"] for e in xs}, {"compute", "delay", "post", "wait"})
+        self.assertTrue(all(e["cat"] == e["name"] for e in xs))
+        names = {e["pid"]: e["args"]["name"] for e in trace["traceEvents"]
+                 if e["ph"] == "M" and e["name"] == "process_name"}
+        self.assertEqual(names, {0: "rank 0 (node-a)", 1: "rank 1 (node-a)",
+                                 2: "rank 2 (node-b)", 3: "rank 3 (node-b)"})
+        delays = [(e["pid"], e["args"]["iteration"], e["dur"]) for e in xs if e["name"] == "delay"]
+        self.assertEqual(len(delays), 1)
+        self.assertEqual(delays[0][:2], (0, 8))
+        self.assertAlmostEqual(delays[0][2], DELAY * 1e6, delta=0.01)
+
+    def test_trace_waits_follow_the_delay(self):
+        xs = x_events(self.trace())
+        wait = {(e["pid"], e["args"]["iteration"]): e["dur"] for e in xs if e["name"] == "wait"}
+        long_waits = {key for key, dur in wait.items() if dur > 1000}  # > 1 ms
+        self.assertEqual(long_waits, {(1, 8), (2, 9), (3, 10)})
+        for key in long_waits:
+            self.assertGreater(wait[key], 0.8 * DELAY * 1e6)
+
+    def test_trace_events_nest_on_each_track(self):
+        xs = x_events(self.trace("--include-warmup"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(20)))
+        self.assertTrue(all(e["ts"] >= 0 for e in xs))  # warm-up is at negative times: shifted
+        for pid in range(4):
+            track = sorted((e["ts"], e["ts"] + e["dur"]) for e in xs if e["pid"] == pid)
+            for (b0, e0), (b1, e1) in zip(track, track[1:]):
+                self.assertLessEqual(e0, b1 + 1e-6)
+        # shifted by the warm-up's start; the timestamps still match the file
+        origin = json.loads(json.dumps(self.trace("--include-warmup")["otherData"]))["time_origin_s"]
+        c = [e for e in xs if e["pid"] == 2 and e["name"] == "compute" and e["args"]["iteration"] == 5]
+        self.assertAlmostEqual(c[0]["ts"] / 1e6 + origin, self.events[2, 5, 0], delta=1e-8)
+
+    def test_trace_window_and_stride(self):
+        xs = x_events(self.trace("--ranks", "1:3", "--iterations", "9:11"))
+        self.assertEqual({e["pid"] for e in xs}, {1, 2})
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {9, 10})
+        xs = x_events(self.trace("--ranks", "-1", "--stride", "5", name="t.json.gz"))
+        self.assertEqual({e["pid"] for e in xs}, {3})
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {2, 7, 12, 17})
+
+    # ------------------------------------------------------------------ errors
+
+    def test_not_a_desync_file(self):
+        other = self.path("other.h5")
+        write_synthetic(other, fmt="something-else")
+        code, out, err = run_view("summary", other)
+        self.assertEqual(code, 2)
+        self.assertIn("not a desync output file", err)
+        self.assertNotIn("Traceback", err)
+        text = self.path("text.h5")
+        with open(text, "w") as f:
+            f.write("hello\n")
+        code, out, err = run_view("trace", text, "-o", self.path("x.json"))
+        self.assertEqual(code, 2)
+        self.assertIn("not an HDF5 file", err)
+
+    def test_missing_file_and_empty_window(self):
+        code, out, err = run_view("summary", self.path("missing.h5"))
+        self.assertEqual(code, 2)
+        self.assertIn("no such file", err)
+        code, out, err = run_view("trace", self.h5, "-o", self.path("e.json"), "--ranks", "4:8")
+        self.assertEqual(code, 2)
+        self.assertIn("empty window", err)
+        code, out, err = run_view("timeline", self.h5, "-o", self.path("e.png"), "--iterations", "0:2")
+        self.assertEqual(code, 2)
+        self.assertIn("--include-warmup", err)
+        self.assertFalse(os.path.exists(self.path("e.png")))
+        code, out, err = run_view("timeline", self.h5, "-o", self.path("e.png"), "--ranks", "a:b")
+        self.assertEqual(code, 2)
+        self.assertNotIn("Traceback", err)
+
+    # ------------------------------------------------------------------ reading layer
+
+    def test_decode(self):
+        self.assertEqual(desync_h5.decode(b"triad\x00\x00\x00"), "triad")
+        self.assertEqual(desync_h5.decode("passed\x00"), "passed")
+        self.assertEqual(desync_h5.decode(np.bytes_(b"a\x00b")), "a")
+        self.assertEqual(desync_h5.decode(np.array([b"x\x00", b"yz"], dtype="S4")), ["x", "yz"])
+        self.assertEqual(desync_h5.to_scalar(np.array([3], np.int32)), 3)
+        self.assertEqual(desync_h5.parse_slice("2:5"), slice(2, 5))
+        self.assertEqual(desync_h5.parse_slice("-1"), slice(-1, None))
+        self.assertEqual(desync_h5.rank_ranges([0, 1, 2, 5, 7, 8]), "0-2,5,7-8")
+
+
+if __name__ == "__main__":
+    unittest.main()
