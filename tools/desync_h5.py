@@ -4,21 +4,20 @@ Used by tools/desync_view.py. It opens and validates a file, decodes the fixed-l
 null-padded strings, selects a window of ranks x iterations and derives the phase intervals
 (compute, delay, post, wait, barrier) from the raw /timeline/events timestamps.
 
-Iteration numbers are indices along the recorded iteration axis of /timeline/events: the
-warm-up iterations come first (0 .. warmup_iterations-1), the measured ones follow.
+Iteration numbers are the deck's (`[[inject]] iteration = k`) and the C++ side's: measured
+iteration 0 is the first iteration after warm-up, the measured ones are 0..M-1 and the W
+warm-up iterations are -W..-1 (W = root attribute `warmup_iterations`). Along the recorded
+iteration axis of /timeline/events (warm-up first) iteration k sits at index W + k. Windows
+take iteration numbers, not indices; a negative number is a warm-up iteration, never a count
+from the end. Rank windows are Python slices over range(P).
 """
 
 import os
+import sys
 
 import numpy as np
 
-try:
-    import h5py
-except ImportError as exc:  # pragma: no cover - depends on the interpreter
-    raise SystemExit(
-        "desync_view: error: this tool needs numpy and h5py (and matplotlib for 'timeline'); "
-        "on Debian use /usr/bin/python3 (packages python3-h5py python3-matplotlib): %s" % exc
-    )
+import h5py
 
 FORMAT = "desync-output"
 SUPPORTED_FORMAT_VERSION = 1
@@ -88,6 +87,10 @@ def open_output(path):
             "%s: not a desync output file (root attribute 'format' is %r, expected %r)"
             % (path, fmt, FORMAT)
         )
+    version = to_scalar(f.attrs.get("format_version", SUPPORTED_FORMAT_VERSION))
+    if isinstance(version, int) and version > SUPPORTED_FORMAT_VERSION:
+        sys.stderr.write("warning: %s has format_version %d, this tool knows version %d; "
+                         "some numbers may be misread\n" % (path, version, SUPPORTED_FORMAT_VERSION))
     return f
 
 
@@ -120,7 +123,9 @@ def read_attr(f, path, name, default=None):
 
 
 def lines(text):
-    """Non-empty lines of a multi-line string attribute/dataset."""
+    """Non-empty lines of a multi-line string attribute/dataset (or of a list of strings)."""
+    if isinstance(text, (list, tuple)):
+        text = "\n".join(str(t) for t in text)
     return [line for line in (text or "").splitlines() if line.strip()]
 
 
@@ -128,7 +133,21 @@ def lines(text):
 
 
 def parse_slice(text):
-    """Parse 'A:B', 'A:B:S', ':B', 'A:' or a single index 'A' (-> A:A+1) into a slice."""
+    """Parse 'A:B', 'A:B:S', ':B', 'A:' or a single index 'A' (-> A:A+1) into a slice.
+
+    For Python indexing (ranks): a single -1 becomes -1: (the last element).
+    """
+    s = _parse_window(text)
+    return slice(-1, None) if ":" not in text and s.start == -1 else s
+
+
+def parse_iterations(text):
+    """Parse an iteration window in deck numbering: like parse_slice, but the bounds are
+    iteration numbers taken literally (a single K -> K:K+1, also for negative K)."""
+    return _parse_window(text)
+
+
+def _parse_window(text):
     parts = text.split(":")
     if len(parts) > 3:
         raise ValueError("expected A:B, A:B:S or A, got %r" % text)
@@ -140,7 +159,7 @@ def parse_slice(text):
         (a,) = values
         if a is None:
             raise ValueError("empty window")
-        return slice(a, a + 1 if a != -1 else None)
+        return slice(a, a + 1)
     if len(values) == 3 and values[2] is not None and values[2] <= 0:
         raise ValueError("the step must be positive in %r" % text)
     return slice(*values)
@@ -153,68 +172,99 @@ def slice_text(s):
 
 
 class Window:
-    """The selected ranks and iterations (sorted index arrays)."""
+    """The selected ranks and iterations (sorted arrays).
 
-    def __init__(self, ranks, iterations):
+    ranks: rank numbers; indices: positions along the recorded iteration axis; iterations:
+    the same iterations in deck numbering (indices - warmup_iterations; warm-up < 0).
+    """
+
+    def __init__(self, ranks, indices, warmup_iterations=0):
         self.ranks = np.asarray(ranks, dtype=np.int64)
-        self.iterations = np.asarray(iterations, dtype=np.int64)
+        self.indices = np.asarray(indices, dtype=np.int64)
+        self.warmup_iterations = int(warmup_iterations)
+        self.iterations = self.indices - self.warmup_iterations
+
+
+def iteration_range_text(n_iter, warmup):
+    """'measured iterations 0..17, warm-up -2..-1' for messages."""
+    measured = n_iter - warmup
+    text = "measured iterations 0..%d" % (measured - 1) if measured > 0 else "no measured iterations"
+    return text + (", warm-up -%d..-1" % warmup if warmup > 0 else ", no warm-up")
 
 
 def select_window(f, ranks=slice(None), iterations=slice(None), include_warmup=False, stride=1):
-    """Apply Python slice semantics to range(P) and range(N); drop warm-up unless asked.
+    """Select ranks (Python slice over range(P)) and iterations (deck numbering).
 
-    stride keeps every stride-th iteration of the selection.
+    iterations is a half-open slice of iteration numbers taken literally: 5:15 is measured
+    iterations 5..14, -3:4 is warm-up -3..-1 plus measured 0..3 (negative numbers never count
+    from the end). Bounds outside -W..M-1 are clipped. A missing start is 0, or -W with
+    include_warmup; a missing stop is the end. stride keeps every stride-th iteration of the
+    selection.
     """
     if "timeline/events" not in f:
         raise DesyncError("the file has no /timeline/events dataset")
     n_ranks, n_iter = f["timeline/events"].shape[:2]
+    warmup = warmup_count(f)
     rank_idx = np.arange(n_ranks)[ranks]
-    iter_idx = np.arange(n_iter)[iterations]
-    if not include_warmup:
-        warm = warmup_mask(f)
-        iter_idx = iter_idx[~warm[iter_idx]]
-    iter_idx = iter_idx[::stride]
+    numbers = iteration_numbers(iterations, -warmup, n_iter - warmup, include_warmup)
+    numbers = numbers[::stride]
     if rank_idx.size == 0:
         raise DesyncError(
             "empty window: --ranks %s selects none of ranks 0..%d" % (slice_text(ranks), n_ranks - 1)
         )
-    if iter_idx.size == 0:
+    if numbers.size == 0:
+        hint = ""
+        if iterations.start is None and not include_warmup and warmup > 0:
+            hint = "; add --include-warmup to see the warm-up iterations"
         raise DesyncError(
-            "empty window: --iterations %s selects no %siteration of 0..%d "
-            "(warm-up iterations: %d%s)"
-            % (
-                slice_text(iterations),
-                "" if include_warmup else "measured ",
-                n_iter - 1,
-                int(warmup_mask(f).sum()),
-                "" if include_warmup else "; add --include-warmup to see them",
-            )
+            "empty window: --iterations %s selects none of the recorded iterations (%s; "
+            "numbered as in the deck)%s"
+            % (slice_text(iterations), iteration_range_text(n_iter, warmup), hint)
         )
-    return Window(rank_idx, iter_idx)
+    return Window(rank_idx, numbers + warmup, warmup)
 
 
-def warmup_mask(f):
-    """Boolean [N]: True for warm-up iterations (from /timeline/warmup, else the attribute)."""
+def iteration_numbers(window, first, end, include_warmup=False):
+    """Deck numbers in first..end-1 selected by the half-open slice window (literal bounds)."""
+    step = window.step or 1
+    if step <= 0:
+        raise DesyncError("the step of an iteration window must be positive")
+    start = window.start if window.start is not None else (first if include_warmup else 0)
+    stop = window.stop if window.stop is not None else end
+    if start < first:  # clip, keeping the phase of the step
+        start += -(-(first - start) // step) * step
+    return np.arange(start, min(stop, end), step, dtype=np.int64)
+
+
+def warmup_count(f):
+    """W: root attribute warmup_iterations (else the count of /timeline/warmup), within 0..N."""
     n_iter = f["timeline/events"].shape[1]
-    if "timeline/warmup" in f:
-        return np.asarray(f["timeline/warmup"][()], dtype=bool).reshape(-1)[:n_iter]
-    mask = np.zeros(n_iter, dtype=bool)
-    mask[: int(to_scalar(f.attrs.get("warmup_iterations", 0)))] = True
-    return mask
+    if "warmup_iterations" in f.attrs:
+        w = int(to_scalar(f.attrs["warmup_iterations"]))
+    elif "timeline/warmup" in f:
+        w = int(np.asarray(f["timeline/warmup"][()], dtype=bool).sum())
+    else:
+        w = 0
+    return min(max(w, 0), n_iter)
 
 
 # --------------------------------------------------------------------------- timeline
 
 
 class Timeline:
-    """Events of a window: events[p, n, e] for window.ranks x window.iterations."""
+    """Events of a window: events[p, n, e] for window.ranks x window.iterations.
+
+    iterations are deck numbers (warm-up < 0), indices the recorded positions, warmup[n] is
+    True for warm-up iterations.
+    """
 
     def __init__(self, events, event_names, window, warmup, hostnames):
         self.events = events
         self.event_names = event_names
         self.ranks = window.ranks
+        self.indices = window.indices
         self.iterations = window.iterations
-        self.warmup = warmup
+        self.warmup = np.asarray(warmup, dtype=bool)
         self.hostnames = hostnames
 
     def event(self, name):
@@ -232,13 +282,13 @@ def read_timeline(f, window):
         raise DesyncError("/timeline/events has no 'event_names' attribute")
     names = [str(n) for n in names]
     r0, r1 = window.ranks.min(), window.ranks.max() + 1
-    k0, k1 = window.iterations.min(), window.iterations.max() + 1
+    k0, k1 = window.indices.min(), window.indices.max() + 1
     box = np.asarray(ds[r0:r1, k0:k1, :], dtype=np.float64)
-    events = box[np.ix_(window.ranks - r0, window.iterations - k0)]
+    events = box[np.ix_(window.ranks - r0, window.indices - k0)]
     hostnames = read(f, "topology/hostname")
     if hostnames is None:
         hostnames = ["?"] * ds.shape[0]
-    return Timeline(events, names, window, warmup_mask(f)[window.iterations], hostnames)
+    return Timeline(events, names, window, window.iterations < 0, hostnames)
 
 
 def phase_intervals(tl):
@@ -277,6 +327,38 @@ def valid(begin, end):
         return np.isfinite(begin) & np.isfinite(end) & (end > begin)
 
 
+def phase_tracks(tl):
+    """One track of non-overlapping phase intervals per rank (for trace viewers).
+
+    Returns (phase names, [(phase code, begin ns, end ns, position in tl.iterations) per rank], number
+    of clipped intervals); each track is sorted by begin time. Times are rounded to integer
+    nanoseconds first; an interval is clipped to end where the next one on its track begins
+    (a safety net: the phases are sequential), and intervals of zero or negative duration are
+    dropped, so that the events of a track nest properly.
+    """
+    phases = phase_intervals(tl)
+    order = [p for p in PHASES if p in phases]
+    n_iter = len(tl.iterations)
+    tracks, clipped = [], 0
+    for i in range(len(tl.ranks)):
+        begin = np.concatenate([phases[p][0][i] for p in order])
+        end = np.concatenate([phases[p][1][i] for p in order])
+        code = np.repeat(np.arange(len(order)), n_iter)
+        iteration = np.tile(np.arange(n_iter), len(order))
+        ok = valid(begin, end)
+        b = np.round(begin[ok] * 1e9).astype(np.int64)
+        e = np.round(end[ok] * 1e9).astype(np.int64)
+        code, iteration = code[ok], iteration[ok]
+        idx = np.lexsort((code, b))
+        b, e, code, iteration = b[idx], e[idx], code[idx], iteration[idx]
+        limit = np.append(b[1:], np.iinfo(np.int64).max)
+        clipped += int((e > limit).sum())
+        e = np.minimum(e, limit)
+        keep = e > b
+        tracks.append((code[keep], b[keep], e[keep], iteration[keep]))
+    return order, tracks, clipped
+
+
 # --------------------------------------------------------------------------- formatting
 
 
@@ -312,3 +394,14 @@ def format_si(value, unit):
         if abs(value) >= scale:
             return "%.4g %s%s" % (value / scale, prefix, unit)
     return "%.4g %s" % (value, unit)
+
+
+def format_bytes(value):
+    """8192 -> '8192 B (8 KiB)'."""
+    if value is None or value < 0:
+        return "-"
+    value = int(value)
+    for prefix, scale in (("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
+        if value >= scale:
+            return "%d B (%.4g %sB)" % (value, value / scale, prefix)
+    return "%d B" % value

@@ -19,10 +19,16 @@ Subcommands:
       process per rank, one complete event per phase and iteration, times in microseconds.
       A name ending in .gz is written gzip-compressed.
 
-Windows are Python slices, half-open: --ranks 4:8 is ranks 4..7, --iterations -100: the last
-100 iterations, a single number selects one rank/iteration. Iteration numbers are indices
-along the recorded iteration axis (warm-up iterations first); without --include-warmup the
-warm-up iterations are left out of the window.
+Windows are half-open, A:B (also A:B:S); a single number selects one rank/iteration.
+--ranks is a Python slice over the ranks: --ranks 4:8 is ranks 4..7, --ranks -1 the last rank.
+--iterations uses the deck's iteration numbers (as in `[[inject]] iteration = k` and the C++
+side): measured iteration 0 is the first iteration after warm-up, the measured iterations are
+0..M-1 and the W warm-up iterations are -W..-1 (W = root attribute warmup_iterations). So
+--iterations 5:15 is measured iterations 5..14. Negative numbers are warm-up iterations, NOT
+counts from the end: --iterations -3:4 is warm-up -3..-1 plus measured 0..3. Bounds outside
+-W..M-1 are clipped. Without an explicit start the window begins at measured iteration 0;
+--include-warmup makes it begin at -W instead (all warm-up iterations). The same numbers
+appear in the trace's args.iteration and in titles and summaries.
 
 Use an interpreter that has numpy, h5py and matplotlib (on Debian: /usr/bin/python3).
 Exit status: 0 on success, 2 for usage errors (bad arguments, missing file, a file that is not
@@ -37,9 +43,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
-
-import desync_h5 as dh  # noqa: E402
+try:
+    import numpy as np
+    import desync_h5 as dh
+except ImportError as _exc:  # the interpreter lacks numpy/h5py
+    sys.exit("desync_view.py: error: %s; this tool needs numpy, h5py and matplotlib "
+             "(on Debian: apt install python3-h5py python3-matplotlib, run with /usr/bin/python3)"
+             % _exc)
 
 # colours and hatches of the phases in the timeline picture
 STYLE = {
@@ -82,7 +92,7 @@ def summary_run(f, path):
         row("workload", get("workload")),
         row("verification", get("verification")),
         row("ranks", get("ranks")),
-        row("iterations", "%s measured + %s warm-up" % (get("iterations"), get("warmup_iterations"))),
+        row("iterations", iterations_text(a.get("iterations"), a.get("warmup_iterations"))),
         row("versions", version),
         row("Kokkos", "%s, execution space %s" % (get("kokkos_version"), get("execution_space"))),
         row("compiler", get("compiler")),
@@ -90,6 +100,18 @@ def summary_run(f, path):
         row("start time", get("start_time")),
         row("command line", get("command_line")),
     ]
+
+
+def iterations_text(measured, warmup):
+    """'18 measured + 2 warm-up (numbered 0..17 and -2..-1, as in the deck)'."""
+    text = "%s measured + %s warm-up" % ("?" if measured is None else measured,
+                                          "?" if warmup is None else warmup)
+    if isinstance(measured, int) and isinstance(warmup, int):
+        numbers = ["0..%d" % (measured - 1)] if measured > 0 else []
+        numbers += ["-%d..-1" % warmup] if warmup > 0 else []
+        if numbers:
+            text += " (numbered %s, as in the deck)" % " and ".join(numbers)
+    return text
 
 
 def summary_topology(f):
@@ -162,7 +184,7 @@ def summary_bandwidth(f):
             dh.format_si(per_rank[hi], "B/s"), hi)))
     message = dh.read(f, "comm/message_bytes")
     if message is not None:
-        out.append(row("message size", dh.format_si(message, "B")))
+        out.append(row("message size", dh.format_bytes(message)))
     errors = dh.read(f, "metrics/verification_errors")
     if errors is not None:
         out.append(row("verification errors", errors))
@@ -222,7 +244,8 @@ def draw_timeline(tl, attrs, title=None, dpi=150):
     if t_min < 0 < t_max:
         ax.axvline(0, color="black", lw=0.8, ls="--", zorder=3)
         handles.append(Line2D([], [], color="black", lw=0.8, ls="--", label="measured loop starts"))
-    ax.set_xlabel("wall time on the common time base (s; 0 = rank 0's first measured iteration)")
+    ax.set_xlabel("wall time on the common time base (s; 0 = start of measured iteration 0 "
+                  "on rank 0)")
     ax.set_ylabel("MPI rank")
     ax.grid(axis="x", color="#dddddd", lw=0.5, zorder=0)
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.005, 1.0), frameon=False,
@@ -295,11 +318,16 @@ def label_ranks(ax, tl):
 
 
 def timeline_title(tl, attrs, title):
-    k0, k1 = int(tl.iterations.min()), int(tl.iterations.max())
-    facts = "%s, verification %s: ranks %s, iterations %d-%d%s" % (
-        attrs.get("workload", "?"), attrs.get("verification", "?"), dh.rank_ranges(tl.ranks), k0, k1,
-        " (warm-up included)" if tl.warmup.any() else "")
+    facts = "%s, verification %s: ranks %s, iterations %s%s" % (
+        attrs.get("workload", "?"), attrs.get("verification", "?"), dh.rank_ranges(tl.ranks),
+        iteration_span(tl), " (warm-up < 0 included)" if tl.warmup.any() else "")
     return "%s\n%s" % (title, facts) if title else "desync timeline: " + facts
+
+
+def iteration_span(tl):
+    """'-2..17' (deck numbering) of the window's iterations."""
+    k0, k1 = int(tl.iterations.min()), int(tl.iterations.max())
+    return str(k0) if k0 == k1 else "%d..%d" % (k0, k1)
 
 
 # --------------------------------------------------------------------------- trace
@@ -315,47 +343,16 @@ def cmd_trace(args):
         window = dh.select_window(f, args.ranks, args.iterations, args.include_warmup, args.stride)
         tl = dh.read_timeline(f, window)
         attrs = dh.root_attributes(f)
-    order, tracks, clipped = trace_tracks(tl)
-    first_ns = min((b.min() for _, b, _, _ in tracks if len(b)), default=0)
-    origin = min(0.0, first_ns / 1e9)  # Perfetto dislikes negative times (warm-up)
-    other = trace_provenance(args, attrs, tl, origin, clipped)
+    order, tracks, clipped = dh.phase_tracks(tl)
+    # Perfetto dislikes negative times (warm-up): shift by a whole number of nanoseconds
+    origin_ns = min(0, min((int(b[0]) for _, b, _, _ in tracks if len(b)), default=0))
+    other = trace_provenance(args, attrs, tl, origin_ns / 1e9, clipped)
     opener = gzip.open if args.output.endswith(".gz") else open
     with opener(args.output, "wt", encoding="utf-8") as out:
-        count = write_trace(out, tl, order, tracks, origin, other)
+        count = write_trace(out, tl, order, tracks, origin_ns, other)
     print("wrote %s (%d events, %d ranks x %d iterations)"
           % (args.output, count, len(tl.ranks), len(tl.iterations)))
     return 0
-
-
-def trace_tracks(tl):
-    """Phase names, per rank (phase codes, begin ns, end ns, iteration index), clip count.
-
-    Each rank's events are sorted and never overlap.
-    Times are rounded to integer nanoseconds first; an event is clipped to end where the next
-    one on its track begins (a safety net: phases are sequential), and events of zero or
-    negative duration are dropped, so the events of a track nest properly.
-    """
-    phases = dh.phase_intervals(tl)
-    order = [p for p in dh.PHASES if p in phases]
-    n_iter = len(tl.iterations)
-    tracks, clipped = [], 0
-    for i in range(len(tl.ranks)):
-        begin = np.concatenate([phases[p][0][i] for p in order])
-        end = np.concatenate([phases[p][1][i] for p in order])
-        code = np.repeat(np.arange(len(order)), n_iter)
-        iteration = np.tile(np.arange(n_iter), len(order))
-        ok = dh.valid(begin, end)
-        b = np.round(begin[ok] * 1e9).astype(np.int64)
-        e = np.round(end[ok] * 1e9).astype(np.int64)
-        code, iteration = code[ok], iteration[ok]
-        idx = np.lexsort((code, b))
-        b, e, code, iteration = b[idx], e[idx], code[idx], iteration[idx]
-        limit = np.append(b[1:], np.iinfo(np.int64).max)
-        clipped += int((e > limit).sum())
-        e = np.minimum(e, limit)
-        keep = e > b
-        tracks.append((code[keep], b[keep], e[keep], iteration[keep]))
-    return order, tracks, clipped
 
 
 def trace_provenance(args, attrs, tl, origin, clipped):
@@ -367,7 +364,8 @@ def trace_provenance(args, attrs, tl, origin, clipped):
         "source_file": os.path.abspath(args.file),
         "generator": "tools/desync_view.py trace",
         "window_ranks": dh.rank_ranges(tl.ranks),
-        "window_iterations": "%d-%d" % (tl.iterations.min(), tl.iterations.max()),
+        "window_iterations": iteration_span(tl),
+        "iteration_numbering": "as in the deck: measured iterations 0..M-1, warm-up -W..-1",
         "stride": args.stride,
         "time_origin_s": origin,
         "time_base": "ts = (common time base - time_origin_s) in us; common time base: rank 0's "
@@ -377,11 +375,11 @@ def trace_provenance(args, attrs, tl, origin, clipped):
     return {k: (v.item() if isinstance(v, np.generic) else v) for k, v in other.items()}
 
 
-def write_trace(out, tl, order, tracks, origin, other):
+def write_trace(out, tl, order, tracks, origin_ns, other):
     """Stream the JSON (large windows make millions of events)."""
     out.write('{"displayTimeUnit":"ms","otherData":%s,"traceEvents":[\n' % json.dumps(other))
     meta = []
-    for i, rank in enumerate(tl.ranks):
+    for rank in tl.ranks:
         host = tl.hostnames[rank] if rank < len(tl.hostnames) else "?"
         meta += [
             {"name": "process_name", "ph": "M", "pid": int(rank), "tid": 0,
@@ -393,18 +391,17 @@ def write_trace(out, tl, order, tracks, origin, other):
         ]
     out.write(",\n".join(json.dumps(m) for m in meta))
     count = 0
-    origin_ns = origin * 1e9
     for rank, (code, b, e, it) in zip(tl.ranks, tracks):
         names = [order[c] for c in code.tolist()]
         ts = ((b - origin_ns) / 1e3).tolist()
         dur = ((e - b) / 1e3).tolist()
         iters = tl.iterations[it].tolist()
         warm = ["true" if w else "false" for w in tl.warmup[it].tolist()]
-        lines_ = [EVENT_FORMAT % (n, n, t, d, rank, k, w)
-                  for n, t, d, k, w in zip(names, ts, dur, iters, warm)]
-        if lines_:
-            out.write(",\n" + ",\n".join(lines_))
-        count += len(lines_)
+        rows = [EVENT_FORMAT % (n, n, t, d, rank, k, w)
+                for n, t, d, k, w in zip(names, ts, dur, iters, warm)]
+        if rows:
+            out.write(",\n" + ",\n".join(rows))
+        count += len(rows)
     out.write("\n]}\n")
     return count
 
@@ -412,21 +409,51 @@ def write_trace(out, tl, order, tracks, origin, other):
 # --------------------------------------------------------------------------- command line
 
 
-def window_arg(text):
+def rank_window(text):
     try:
         return dh.parse_slice(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc))
 
 
+def iteration_window(text):
+    try:
+        return dh.parse_iterations(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc))
+
+
+WINDOW_OPTIONS = ("--ranks", "--iterations")
+
+
+def join_negative_values(argv):
+    """'--iterations -3:4' -> '--iterations=-3:4': argparse takes '-3:4' for an option."""
+    out, i = [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a in WINDOW_OPTIONS and i + 1 < len(argv) and argv[i + 1][:1] == "-" \
+                and argv[i + 1][1:2].isdigit():
+            out.append("%s=%s" % (a, argv[i + 1]))
+            i += 2
+        else:
+            out.append(a)
+            i += 1
+    return out
+
+
 def add_window_args(p, stride=False):
-    p.add_argument("--ranks", type=window_arg, default=slice(None), metavar="A:B",
-                   help="ranks to show, Python slice (half-open), default: all")
-    p.add_argument("--iterations", type=window_arg, default=slice(None), metavar="K0:K1",
-                   help="iterations to show, Python slice over the recorded iterations "
-                        "(warm-up first), default: all measured ones")
+    p.add_argument("--ranks", type=rank_window, default=slice(None), metavar="A:B",
+                   help="ranks to show, Python slice (half-open, negative counts from the "
+                        "end: -1 is the last rank), default: all")
+    p.add_argument("--iterations", type=iteration_window, default=slice(None), metavar="K0:K1",
+                   help="iterations to show, half-open, in the deck's numbering: measured "
+                        "iterations are 0..M-1, the W warm-up iterations -W..-1 (5:15 is "
+                        "measured 5..14; a single K selects one). Negative numbers are warm-up "
+                        "iterations, NOT counts from the end as in Python: -3:4 is warm-up "
+                        "-3..-1 plus measured 0..3. Default: all measured iterations")
     p.add_argument("--include-warmup", action="store_true",
-                   help="keep warm-up iterations in the window")
+                   help="without an explicit start of --iterations, begin the window at "
+                        "warm-up iteration -W instead of measured iteration 0")
     if stride:
         p.add_argument("--stride", type=int, default=1, metavar="S",
                        help="export every S-th iteration of the window (default 1)")
@@ -461,7 +488,7 @@ def build_parser():
 
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(join_negative_values(sys.argv[1:] if argv is None else list(argv)))
     try:
         return args.func(args)
     except dh.DesyncError as exc:

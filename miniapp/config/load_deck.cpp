@@ -45,12 +45,12 @@ RunConfig read_run(TableReader r) {
 TriadConfig read_triad(TableReader r) {
   TriadConfig c;
   c.kernel = r.choice("kernel", c.kernel, triad_kernel_names);
-  const bool global = r.has("global_size");
-  const std::int64_t default_per_rank = global ? 0 : 2'000'000;
-  if (global && r.has("size_per_rank"))
-    r.fail("global_size", "give either size_per_rank or global_size, not both");
-  c.size_per_rank = r.integer("size_per_rank", default_per_rank, 1, std::int64_t{1} << 40);
-  c.global_size = r.integer("global_size", 0, 1, std::int64_t{1} << 48);
+  c.global_size = r.integer("global_size", 0, 0, std::int64_t{1} << 48);
+  c.size_per_rank = r.integer("size_per_rank", c.global_size > 0 ? 0 : 2'000'000, 0, std::int64_t{1} << 40);
+  if (c.global_size > 0 && c.size_per_rank > 0)
+    r.fail("global_size", "give either size_per_rank or global_size, not both (set the other to 0)");
+  if (c.global_size == 0 && c.size_per_rank == 0)
+    r.fail("size_per_rank", "one of size_per_rank and global_size must be > 0");
   c.scalar = r.real("scalar", c.scalar, -real_max, real_max);
   c.divides = r.integer("divides", c.divides, 1, 1'000'000);
   c.write_allocate = r.boolean("write_allocate", c.write_allocate);

@@ -13,7 +13,9 @@ namespace {
 
 constexpr std::string_view set_prefix = "--set ";
 
+// Values as a user would type them (toml++ prints strings in single quotes).
 std::string value_text(const toml::node& n) {
+  if (const auto* s = n.as_string()) return "\"" + s->get() + "\"";
   std::ostringstream os;
   n.visit([&os](const auto& v) { os << v; });
   return os.str();

@@ -50,6 +50,10 @@ void sweep(const TriadConfig& cfg, const Arrays& x) {
   ExecSpace().fence();
 }
 
+}  // namespace
+
+namespace {
+
 // Every element of A against the value recomputed from its global index.
 struct CountWrong {
   Vector a;
@@ -70,6 +74,13 @@ struct CountWrong {
 };
 
 }  // namespace
+
+std::int64_t triad_count_wrong(const Vector& a, Index offset, const TriadConfig& cfg) {
+  Index wrong = 0;
+  Kokkos::parallel_reduce("desync::triad::verify", RangePolicy(0, static_cast<Index>(a.extent(0))),
+                          CountWrong{a, offset, cfg.kernel, cfg.scalar, cfg.divides}, wrong);
+  return wrong;
+}
 
 std::int64_t triad_local_size(const TriadConfig& cfg, int rank, int size) {
   if (cfg.global_size <= 0) return cfg.size_per_rank;
@@ -119,10 +130,7 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
     progress.tick(it + 1);
   }
 
-  Index wrong = 0;
-  Kokkos::parallel_reduce("desync::triad::verify", RangePolicy(0, static_cast<Index>(x.a.extent(0))),
-                          CountWrong{x.a, x.offset, cfg.triad.kernel, cfg.triad.scalar, cfg.triad.divides},
-                          wrong);
+  const std::int64_t wrong = triad_count_wrong(x.a, x.offset, cfg.triad);
   r.bytes_per_sweep = static_cast<double>(x.a.extent(0)) *
                       triad_bytes_per_element(cfg.triad.kernel, cfg.triad.write_allocate);
   r.elements_checked = static_cast<std::int64_t>(x.a.extent(0));

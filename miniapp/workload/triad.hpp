@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include "config/config.hpp"
+#include "core/types.hpp"
 #include "workload/workload_result.hpp"
 
 namespace desync {
@@ -13,6 +14,10 @@ std::int64_t triad_local_size(const TriadConfig& cfg, int rank, int size);
 
 // Bytes moved per element by one sweep of `kernel` (see docs/method.md).
 double triad_bytes_per_element(TriadKernel kernel, bool write_allocate);
+
+// Elements of A (global indices offset, offset+1, ...) that differ from the value the kernel must
+// produce; B, C, D are recomputed from the index, not read.
+std::int64_t triad_count_wrong(const Vector& a, Index offset, const TriadConfig& cfg);
 
 // Collective over comm. Timeline timestamps are local clock readings.
 WorkloadResult run_triad(const Config& cfg, MPI_Comm comm);

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import warnings
 
 import h5py
 import numpy as np
@@ -42,7 +43,7 @@ def fixed(strings, size=None):
 
 
 def simulate(n_ranks, n_iter, warmup):
-    """events[P, N, E] of a ring-less 'send to r+1' exchange without barrier."""
+    """events[P, N, E] of an open chain (rank r sends to r+1, eager), no barrier."""
     ev = np.full((n_ranks, n_iter, len(EVENTS)), np.nan)
     post_end = np.zeros((n_ranks, n_iter))
     clock = np.array([3e-6 * r for r in range(n_ranks)])  # staggered start
@@ -75,8 +76,7 @@ def write_synthetic(path, n_ranks=4, n_iter=20, warmup=2, fmt="desync-output"):
     """A desync output file following docs/output.md; returns the events array."""
     ev = simulate(n_ranks, n_iter, warmup)
     d = durations(ev)[:, warmup:, :]
-    with np.errstate(all="ignore"), h5py.File(path, "w") as f:
-        import warnings
+    with warnings.catch_warnings(), h5py.File(path, "w") as f:
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN phases (barrier)
         stats = np.stack([np.nanmin(d, 1), np.nanmedian(d, 1), np.nanmax(d, 1)], axis=2)
         med = stats[:, :, 1]
@@ -211,8 +211,8 @@ class DesyncViewTest(unittest.TestCase):
         img = mpimg.imread(png)
         self.assertEqual(img.ndim, 3)
         self.assertTrue(500 < img.shape[1] < 4000 and 300 < img.shape[0] < 4000, img.shape)
-        # the picture holds the phase colours: blue delay and red wait pixels exist
-        rgb = (img[..., :3] * 255).astype(int)
+        # count the phase colours in the plot area (the legend is right of it)
+        rgb = (img[:, : int(0.75 * img.shape[1]), :3] * 255).astype(int)
         blue = np.all(np.abs(rgb - [0x1F, 0x5F, 0xD6]) < 12, axis=-1).sum()
         red = np.all(np.abs(rgb - [0xE0, 0x20, 0x1B]) < 12, axis=-1).sum()
         return blue, red
@@ -257,7 +257,8 @@ class DesyncViewTest(unittest.TestCase):
             self.assertGreater(wait[key], 0.8 * DELAY * 1e6)
 
     def test_trace_events_nest_on_each_track(self):
-        xs = x_events(self.trace("--include-warmup"))
+        trace = self.trace("--include-warmup")
+        xs = x_events(trace)
         self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(20)))
         self.assertTrue(all(e["ts"] >= 0 for e in xs))  # warm-up is at negative times: shifted
         for pid in range(4):
@@ -265,7 +266,8 @@ class DesyncViewTest(unittest.TestCase):
             for (b0, e0), (b1, e1) in zip(track, track[1:]):
                 self.assertLessEqual(e0, b1 + 1e-6)
         # shifted by the warm-up's start; the timestamps still match the file
-        origin = json.loads(json.dumps(self.trace("--include-warmup")["otherData"]))["time_origin_s"]
+        origin = trace["otherData"]["time_origin_s"]
+        self.assertLess(origin, 0)
         c = [e for e in xs if e["pid"] == 2 and e["name"] == "compute" and e["args"]["iteration"] == 5]
         self.assertAlmostEqual(c[0]["ts"] / 1e6 + origin, self.events[2, 5, 0], delta=1e-8)
 
@@ -309,6 +311,22 @@ class DesyncViewTest(unittest.TestCase):
         self.assertNotIn("Traceback", err)
 
     # ------------------------------------------------------------------ reading layer
+
+    def test_phase_tracks_never_overlap(self):
+        # one rank, two iterations; the delay starts 1 us before compute ends (clock glitch)
+        ev = np.full((1, 2, len(EVENTS)), np.nan)
+        ev[0, 0, :6] = [0.0, 1e-3, 0.999e-3, 2e-3, 2.01e-3, 2.05e-3]
+        ev[0, 1, [0, 1, 4, 5]] = [2.05e-3, 3.05e-3, 3.05e-3, 3.06e-3]  # post of zero length
+        window = desync_h5.Window([0], [0, 1])
+        tl = desync_h5.Timeline(ev, EVENTS, window, np.zeros(2, bool), ["h"])
+        order, tracks, clipped = desync_h5.phase_tracks(tl)
+        self.assertEqual(clipped, 1)
+        code, b, e, it = tracks[0]
+        self.assertTrue(np.all(e > b))
+        self.assertTrue(np.all(e[:-1] <= b[1:]))
+        self.assertEqual([order[c] for c in code],
+                         ["compute", "delay", "post", "wait", "compute", "wait"])
+        self.assertEqual(e[0], 999000)  # compute clipped at the delay's begin (ns)
 
     def test_decode(self):
         self.assertEqual(desync_h5.decode(b"triad\x00\x00\x00"), "triad")

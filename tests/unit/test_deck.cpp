@@ -1,0 +1,177 @@
+// Deck loading: defaults, values, overrides, and one test per kind of error with its message.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "config/config.hpp"
+#include "core/errors.hpp"
+
+namespace desync {
+namespace {
+
+std::string deck_error(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    load_deck(text, "deck.toml", overrides);
+  } catch (const DeckError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a DeckError for:\n" << text;
+  return {};
+}
+
+TEST(Deck, EmptyDeckGivesDocumentedDefaults) {
+  const Config c = load_deck("", "empty.toml", {});
+  EXPECT_EQ(c.run.workload, Workload::triad);
+  EXPECT_EQ(c.run.iterations, 1000);
+  EXPECT_EQ(c.run.warmup, 10);
+  EXPECT_FALSE(c.run.barrier);
+  EXPECT_EQ(c.triad.kernel, TriadKernel::stream);
+  EXPECT_EQ(c.triad.size_per_rank, 2'000'000);
+  EXPECT_EQ(c.triad.global_size, 0);
+  EXPECT_EQ(c.comm.offsets, (std::vector<std::int64_t>{1, -1}));
+  EXPECT_EQ(c.comm.boundary, Boundary::open);
+  EXPECT_EQ(c.comm.message_bytes, 16384);
+  EXPECT_TRUE(c.inject.empty());
+  EXPECT_EQ(c.noise.kind, NoiseKind::none);
+  EXPECT_EQ(output_path(c), "empty.h5");
+}
+
+TEST(Deck, ReadsEveryTable) {
+  const Config c = load_deck(R"(
+[run]
+iterations = 50
+warmup = 0
+barrier = true
+output = "x.h5"
+[triad]
+kernel = "schoenauer"
+global_size = 1000
+[comm]
+offsets = [1, -1, -2]
+boundary = "periodic"
+message_bytes = 8
+[[inject]]
+rank = 1
+iteration = 7
+duration = 0.5
+[[inject]]
+rank = 2
+iteration = 9
+duration = 1
+[noise]
+kind = "exponential"
+mean = 1e-4
+[threads]
+per_rank = 2
+)", "d.toml", {});
+  EXPECT_EQ(c.run.iterations, 50);
+  EXPECT_TRUE(c.run.barrier);
+  EXPECT_EQ(output_path(c), "x.h5");
+  EXPECT_EQ(c.triad.kernel, TriadKernel::schoenauer);
+  EXPECT_EQ(c.triad.global_size, 1000);
+  EXPECT_EQ(c.triad.size_per_rank, 0);
+  EXPECT_EQ(c.comm.offsets, (std::vector<std::int64_t>{1, -1, -2}));
+  EXPECT_EQ(c.comm.boundary, Boundary::periodic);
+  ASSERT_EQ(c.inject.size(), 2u);
+  EXPECT_EQ(c.inject[1].rank, 2);
+  EXPECT_DOUBLE_EQ(c.inject[1].duration, 1.0);
+  EXPECT_EQ(c.noise.kind, NoiseKind::exponential);
+  EXPECT_EQ(c.threads.per_rank, 2);
+}
+
+TEST(Deck, ResolvedConfigurationReloadsToTheSameValues) {
+  const Config a = load_deck("[run]\niterations = 33\n[comm]\noffsets = [2, -1]\n[[inject]]\nrank = 0\niteration = 3\nduration = 0.1\n",
+                             "a.toml", {"triad.kernel=divide"});
+  const Config b = load_deck(a.resolved_toml, "b.toml", {});
+  EXPECT_EQ(b.resolved_toml, a.resolved_toml);
+  EXPECT_EQ(b.run.iterations, 33);
+  EXPECT_EQ(b.triad.kernel, TriadKernel::divide);
+  EXPECT_EQ(b.comm.offsets, (std::vector<std::int64_t>{2, -1}));
+}
+
+TEST(Deck, UnknownKeyNamesLineColumnAndSuggestion) {
+  const std::string m = deck_error("[run]\nworkload = \"triad\"\n  iteratons = 5\n");
+  EXPECT_NE(m.find("deck.toml:3:3"), std::string::npos) << m;
+  EXPECT_NE(m.find("unknown key 'iteratons' in [run]"), std::string::npos) << m;
+  EXPECT_NE(m.find("did you mean 'iterations'"), std::string::npos) << m;
+}
+
+TEST(Deck, UnknownTableIsAnError) {
+  const std::string m = deck_error("[run]\n[trad]\nkernel = \"stream\"\n");
+  EXPECT_NE(m.find("deck.toml:2:"), std::string::npos) << m;
+  EXPECT_NE(m.find("'trad'"), std::string::npos) << m;
+  EXPECT_NE(m.find("did you mean 'triad'"), std::string::npos) << m;
+}
+
+TEST(Deck, WrongTypeNamesKeyValueAndAllowed) {
+  const std::string m = deck_error("[run]\niterations = \"many\"\n");
+  EXPECT_NE(m.find("deck.toml:2:14"), std::string::npos) << m;
+  EXPECT_NE(m.find("[run] iterations = \"many\""), std::string::npos) << m;
+  EXPECT_NE(m.find("an integer in [1,"), std::string::npos) << m;
+}
+
+TEST(Deck, OutOfRangeValue) {
+  const std::string m = deck_error("[run]\nwarmup = -3\n");
+  EXPECT_NE(m.find("[run] warmup = -3"), std::string::npos) << m;
+  EXPECT_NE(m.find("an integer in [0,"), std::string::npos) << m;
+}
+
+TEST(Deck, BadEnumListsChoices) {
+  const std::string m = deck_error("[triad]\nkernel = \"copy\"\n");
+  EXPECT_NE(m.find("[triad] kernel = \"copy\""), std::string::npos) << m;
+  EXPECT_NE(m.find("\"stream\", \"schoenauer\", \"divide\""), std::string::npos) << m;
+}
+
+TEST(Deck, CrossFieldChecks) {
+  EXPECT_NE(deck_error("[triad]\nsize_per_rank = 10\nglobal_size = 100\n").find("not both"), std::string::npos);
+  EXPECT_NE(deck_error("[comm]\noffsets = [1, 0]\n").find("offset 0"), std::string::npos);
+  EXPECT_NE(deck_error("[comm]\noffsets = [1, 1]\n").find("listed twice"), std::string::npos);
+  EXPECT_NE(deck_error("[comm]\noffsets = []\n").find("non-empty array"), std::string::npos);
+  EXPECT_NE(deck_error("[noise]\nkind = \"uniform\"\n").find("mean > 0"), std::string::npos);
+}
+
+TEST(Deck, InjectEntriesAreChecked) {
+  EXPECT_NE(deck_error("[[inject]]\nrank = 0\nduration = 1\n").find("iteration: missing"), std::string::npos);
+  const std::string m = deck_error("[run]\niterations = 10\n[[inject]]\nrank = 0\niteration = 10\nduration = 1\n");
+  EXPECT_NE(m.find("[inject[0]] iteration = 10"), std::string::npos) << m;
+  EXPECT_NE(deck_error("[inject]\nrank = 0\n").find("array of tables"), std::string::npos);
+  EXPECT_NE(deck_error("[[inject]]\nrank = 0\niteration = 1\nduration = 1\nranks = 3\n").find("did you mean 'rank'"),
+            std::string::npos);
+}
+
+TEST(Deck, RankDependentChecks) {
+  const Config c = load_deck("[[inject]]\nrank = 5\niteration = 1\nduration = 0.1\n", "r.toml", {});
+  EXPECT_NO_THROW(validate_for_ranks(c, 6));
+  try {
+    validate_for_ranks(c, 4);
+    FAIL() << "rank 5 of 4 accepted";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("r.toml:2:8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("allowed: 0..3"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Deck, InvalidTomlReportsPosition) {
+  const std::string m = deck_error("[run]\niterations = = 3\n");
+  EXPECT_NE(m.find("deck.toml:2:"), std::string::npos) << m;
+  EXPECT_NE(m.find("invalid TOML"), std::string::npos) << m;
+}
+
+TEST(Deck, OverridesWinAndAreValidatedTheSameWay) {
+  const Config c = load_deck("[run]\niterations = 5\n", "o.toml",
+                             {"run.iterations=7", "triad.kernel=divide", "comm.offsets=[1,-1,2]", "run.barrier=true"});
+  EXPECT_EQ(c.run.iterations, 7);
+  EXPECT_EQ(c.triad.kernel, TriadKernel::divide);
+  EXPECT_EQ(c.comm.offsets.size(), 3u);
+  EXPECT_TRUE(c.run.barrier);
+
+  const std::string m = deck_error("", {"run.iterations=abc"});
+  EXPECT_NE(m.find("command line (--set run.iterations=abc)"), std::string::npos) << m;
+  EXPECT_NE(m.find("[run] iterations = \"abc\""), std::string::npos) << m;
+  EXPECT_NE(deck_error("", {"run.iteratons=3"}).find("did you mean 'iterations'"), std::string::npos);
+  EXPECT_NE(deck_error("", {"iterations=3"}).find("names no table"), std::string::npos);
+  EXPECT_NE(deck_error("", {"run.iterations"}).find("table.key=value"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace desync
