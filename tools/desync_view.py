@@ -462,7 +462,9 @@ def add_window_args(p, stride=False):
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="desync_view.py", description="Look at the HDF5 output of a desync run.",
-        epilog="See the module docstring or docs/output.md for details.")
+        epilog="Iteration numbers are the deck's: measured iterations 0..M-1, warm-up iterations "
+               "-W..-1 (negative numbers are warm-up iterations, not counts from the end). "
+               "See the module docstring or docs/output.md for details.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

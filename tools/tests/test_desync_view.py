@@ -6,8 +6,10 @@ Run from the repository root with
 or directly: /usr/bin/python3 tools/tests/test_desync_view.py
 
 The synthetic run: triad, 4 ranks, 20 recorded iterations of which 2 warm-up, every rank r
-sends to r+1 (open boundary). Rank 0 gets an injected delay at iteration 8, which makes rank 1
-wait at iteration 8, rank 2 at 9 and rank 3 at 10 (the delay travels one rank per iteration).
+sends to r+1 (open boundary). Iterations are numbered as in the deck: measured 0..17, warm-up
+-2..-1 (recorded index = number + 2). Rank 0 gets an injected delay at measured iteration 8,
+which makes rank 1 wait at iteration 8, rank 2 at 9 and rank 3 at 10 (the delay travels one
+rank per iteration).
 """
 
 import gzip
@@ -31,7 +33,8 @@ import desync_h5  # noqa: E402
 EVENTS = ["compute_begin", "compute_end", "delay_begin", "delay_end", "post_end", "wait_end",
           "barrier_end"]
 PHASES = ["compute", "delay", "post", "wait", "barrier", "iteration"]
-DELAY_RANK, DELAY_ITERATION, DELAY = 0, 8, 5e-3
+DELAY_RANK, DELAY_ITERATION, DELAY = 0, 8, 5e-3  # deck numbering: measured iteration 8
+WARMUP = 2
 COMPUTE, POST, MIN_WAIT, LATENCY = 1e-3, 10e-6, 20e-6, 5e-6
 
 
@@ -53,7 +56,7 @@ def simulate(n_ranks, n_iter, warmup):
             ev[r, k, 0] = t
             t += COMPUTE * (1 + 0.01 * r)
             ev[r, k, 1] = t
-            if (r, k) == (DELAY_RANK, DELAY_ITERATION):
+            if (r, k - warmup) == (DELAY_RANK, DELAY_ITERATION):
                 ev[r, k, 2], ev[r, k, 3] = t, t + DELAY
                 t += DELAY
             t += POST
@@ -72,7 +75,8 @@ def durations(ev):
                      ev[..., 5] - ev[..., 4], ev[..., 6] - ev[..., 5], it], axis=2)
 
 
-def write_synthetic(path, n_ranks=4, n_iter=20, warmup=2, fmt="desync-output"):
+def write_synthetic(path, n_ranks=4, n_iter=20, warmup=WARMUP, fmt="desync-output",
+                    warnings_as_list=False):
     """A desync output file following docs/output.md; returns the events array."""
     ev = simulate(n_ranks, n_iter, warmup)
     d = durations(ev)[:, warmup:, :]
@@ -122,7 +126,10 @@ def write_synthetic(path, n_ranks=4, n_iter=20, warmup=2, fmt="desync-output"):
         ds("topology/contention_domain", np.zeros(n_ranks, np.int32), "1")
         ds("topology/clock_offset", np.linspace(0, 2e-6, n_ranks), "s")
         ds("topology/clock_offset_error", np.full(n_ranks, 3e-7), "s")
-        f["topology"].attrs["warnings"] = fixed("rank 3: threads not bound\nnode-b: oversubscribed")
+        placement = ["rank 3: threads not bound", "node-b: oversubscribed"]
+        # the C++ side writes one multi-line string; an array of strings is accepted too
+        f["topology"].attrs["warnings"] = (fixed(placement, 32) if warnings_as_list
+                                           else fixed("\n".join(placement)))
         ds("timeline/events", ev, "s")
         f["timeline/events"].attrs["event_names"] = fixed(EVENTS, 16)
         ds("timeline/warmup", (np.arange(n_iter) < warmup).astype(np.uint8), "1")
@@ -185,7 +192,8 @@ class DesyncViewTest(unittest.TestCase):
         self.assertEqual(code, 0, err)
         self.assertRegex(out, r"workload\s+triad\n")
         self.assertRegex(out, r"verification\s+passed\n")
-        self.assertRegex(out, r"iterations\s+18 measured \+ 2 warm-up")
+        self.assertRegex(out, r"iterations\s+18 measured \+ 2 warm-up \(numbered 0\.\.17 and "
+                              r"-2\.\.-1, as in the deck\)")
         self.assertIn("node-a (ranks 0-1), node-b (ranks 2-3)", out)
         self.assertIn("rank 3: threads not bound", out)
         self.assertIn("node-b: oversubscribed", out)
@@ -195,6 +203,15 @@ class DesyncViewTest(unittest.TestCase):
         self.assertEqual(len(compute), 1, out)
         self.assertEqual(compute[0].split()[-2:], ["0", "3"])
         self.assertRegex(out, r"total time\s+\d")
+
+    def test_summary_warnings_as_list(self):
+        listed = self.path("listed.h5")
+        write_synthetic(listed, warnings_as_list=True)
+        code, out, err = run_view("summary", listed)
+        self.assertEqual(code, 0, err)
+        self.assertRegex(out, r"placement warnings\s+rank 3: threads not bound\n\s+node-b: oversubscribed\n")
+        self.assertEqual(desync_h5.lines(["a\nb", "", "c"]), ["a", "b", "c"])
+        self.assertEqual(desync_h5.lines("a\n\nb\n"), ["a", "b"])
 
     # ------------------------------------------------------------------ timeline
 
@@ -223,8 +240,10 @@ class DesyncViewTest(unittest.TestCase):
         self.assertGreater(red, 100)
 
     def test_timeline_window_without_delay(self):
-        blue, red = self.check_png("late.png", "--iterations", "14:", "--include-warmup")
-        self.assertEqual(blue, 0)  # the delay (iteration 8) is outside the window
+        blue, red = self.check_png("late.png", "--iterations", "9:")
+        self.assertEqual(blue, 0)  # the delay (measured iteration 8) is outside the window
+        blue, red = self.check_png("early.png", "--iterations", "-2:9")
+        self.assertGreater(blue, 100)  # ... and inside this one, which starts in the warm-up
 
     # ------------------------------------------------------------------ trace
 
@@ -236,7 +255,9 @@ class DesyncViewTest(unittest.TestCase):
         xs = x_events(trace)
         self.assertTrue(all(e["dur"] > 0 for e in xs))
         self.assertEqual({e["pid"] for e in xs}, {0, 1, 2, 3})
-        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(2, 20)))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(18)))  # measured only
+        self.assertFalse(any(e["args"]["warmup"] for e in xs))
+        self.assertEqual(trace["otherData"]["window_iterations"], "0..17")
         self.assertEqual({e["name"] for e in xs}, {"compute", "delay", "post", "wait"})
         self.assertTrue(all(e["cat"] == e["name"] for e in xs))
         names = {e["pid"]: e["args"]["name"] for e in trace["traceEvents"]
@@ -245,21 +266,22 @@ class DesyncViewTest(unittest.TestCase):
                                  2: "rank 2 (node-b)", 3: "rank 3 (node-b)"})
         delays = [(e["pid"], e["args"]["iteration"], e["dur"]) for e in xs if e["name"] == "delay"]
         self.assertEqual(len(delays), 1)
-        self.assertEqual(delays[0][:2], (0, 8))
+        self.assertEqual(delays[0][:2], (DELAY_RANK, DELAY_ITERATION))
         self.assertAlmostEqual(delays[0][2], DELAY * 1e6, delta=0.01)
 
     def test_trace_waits_follow_the_delay(self):
         xs = x_events(self.trace())
         wait = {(e["pid"], e["args"]["iteration"]): e["dur"] for e in xs if e["name"] == "wait"}
         long_waits = {key for key, dur in wait.items() if dur > 1000}  # > 1 ms
-        self.assertEqual(long_waits, {(1, 8), (2, 9), (3, 10)})
+        self.assertEqual(long_waits, {(1, 8), (2, 9), (3, 10)})  # deck numbering
         for key in long_waits:
             self.assertGreater(wait[key], 0.8 * DELAY * 1e6)
 
     def test_trace_events_nest_on_each_track(self):
         trace = self.trace("--include-warmup")
         xs = x_events(trace)
-        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(20)))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(-WARMUP, 18)))
+        self.assertTrue(all(e["args"]["warmup"] == (e["args"]["iteration"] < 0) for e in xs))
         self.assertTrue(all(e["ts"] >= 0 for e in xs))  # warm-up is at negative times: shifted
         for pid in range(4):
             track = sorted((e["ts"], e["ts"] + e["dur"]) for e in xs if e["pid"] == pid)
@@ -268,8 +290,11 @@ class DesyncViewTest(unittest.TestCase):
         # shifted by the warm-up's start; the timestamps still match the file
         origin = trace["otherData"]["time_origin_s"]
         self.assertLess(origin, 0)
-        c = [e for e in xs if e["pid"] == 2 and e["name"] == "compute" and e["args"]["iteration"] == 5]
-        self.assertAlmostEqual(c[0]["ts"] / 1e6 + origin, self.events[2, 5, 0], delta=1e-8)
+        for k in (-2, -1, 0, 5):  # deck iteration k is recorded at index WARMUP + k
+            c = [e for e in xs if e["pid"] == 2 and e["name"] == "compute"
+                 and e["args"]["iteration"] == k]
+            self.assertAlmostEqual(c[0]["ts"] / 1e6 + origin, self.events[2, WARMUP + k, 0],
+                                   delta=1e-8)
 
     def test_trace_window_and_stride(self):
         xs = x_events(self.trace("--ranks", "1:3", "--iterations", "9:11"))
@@ -277,7 +302,32 @@ class DesyncViewTest(unittest.TestCase):
         self.assertEqual({e["args"]["iteration"] for e in xs}, {9, 10})
         xs = x_events(self.trace("--ranks", "-1", "--stride", "5", name="t.json.gz"))
         self.assertEqual({e["pid"] for e in xs}, {3})
-        self.assertEqual({e["args"]["iteration"] for e in xs}, {2, 7, 12, 17})
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {0, 5, 10, 15})
+        xs = x_events(self.trace("--iterations", "5:15", "--include-warmup"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(5, 15)))
+
+    def test_trace_window_with_negative_start(self):
+        # -2:3 is warm-up -2..-1 plus measured 0..2, NOT Python's "from the end"
+        trace = self.trace("--iterations", "-2:3")
+        xs = x_events(trace)
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {-2, -1, 0, 1, 2})
+        self.assertEqual({e["args"]["iteration"] for e in xs if e["args"]["warmup"]}, {-2, -1})
+        self.assertEqual(trace["otherData"]["window_iterations"], "-2..2")
+        c = [e for e in xs if e["pid"] == 1 and e["name"] == "compute"
+             and e["args"]["iteration"] == -1]
+        origin = trace["otherData"]["time_origin_s"]
+        self.assertAlmostEqual(c[0]["ts"] / 1e6 + origin, self.events[1, WARMUP - 1, 0], delta=1e-8)
+        # bounds before the first warm-up iteration are clipped: -3:4 is -2..3 here
+        xs = x_events(self.trace("--iterations", "-3:4"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(-2, 4)))
+        # a single negative number is that warm-up iteration, not the last one
+        xs = x_events(self.trace("--iterations", "-1"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {-1})
+        # --include-warmup does not change an explicit window; it moves an open start to -W
+        xs = x_events(self.trace("--iterations", ":1", "--include-warmup"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {-2, -1, 0})
+        xs = x_events(self.trace("--iterations", ":1"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {0})
 
     # ------------------------------------------------------------------ errors
 
@@ -302,10 +352,14 @@ class DesyncViewTest(unittest.TestCase):
         code, out, err = run_view("trace", self.h5, "-o", self.path("e.json"), "--ranks", "4:8")
         self.assertEqual(code, 2)
         self.assertIn("empty window", err)
-        code, out, err = run_view("timeline", self.h5, "-o", self.path("e.png"), "--iterations", "0:2")
+        code, out, err = run_view("timeline", self.h5, "-o", self.path("e.png"), "--iterations", "18:30")
         self.assertEqual(code, 2)
-        self.assertIn("--include-warmup", err)
+        self.assertIn("empty window", err)
+        self.assertIn("measured iterations 0..17, warm-up -2..-1", err)
         self.assertFalse(os.path.exists(self.path("e.png")))
+        code, out, err = run_view("timeline", self.h5, "-o", self.path("e.png"), "--iterations", "-9:-2")
+        self.assertEqual(code, 2)
+        self.assertIn("empty window", err)
         code, out, err = run_view("timeline", self.h5, "-o", self.path("e.png"), "--ranks", "a:b")
         self.assertEqual(code, 2)
         self.assertNotIn("Traceback", err)
@@ -317,7 +371,7 @@ class DesyncViewTest(unittest.TestCase):
         ev = np.full((1, 2, len(EVENTS)), np.nan)
         ev[0, 0, :6] = [0.0, 1e-3, 0.999e-3, 2e-3, 2.01e-3, 2.05e-3]
         ev[0, 1, [0, 1, 4, 5]] = [2.05e-3, 3.05e-3, 3.05e-3, 3.06e-3]  # post of zero length
-        window = desync_h5.Window([0], [0, 1])
+        window = desync_h5.Window([0], [0, 1])  # no warm-up: numbers = indices
         tl = desync_h5.Timeline(ev, EVENTS, window, np.zeros(2, bool), ["h"])
         order, tracks, clipped = desync_h5.phase_tracks(tl)
         self.assertEqual(clipped, 1)
@@ -335,7 +389,16 @@ class DesyncViewTest(unittest.TestCase):
         self.assertEqual(desync_h5.decode(np.array([b"x\x00", b"yz"], dtype="S4")), ["x", "yz"])
         self.assertEqual(desync_h5.to_scalar(np.array([3], np.int32)), 3)
         self.assertEqual(desync_h5.parse_slice("2:5"), slice(2, 5))
-        self.assertEqual(desync_h5.parse_slice("-1"), slice(-1, None))
+        self.assertEqual(desync_h5.parse_slice("-1"), slice(-1, None))  # ranks: Python
+        self.assertEqual(desync_h5.parse_iterations("-1"), slice(-1, 0))  # deck numbering
+        self.assertEqual(desync_h5.parse_iterations("-3:4"), slice(-3, 4))
+        self.assertEqual(desync_h5.parse_iterations("7"), slice(7, 8))
+        numbers = desync_h5.iteration_numbers
+        self.assertEqual(numbers(slice(-3, 4), -2, 18).tolist(), list(range(-2, 4)))
+        self.assertEqual(numbers(slice(None, None), -2, 18).tolist(), list(range(18)))
+        self.assertEqual(numbers(slice(None, None), -2, 18, True).tolist(), list(range(-2, 18)))
+        self.assertEqual(numbers(slice(-5, 6, 3), -2, 18).tolist(), [-2, 1, 4])
+        self.assertEqual(numbers(slice(15, 30), -2, 18).tolist(), [15, 16, 17])
         self.assertEqual(desync_h5.rank_ranges([0, 1, 2, 5, 7, 8]), "0-2,5,7-8")
 
 

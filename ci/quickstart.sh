@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The README's first command: installs everything, builds desync, runs inputs/quickstart.toml on
+# 4 ranks and draws its timeline.
+#   ci/quickstart.sh [DECK] [RANKS]
+# Results land in results/: DECK.h5 and DECK.png.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+deck=${1:-inputs/quickstart.toml}
+ranks=${2:-4}
+prefix_line=$(ci/install-deps.sh | tail -n 1)
+export "${prefix_line?}"
+source ci/env.sh
+cmake --preset openmp-release -DBUILD_TESTING=OFF -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
+cmake --build --preset openmp-release --target desync
+mkdir -p results
+name=$(basename "$deck" .toml)
+IFS=';' read -r -a flags <<<"$DESYNC_MPIEXEC_PREFLAGS"
+OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} mpiexec -n "$ranks" "${flags[@]}" \
+  build/openmp-release/miniapp/desync run "$deck" -o "results/$name.h5"
+"$DESYNC_PYTHON" tools/desync_view.py timeline "results/$name.h5" -o "results/$name.png"
+echo "quickstart: results/$name.h5 and results/$name.png"
