@@ -25,7 +25,7 @@ jobs=${DESYNC_JOBS:-$(nproc)}
 log() { printf '[install-deps] %s\n' "$*" >&2; }
 
 apt_packages=(
-  build-essential cmake ninja-build git pkg-config ca-certificates xz-utils
+  build-essential cmake ninja-build git pkg-config ca-certificates xz-utils dpkg-dev
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libhwloc-dev libgtest-dev
   python3 python3-numpy python3-h5py python3-matplotlib

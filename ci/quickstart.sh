@@ -2,7 +2,7 @@
 # The README's first command: installs everything, builds desync, runs inputs/quickstart.toml on
 # 4 ranks and draws its timeline.
 #   ci/quickstart.sh [DECK] [RANKS]
-# Results land in results/: DECK.h5 and DECK.png.
+# Results land in results/: DECK.h5, DECK.png (all iterations) and DECK_zoom.png (iterations 36-51).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deck=${1:-inputs/quickstart.toml}
@@ -18,4 +18,6 @@ IFS=';' read -r -a flags <<<"$DESYNC_MPIEXEC_PREFLAGS"
 OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} mpiexec -n "$ranks" "${flags[@]}" \
   build/openmp-release/miniapp/desync run "$deck" -o "results/$name.h5"
 "$DESYNC_PYTHON" tools/desync_view.py timeline "results/$name.h5" -o "results/$name.png"
-echo "quickstart: results/$name.h5 and results/$name.png"
+# The idle wave up close: the quickstart deck injects its delay at iteration 40.
+"$DESYNC_PYTHON" tools/desync_view.py timeline "results/$name.h5" -o "results/${name}_zoom.png" --iterations 36:52
+echo "quickstart: results/$name.h5, results/$name.png and results/${name}_zoom.png"

@@ -1,0 +1,32 @@
+#pragma once
+// Shared by the benchmarks: argument parsing and the best-of-N timing they all use.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+
+namespace desync::bench {
+
+// "--name value" from argv, or the default.
+inline long long arg(int argc, char** argv, const char* name, long long def) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], name) == 0) return std::atoll(argv[i + 1]);
+  return def;
+}
+
+// Minimum wall time of reps calls of f: the least disturbed sample on a shared machine.
+template <class F>
+double best_time(int reps, F&& f) {
+  double best = 1e300;
+  for (int r = 0; r < reps; ++r) {
+    const double t0 = now();
+    f();
+    best = std::min(best, now() - t0);
+  }
+  return best;
+}
+
+}  // namespace desync::bench

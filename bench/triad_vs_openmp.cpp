@@ -1,0 +1,58 @@
+// desync's Kokkos STREAM triad against a plain OpenMP loop on the same arrays and threads.
+// The two variants alternate within each repetition so that drifts (frequency, neighbours on
+// the machine) hit both alike; the ratio of their best times is the result.
+//   bench_triad [--size N] [--reps R]
+// N defaults to 80 M elements per array (3 x 640 MB), well above this machine's 480 MiB L3.
+#include <fmt/core.h>
+#include <mpi.h>
+#include <omp.h>
+
+#include <Kokkos_Core.hpp>
+
+#include "bench_util.hpp"
+#include "kokkos_compat/concurrency.hpp"
+#include "workload/triad.hpp"
+#include "workload/triad_kernels.hpp"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    using namespace desync;
+    const Index n = bench::arg(argc, argv, "--size", 80'000'000);
+    const int reps = static_cast<int>(bench::arg(argc, argv, "--reps", 10));
+    Vector a("desync::bench::a", n), b("desync::bench::b", n), c("desync::bench::c", n), d("desync::bench::d", 0);
+    Kokkos::parallel_for("desync::bench::init", RangePolicy(0, n), triad::Init{a, b, c, d, 0});
+    Kokkos::fence();
+    const double s = 3.0;
+    double* pa = a.data();
+    const double* pb = b.data();
+    const double* pc = c.data();
+
+    double t_kokkos = 1e300, t_omp = 1e300;
+    for (int r = 0; r < reps; ++r) {
+      t_kokkos = std::min(t_kokkos, bench::best_time(1, [&] {
+        Kokkos::parallel_for("desync::triad::stream", RangePolicy(0, n), triad::Stream{a, b, c, s});
+        Kokkos::fence();
+      }));
+      t_omp = std::min(t_omp, bench::best_time(1, [&] {
+#pragma omp parallel for schedule(static)
+        for (Index i = 0; i < n; ++i) pa[i] = pb[i] + s * pc[i];
+      }));
+    }
+    TriadConfig cfg;
+    cfg.scalar = s;
+    const bool ok = triad_count_wrong(a, 0, cfg) == 0;
+    const double bytes = static_cast<double>(n) * triad_bytes_per_element(TriadKernel::stream, true);
+    fmt::print("triad benchmark: {} elements per array ({:.0f} MB in all), {} threads, best of {}\n", n,
+               3e-6 * 8 * static_cast<double>(n), compat::concurrency(), reps);
+    fmt::print("  bytes per element: 32 (24 + 8 write-allocate)\n");
+    fmt::print("  Kokkos triad : {:8.3f} ms  {:7.2f} GB/s\n", 1e3 * t_kokkos, 1e-9 * bytes / t_kokkos);
+    fmt::print("  OpenMP loop  : {:8.3f} ms  {:7.2f} GB/s\n", 1e3 * t_omp, 1e-9 * bytes / t_omp);
+    fmt::print("  ratio Kokkos/OpenMP bandwidth: {:.3f} (goal >= 0.95)\n", t_omp / t_kokkos);
+    fmt::print("  values: {}\n", ok ? "verified" : "WRONG");
+    if (!ok) return 1;
+  }
+  MPI_Finalize();
+  return 0;
+}
