@@ -7,6 +7,6 @@ preset=${1:-openmp-release}
 prefix_line=$(ci/install-deps.sh | tail -n 1)
 export "${prefix_line?}"
 source ci/env.sh
-cmake --preset "$preset" -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
+cmake --preset "$preset" -DBUILD_TESTING=ON -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
 cmake --build --preset "$preset"
 ctest --preset "$preset" -j "$(nproc)"

@@ -120,16 +120,21 @@ ThreadsConfig read_threads(TableReader r) {
   return c;
 }
 
-void reject_unknown_tables(const toml::table& root, const std::string& deck) {
+void reject_unknown_tables(const toml::table& root, const std::string& deck,
+                           const std::vector<std::string>& overrides) {
   for (const auto& [k, node] : root) {
     bool ok = false;
     for (const auto& t : known_tables) ok = ok || t == k.str();
     if (ok) continue;
     std::string valid;
     for (const auto& t : known_tables) valid += (valid.empty() ? "" : ", ") + t;
+    // A table created by --set has no position in the deck: name the override instead.
+    std::string where = describe(k.source(), describe(node.source(), deck));
+    for (const auto& o : overrides)
+      if (o.rfind(std::string(k.str()) + ".", 0) == 0) where = "command line (--set " + o + ")";
     throw DeckError(fmt::format("{}: error: unknown table or key '{}' at the top level; did you mean '{}'? "
                                 "(valid tables: {})",
-                                describe(k.source(), describe(node.source(), deck)), k.str(),
+                                where, k.str(),
                                 closest(k.str(), known_tables), valid));
   }
 }
@@ -146,7 +151,7 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
                                 e.description()));
   }
   for (const auto& o : overrides) apply_override(root, o);
-  reject_unknown_tables(root, deck_path);
+  reject_unknown_tables(root, deck_path, overrides);
 
   Config c;
   c.deck_path = deck_path;

@@ -13,6 +13,8 @@ run_step(${RUN} -o ${OUT}/tiny.h5)
 if(NOT last_output MATCHES "verification: passed")
   message(FATAL_ERROR "the run did not report a passed verification")
 endif()
+# The file matches docs/output.md, and every dataset in it is documented.
+run_step(${PYTHON} ${TOOLS}/check_output_layout.py ${DOC_DIR}/output.md ${OUT}/tiny.h5)
 run_step(${PYTHON} ${TOOLS}/desync_view.py summary ${OUT}/tiny.h5)
 if(NOT last_output MATCHES "passed")
   message(FATAL_ERROR "summary does not show the verdict")

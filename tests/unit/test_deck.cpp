@@ -170,6 +170,8 @@ TEST(Deck, OverridesWinAndAreValidatedTheSameWay) {
   EXPECT_NE(m.find("[run] iterations = \"abc\""), std::string::npos) << m;
   EXPECT_NE(deck_error("", {"run.iteratons=3"}).find("did you mean 'iterations'"), std::string::npos);
   EXPECT_NE(deck_error("", {"iterations=3"}).find("names no table"), std::string::npos);
+  EXPECT_NE(deck_error("[run]\n", {"trad.kernel=stream"}).find("command line (--set trad.kernel=stream): error: unknown table"),
+            std::string::npos);
   EXPECT_NE(deck_error("", {"run.iterations"}).find("table.key=value"), std::string::npos);
 }
 

@@ -1,4 +1,4 @@
-// Every Kokkos kernel and allocation desync launches is labelled desync::<area>::<what>, so any
+// Every Kokkos kernel, allocation and profiling region desync launches is labelled desync::<area>::<what>, so any
 // Kokkos Tool (kernel timer, space-time stack) lines up with desync's phases.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -19,6 +19,7 @@ void on_kernel(const char* name, std::uint32_t, std::uint64_t* id) {
   g_labels.insert(name);
   *id = 0;
 }
+void on_region(const char* name) { g_labels.insert(name); }
 void on_alloc(Kokkos::Profiling::SpaceHandle, const char* name, const void*, std::uint64_t) { g_labels.insert(name); }
 
 // Kokkos' own kernels (View initialization) name the View they work for in brackets.
@@ -31,6 +32,7 @@ TEST(Labels, EveryKernelAndAllocationOfTheTriadRunHasThePrefix) {
   Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(on_kernel);
   Kokkos::Tools::Experimental::set_begin_parallel_scan_callback(on_kernel);
   Kokkos::Tools::Experimental::set_allocate_data_callback(on_alloc);
+  Kokkos::Tools::Experimental::set_push_region_callback(on_region);
   for (TriadKernel k : {TriadKernel::stream, TriadKernel::schoenauer, TriadKernel::divide}) {
     Config cfg = load_deck("[run]\niterations = 3\nwarmup = 1\nprogress_interval = 0\n[triad]\nsize_per_rank = 100\n",
                            "labels.toml", {});
@@ -41,12 +43,14 @@ TEST(Labels, EveryKernelAndAllocationOfTheTriadRunHasThePrefix) {
   Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(nullptr);
   Kokkos::Tools::Experimental::set_begin_parallel_scan_callback(nullptr);
   Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
 
   EXPECT_TRUE(g_labels.count("desync::triad::stream"));
   EXPECT_TRUE(g_labels.count("desync::triad::schoenauer"));
   EXPECT_TRUE(g_labels.count("desync::triad::divide"));
   EXPECT_TRUE(g_labels.count("desync::triad::verify"));
   EXPECT_TRUE(g_labels.count("desync::triad::a"));
+  EXPECT_TRUE(g_labels.count("desync::triad")) << "the workload's profiling region";
   for (const auto& l : g_labels) EXPECT_TRUE(is_desync_label(l)) << "unlabelled Kokkos operation: " << l;
 }
 

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Check that a desync output file matches docs/output.md, and the doc matches the file.
+
+    check_output_layout.py docs/output.md run.h5
+
+Every root attribute and every dataset the document lists must exist with the documented shape
+and a `units` attribute, and every dataset in the file must be documented. Shapes are written
+in the document as `[P, N, E]` (symbols: P ranks, N recorded iterations, E events, T threads,
+F phases, K offsets; digits are literal) or `scalar`. Exit status 0 if all holds, 1 otherwise,
+with one line per problem.
+"""
+import re
+import sys
+
+import h5py
+
+SECTION = re.compile(r"^## (?:`(/[^`]*)`|Root attributes)\s*$")
+NAMES = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
+SHAPE = re.compile(r"\[([A-Z0-9, ]+)\]")
+
+
+def documented(doc_path):
+    """Yield (group, names, row_text) for each table row of the document; group None = root."""
+    group = "?"
+    active = False  # inside a table whose first column is "dataset" or "attribute"
+    for line in open(doc_path, encoding="utf-8"):
+        m = SECTION.match(line.strip())
+        if m:
+            group = m.group(1)  # None for "Root attributes"
+            continue
+        if line.startswith("## "):
+            group = "?"
+            continue
+        if line.startswith("| ") and not line.startswith("| `"):
+            active = line.split("|")[1].strip() in ("dataset", "attribute")
+            continue
+        if group == "?" or not active or not line.startswith("| `"):
+            continue
+        first_cell = line.split("|")[1]
+        yield group, NAMES.findall(first_cell), line
+
+
+def expected_shape(row, sizes):
+    m = SHAPE.search(row)
+    if not m:
+        return ()
+    dims = []
+    for tok in m.group(1).split(","):
+        tok = tok.strip()
+        dims.append(int(tok) if tok.isdigit() else sizes[tok])
+    return tuple(dims)
+
+
+def main(doc_path, h5_path):
+    problems = []
+    with h5py.File(h5_path, "r") as f:
+        events = f["timeline/events"]
+        sizes = {
+            "P": int(f.attrs["ranks"]),
+            "N": events.shape[1],
+            "E": len(events.attrs["event_names"]),
+            "T": f["topology/thread_cpuset"].shape[1],
+            "F": len(f["summary/phase_stats"].attrs["phase_names"]),
+            "K": f["comm/offsets"].shape[0],
+        }
+        if sizes["N"] != int(f.attrs["iterations"]) + int(f.attrs["warmup_iterations"]):
+            problems.append("timeline length differs from iterations + warmup_iterations")
+        seen = set()
+        for group, names, row in documented(doc_path):
+            for name in names:
+                if group is None:
+                    if name not in f.attrs:
+                        problems.append(f"root attribute {name} missing")
+                    continue
+                path = f"{group}/{name}".lstrip("/")
+                seen.add(path)
+                if path not in f:
+                    problems.append(f"/{path} missing")
+                    continue
+                ds = f[path]
+                want = expected_shape(row, sizes)
+                if ds.shape != want:
+                    problems.append(f"/{path}: shape {ds.shape}, documented {want}")
+                if "units" not in ds.attrs:
+                    problems.append(f"/{path}: no units attribute")
+        undocumented = []
+        f.visititems(lambda n, o: undocumented.append(n) if isinstance(o, h5py.Dataset) and n not in seen else None)
+        problems += [f"/{n} is in the file but not in {doc_path}" for n in undocumented]
+    for p in problems:
+        print(p)
+    print(f"{len(seen) - len([p for p in problems if 'missing' in p])} documented datasets checked, "
+          f"{len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(sys.argv[1], sys.argv[2]))
