@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/info.hpp"
+#include "app/plan_command.hpp"
 #include "app/read_deck.hpp"
 #include "app/run_deck.hpp"
 #include "core/errors.hpp"
@@ -45,6 +46,18 @@ int dispatch(int argc, char** argv, int rank) {
 
   auto* info = app.add_subcommand("info", "print Kokkos, MPI and hwloc information");
 
+  desync::PlanOptions plan_opt;
+  std::string plan_format = "text";
+  auto* plan = app.add_subcommand("plan", "partition and halo plan of the deck's matrix for P ranks (runs no kernel)");
+  plan->add_option("deck", deck, "deck file (TOML) with a [matrix] table")->required();
+  plan->add_option("--set", sets, "override a deck value: table.key=value (repeatable)");
+  plan->add_option("--ranks", plan_opt.ranks, "number of (virtual) ranks")->required()->check(CLI::PositiveNumber);
+  plan->add_option("--ranks-per-node", plan_opt.ranks_per_node, "ranks per node, for intra/inter-node flags (default: all on one)")
+      ->check(CLI::NonNegativeNumber);
+  plan->add_option("--nb", plan_opt.nb, "vectors per block (message bytes scale with it)")->check(CLI::PositiveNumber);
+  plan->add_option("--rank", plan_opt.only_rank, "scan only this rank (fast; no global nnz or bandwidth)");
+  plan->add_option("--format", plan_format, "output format")->check(CLI::IsMember({"text", "json"}));
+
   std::ostringstream sink;
   try {
     app.parse(argc, argv);
@@ -60,6 +73,14 @@ int dispatch(int argc, char** argv, int rank) {
     return 0;
   }
   const desync::Config cfg = desync::read_deck(deck, sets, MPI_COMM_WORLD);
+  if (*plan) {
+    desync::backend::request_host_threads(static_cast<int>(cfg.threads.per_rank));
+    int kargc = 1;
+    Kokkos::ScopeGuard kokkos(kargc, argv);
+    const std::string text = desync::plan_command(cfg, plan_opt, plan_format);
+    if (rank == 0) std::fputs(text.c_str(), stdout);
+    return 0;
+  }
   if (*check) {
     if (check_ranks > 0) desync::validate_for_ranks(cfg, check_ranks);
     desync::log::info("# {}: valid\n{}", deck, cfg.resolved_toml);

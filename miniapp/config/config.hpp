@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "config/enum_table.hpp"
+#include "config/matrix_config.hpp"
 
 namespace desync {
 
@@ -85,6 +86,8 @@ struct Config {
   std::vector<InjectConfig> inject;
   NoiseConfig noise;
   ThreadsConfig threads;
+  bool has_matrix = false;  // the deck has a [matrix] table
+  MatrixConfig matrix;
 };
 
 // Parses and validates a deck (text as read from deck_path) plus "table.key=value" overrides.

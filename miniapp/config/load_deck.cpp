@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "config/config.hpp"
+#include "config/load_matrix.hpp"
 #include "config/overrides.hpp"
 #include "config/suggest.hpp"
 #include "config/table_reader.hpp"
@@ -18,7 +19,7 @@ constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
 constexpr double real_max = std::numeric_limits<double>::max();
 
 // Tables a deck may hold. Workload tables of later workloads join this list as they land.
-const std::vector<std::string> known_tables{"run", "triad", "comm", "inject", "noise", "threads"};
+const std::vector<std::string> known_tables{"run", "triad", "comm", "inject", "noise", "threads", "matrix"};
 
 const toml::table* table_or_throw(const toml::table& root, const std::string& name,
                                   const std::string& deck) {
@@ -169,6 +170,10 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
   c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));
   c.inject = read_inject(root, out, c.run, deck_path);
+  if (root.contains("matrix")) {
+    c.has_matrix = true;
+    c.matrix = read_matrix(section("matrix"));
+  }
 
   std::ostringstream os;
   os << out;

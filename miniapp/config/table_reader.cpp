@@ -155,6 +155,43 @@ std::vector<std::int64_t> TableReader::integer_list(std::string_view key,
   return v;
 }
 
+std::vector<double> TableReader::real_list(std::string_view key, const std::vector<double>& def,
+                                           std::size_t length) {
+  const toml::node* n = lookup(key);
+  std::vector<double> v = def;
+  if (n) {
+    const std::string allowed = fmt::format("allowed: an array of {} numbers", length);
+    const auto* a = n->as_array();
+    if (!a || a->size() != length) fail_value(key, *n, allowed);
+    v.clear();
+    for (const auto& e : *a) {
+      std::optional<double> x;
+      if (const auto* f = e.as_floating_point()) x = f->get();
+      if (const auto* i = e.as_integer()) x = static_cast<double>(i->get());
+      if (!x || !std::isfinite(*x)) fail_value(key, *n, allowed);
+      v.push_back(*x);
+    }
+  }
+  toml::array out;
+  for (auto x : v) out.push_back(x);
+  out_.insert_or_assign(std::string(key), std::move(out));
+  return v;
+}
+
+const toml::table* TableReader::subtable(std::string_view key) {
+  const toml::node* n = lookup(key);
+  if (!n) return nullptr;
+  const auto* t = n->as_table();
+  if (!t) fail_value(key, *n, "allowed: a table ([" + name_ + "." + std::string(key) + "])");
+  return t;
+}
+
+TableReader TableReader::nested(std::string_view key) {
+  const toml::table* t = subtable(key);
+  out_.insert_or_assign(std::string(key), toml::table{});
+  return TableReader(t, name_ + "." + std::string(key), *out_.get(key)->as_table(), deck_path_);
+}
+
 void TableReader::finish() const {
   if (!in_) return;
   for (const auto& [k, node] : *in_) {

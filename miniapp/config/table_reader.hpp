@@ -4,6 +4,7 @@
 // location (file:line:column, or the --set argument), the key, the value and what is allowed.
 #include <toml++/toml.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -44,6 +45,35 @@ class TableReader {
     out_.insert_or_assign(std::string(key), std::string(enum_name(table, v)));
     return v;
   }
+
+  std::vector<double> real_list(std::string_view key, const std::vector<double>& def, std::size_t length);
+
+  // An array of exactly def.size() enum names, e.g. boundary = ["periodic", "periodic", "open"].
+  template <class E, std::size_t N, std::size_t K>
+  std::array<E, K> choice_list(std::string_view key, const std::array<E, K>& def, const EnumTable<E, N>& table) {
+    const toml::node* n = lookup(key);
+    std::array<E, K> v = def;
+    if (n) {
+      const std::string allowed = "allowed: an array of " + std::to_string(K) + " of " + enum_choices(table);
+      const auto* a = n->as_array();
+      if (!a || a->size() != K) fail_value(key, *n, allowed);
+      for (std::size_t i = 0; i < K; ++i) {
+        const auto s = a->get(i)->value<std::string>();
+        const auto parsed = s ? parse_enum(table, *s) : std::nullopt;
+        if (!parsed) fail_value(key, *n, allowed);
+        v[i] = *parsed;
+      }
+    }
+    toml::array out;
+    for (auto e : v) out.push_back(std::string(enum_name(table, e)));
+    out_.insert_or_assign(std::string(key), std::move(out));
+    return v;
+  }
+
+  // A nested table such as [matrix.spin]: marks `key` as known; null if absent.
+  const toml::table* subtable(std::string_view key);
+  // A reader for that nested table (absent: all defaults), resolving into out[key].
+  TableReader nested(std::string_view key);
 
   bool has(std::string_view key) const;
   SourcePos position(std::string_view key) const;

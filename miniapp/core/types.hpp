@@ -16,6 +16,14 @@ using ByteBuffer = Kokkos::View<unsigned char*, HostSpace>;
 
 // 64-bit index type everywhere a global or per-rank element count can exceed 2^31.
 using Index = std::int64_t;
+
+// Distributed sparse matrices: 64-bit row offsets, 32-bit local column indices (local columns
+// first, then halo columns), values real or complex.
+using RowOffsets = Kokkos::View<std::int64_t*, MemSpace>;
+using LocalColumns = Kokkos::View<std::int32_t*, MemSpace>;
+template <class T>
+using Values = Kokkos::View<T*, MemSpace>;
+using Complex = Kokkos::complex<double>;
 using RangePolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>>;
 
 }  // namespace desync

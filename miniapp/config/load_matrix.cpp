@@ -1,0 +1,125 @@
+// The [matrix] table and its generator sub-tables. docs/decks.md mirrors this file.
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "config/load_matrix.hpp"
+#include "matrix/combinatorics.hpp"
+#include "matrix/topi_decomposition.hpp"
+
+namespace desync {
+namespace {
+
+constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
+constexpr double real_max = std::numeric_limits<double>::max();
+
+// a * b, or -1 on overflow / negative input.
+std::int64_t times(std::int64_t a, std::int64_t b) {
+  if (a < 0 || b < 0) return -1;
+  if (b != 0 && a > int_max / b) return -1;
+  return a * b;
+}
+
+double positive(TableReader& r, const char* key, double def, const char* why) {
+  const double v = r.real(key, def, -real_max, real_max);
+  if (!(v > 0.0)) r.fail(key, std::string("must be > 0 (") + why + ")");
+  return v;
+}
+
+SpinParams read_spin(TableReader r) {
+  SpinParams c;
+  c.sites = static_cast<int>(r.integer("sites", c.sites, 2, 62));
+  if (!r.has("up") && c.sites % 2 != 0)
+    r.fail("sites", "half filling (the default for up) needs an even number of sites; give up explicitly");
+  c.up = static_cast<int>(r.integer("up", c.sites / 2, 0, c.sites));
+  c.jxy = r.real("jxy", c.jxy, -real_max, real_max);
+  c.jz = r.real("jz", c.jz, -real_max, real_max);
+  c.bz = r.real("bz", c.bz, -real_max, real_max);
+  c.boundary = r.choice("boundary", c.boundary, lattice_boundary_names);
+  c.disorder = r.real("disorder", c.disorder, 0.0, real_max);
+  c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, int_max));
+  r.finish();
+  return c;
+}
+
+HhqParams read_hhq(TableReader r) {
+  HhqParams c;
+  c.sites = static_cast<int>(r.integer("sites", c.sites, 3, 40));
+  c.up = static_cast<int>(r.integer("up", c.up, 0, c.sites));
+  c.down = static_cast<int>(r.integer("down", c.down, 0, c.sites));
+  c.phonons = static_cast<int>(r.integer("phonons", c.phonons, 0, 1000));
+  c.t = r.real("t", c.t, -real_max, real_max);
+  c.u = positive(r, "u", c.u, "the zero-diagonal count of the papers' matrices assumes U > 0");
+  c.omega0 = positive(r, "omega0", c.omega0, "the zero-diagonal count of the papers' matrices assumes omega0 > 0");
+  c.g = r.real("g", c.g, -real_max, real_max);
+  c.order = r.choice("order", c.order, phonon_order_names);
+  c.boundary = r.choice("boundary", c.boundary, lattice_boundary_names);
+  const int modes = c.sites - 1;
+  const std::int64_t phonon_states = c.phonons + modes <= comb::max_n ? comb::binomial(c.phonons + modes, modes) : -1;
+  const std::int64_t rows = times(times(comb::binomial(c.sites, c.up), comb::binomial(c.sites, c.down)), phonon_states);
+  if (rows <= 0) r.fail("phonons", "the matrix would have more than 2^63 rows");
+  r.finish();
+  return c;
+}
+
+TopiParams read_topi(TableReader r) {
+  TopiParams c;
+  const auto block = r.integer_list("block", {c.block[0], c.block[1], c.block[2]}, 1, std::int64_t{1} << 20);
+  if (block.size() != 3) r.fail("block", "give three extents [nx, ny, nz]");
+  for (int d = 0; d < 3; ++d) c.block[d] = block[d];
+  if (r.has("decomposition")) {
+    if (r.has("nodes")) r.fail("decomposition", "give either nodes or decomposition, not both");
+    const std::string name = r.string("decomposition", "M1");
+    if (!r.has("node_count")) r.fail("decomposition", "needs node_count, the number of nodes it splits the lattice over");
+    const std::int64_t n = r.integer("node_count", 1, 1, std::int64_t{1} << 20);
+    const auto grid = topi_decomposition(name, n);
+    if (!grid)
+      r.fail("decomposition", fmt::format("cannot serve node_count = {}; {} needs {} (allowed names: M1..M9)", n,
+                                          name, topi_decomposition_rule(name)));
+    c.nodes = *grid;
+  } else {
+    if (r.has("node_count")) r.fail("node_count", "only used with decomposition = \"M1\"..\"M9\"");
+    const auto nodes = r.integer_list("nodes", {1, 1, 1}, 1, std::int64_t{1} << 20);
+    if (nodes.size() != 3) r.fail("nodes", "give three node counts [mx, my, mz]");
+    for (int d = 0; d < 3; ++d) c.nodes[d] = nodes[d];
+  }
+  c.boundary = r.choice_list("boundary", c.boundary, lattice_boundary_names);
+  c.ordering = r.choice("ordering", c.ordering, topi_ordering_names);
+  c.t = r.real("t", c.t, -real_max, real_max);
+  c.mass = r.real("mass", c.mass, -real_max, real_max);
+  c.disorder = r.real("disorder", c.disorder, 0.0, real_max);
+  c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, int_max));
+  std::int64_t rows = 4;
+  for (int d = 0; d < 3; ++d) rows = times(rows, times(c.block[d], c.nodes[d]));
+  if (rows <= 0 || rows > (std::int64_t{1} << 62)) r.fail("block", "the lattice is too large (more than 2^62 rows)");
+  r.finish();
+  return c;
+}
+
+Stencil5Params read_stencil5(TableReader r) {
+  Stencil5Params c;
+  c.nx = r.integer("nx", c.nx, 1, std::int64_t{1} << 31);
+  c.ny = r.integer("ny", c.ny, 1, std::int64_t{1} << 31);
+  const auto w = r.real_list("weights", {c.weights.begin(), c.weights.end()}, 5);
+  for (int i = 0; i < 5; ++i) c.weights[i] = w[i];
+  r.finish();
+  return c;
+}
+
+}  // namespace
+
+MatrixConfig read_matrix(TableReader r) {
+  MatrixConfig c;
+  c.generator = r.choice("generator", c.generator, generator_names);
+  c.partition = r.choice("partition", c.partition, partition_names);
+  // The chosen generator's table is always resolved; the others are checked if present.
+  const auto wanted = [&](GeneratorKind g, const char* key) { return c.generator == g || r.has(key); };
+  if (wanted(GeneratorKind::spin, "spin")) c.spin = read_spin(r.nested("spin"));
+  if (wanted(GeneratorKind::hhq, "hhq")) c.hhq = read_hhq(r.nested("hhq"));
+  if (wanted(GeneratorKind::topi, "topi")) c.topi = read_topi(r.nested("topi"));
+  if (wanted(GeneratorKind::stencil5, "stencil5")) c.stencil5 = read_stencil5(r.nested("stencil5"));
+  r.finish();
+  return c;
+}
+
+}  // namespace desync

@@ -1,0 +1,90 @@
+#pragma once
+// Parameters of the matrix generators ([matrix] and its sub-tables; docs/decks.md). Plain
+// structs: the deck loader fills and validates them, the generators in matrix/ read them.
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "config/enum_table.hpp"
+
+namespace desync {
+
+enum class GeneratorKind { spin, hhq, topi, stencil5 };
+inline constexpr EnumTable<GeneratorKind, 4> generator_names{{{GeneratorKind::spin, "spin"},
+                                                              {GeneratorKind::hhq, "hhq"},
+                                                              {GeneratorKind::topi, "topi"},
+                                                              {GeneratorKind::stencil5, "stencil5"}}};
+
+enum class PartitionKind { rows, nnz };
+inline constexpr EnumTable<PartitionKind, 2> partition_names{
+    {{PartitionKind::rows, "rows"}, {PartitionKind::nnz, "nnz"}}};
+
+enum class PhononOrder { pe, ep };  // pe: phonon index fastest; ep: electron index fastest
+inline constexpr EnumTable<PhononOrder, 2> phonon_order_names{{{PhononOrder::pe, "pe"}, {PhononOrder::ep, "ep"}}};
+
+enum class LatticeBoundary { open, periodic };
+inline constexpr EnumTable<LatticeBoundary, 2> lattice_boundary_names{
+    {{LatticeBoundary::open, "open"}, {LatticeBoundary::periodic, "periodic"}}};
+
+enum class TopiOrdering { node_block, scamac };
+inline constexpr EnumTable<TopiOrdering, 2> topi_ordering_names{
+    {{TopiOrdering::node_block, "node-block"}, {TopiOrdering::scamac, "scamac"}}};
+
+// XXZ spin-1/2 chain (matrices.md §2), ScaMaC value convention.
+struct SpinParams {
+  int sites = 10;
+  int up = 5;
+  double jxy = 1.0;
+  double jz = 1.0;
+  double bz = 0.0;
+  LatticeBoundary boundary = LatticeBoundary::open;
+  double disorder = 0.0;  // random field h_j in [-disorder, disorder] on S^z_j (values only)
+  std::uint64_t seed = 1;
+};
+
+// Holstein-Hubbard ring (matrices.md §4).
+struct HhqParams {
+  int sites = 4;
+  int up = 1;
+  int down = 1;
+  int phonons = 3;  // maximal total phonon number N_ph
+  double t = 1.0;
+  double u = 4.0;
+  double omega0 = 1.0;
+  double g = 1.0;
+  PhononOrder order = PhononOrder::pe;
+  LatticeBoundary boundary = LatticeBoundary::periodic;
+};
+
+// 3-D topological insulator (matrices.md §5, topi-ordering.md). The lattice is `nodes` blocks of
+// `block` sites per direction: L_d = block_d * nodes_d.
+struct TopiParams {
+  std::array<std::int64_t, 3> block{4, 4, 4};
+  std::array<std::int64_t, 3> nodes{1, 1, 1};
+  std::array<LatticeBoundary, 3> boundary{LatticeBoundary::periodic, LatticeBoundary::periodic,
+                                          LatticeBoundary::open};
+  TopiOrdering ordering = TopiOrdering::node_block;
+  double t = 1.0;
+  double mass = 2.0;
+  double disorder = 0.0;  // on-site potential per site, uniform in [-disorder/2, disorder/2]
+  std::uint64_t seed = 1;
+};
+
+// 5-point stencil on nx x ny interior unknowns, Dirichlet boundaries (matrices.md §6).
+// Weights: centre, x-1, x+1, y-1, y+1. All five are stored even when zero.
+struct Stencil5Params {
+  std::int64_t nx = 4;
+  std::int64_t ny = 3;
+  std::array<double, 5> weights{4.0, -1.0, -1.0, -1.0, -1.0};
+};
+
+struct MatrixConfig {
+  GeneratorKind generator = GeneratorKind::spin;
+  PartitionKind partition = PartitionKind::rows;
+  SpinParams spin;
+  HhqParams hhq;
+  TopiParams topi;
+  Stencil5Params stencil5;
+};
+
+}  // namespace desync

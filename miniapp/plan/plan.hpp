@@ -1,0 +1,67 @@
+#pragma once
+// `desync plan`: the partition and halo-exchange plan of a matrix for P virtual ranks, built in
+// one process by streaming one rank's rows at a time (docs/method.md, "Plan").
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "config/matrix_config.hpp"
+#include "matrix/generator.hpp"
+#include "matrix/row_partition.hpp"
+
+namespace desync {
+
+struct PlanOptions {
+  int ranks = 1;
+  int ranks_per_node = 0;  // 0: all ranks on one node
+  int nb = 1;              // vectors per block: message bytes scale with it
+  int only_rank = -1;      // >= 0: scan only this rank (no global nnz/bandwidth)
+};
+
+struct PlanPartner {
+  int rank = 0;
+  GlobalIndex entries = 0;  // vector entries received from `rank` per exchange
+  std::int64_t bytes = 0;   // entries * scalar bytes * nb
+  int distance = 0;         // rank - self
+  bool intra_node = false;
+};
+
+struct PlanRank {
+  int rank = 0;
+  GlobalIndex rows = 0, nnz = 0;
+  std::vector<PlanPartner> partners;
+};
+
+struct DistanceProfile {
+  int distance = 0;
+  std::int64_t bytes = 0;   // typical (median) message size at this distance
+  std::int64_t count = 0;   // messages at this distance over all ranks
+};
+
+struct PlanProfile {
+  std::vector<DistanceProfile> distances;  // ascending distance
+  double msg_bytes_min = 0, msg_bytes_mean = 0, msg_bytes_max = 0;
+  double partners_min = 0, partners_mean = 0, partners_max = 0;
+};
+
+struct Plan {
+  std::string generator;
+  GlobalIndex nr = 0, nnz = 0, bandwidth = 0;
+  bool global_counts = true;  // false with only_rank: nnz and bandwidth cover that rank only
+  int scalar_bytes = 8, nb = 1, ranks = 1, ranks_per_node = 0;
+  RowPartition partition;
+  std::vector<PlanRank> ranks_info;
+  PlanProfile profile;
+};
+
+// progress(rank_done, ranks_total) is called after each rank.
+Plan build_plan(const MatrixGenerator& g, const MatrixConfig& cfg, const PlanOptions& opt,
+                const std::function<void(int, int)>& progress = {});
+
+PlanProfile plan_profile(const std::vector<PlanRank>& ranks);
+
+std::string plan_text(const Plan& p);
+std::string plan_json(const Plan& p);
+
+}  // namespace desync

@@ -1,0 +1,73 @@
+// Text and JSON renderings of a plan. JSON key names are stable and documented in
+// docs/method.md ("Plan"); the JSON is written by hand, every value a number, bool or plain
+// identifier string, so no escaping is needed.
+#include <fmt/format.h>
+
+#include "plan/plan.hpp"
+
+namespace desync {
+namespace {
+
+std::string bytes_text(double b) {
+  if (b >= 1e6) return fmt::format("{:.3g} MB", b / 1e6);
+  if (b >= 1e3) return fmt::format("{:.3g} kB", b / 1e3);
+  return fmt::format("{:.0f} B", b);
+}
+
+}  // namespace
+
+std::string plan_text(const Plan& p) {
+  std::string s = fmt::format("matrix: {} (scalar {} B), nr {}, ", p.generator, p.scalar_bytes, p.nr);
+  if (p.global_counts)
+    s += fmt::format("nnz {}, nonzeros per row {:.3f}, bandwidth {}\n", p.nnz,
+                     static_cast<double>(p.nnz) / static_cast<double>(p.nr), p.bandwidth);
+  else
+    s += fmt::format("(one rank scanned: nnz {}, bandwidth {} of that rank)\n", p.nnz, p.bandwidth);
+  s += fmt::format("ranks {}, ranks per node {}, block width nb {}\n", p.ranks,
+                   p.ranks_per_node > 0 ? std::to_string(p.ranks_per_node) : std::string("all"), p.nb);
+  const PlanProfile& f = p.profile;
+  s += fmt::format("messages: size min {} / mean {} / max {}; partners per rank min {:.0f} / mean {:.2f} / max {:.0f}\n",
+                   bytes_text(f.msg_bytes_min), bytes_text(f.msg_bytes_mean), bytes_text(f.msg_bytes_max),
+                   f.partners_min, f.partners_mean, f.partners_max);
+  s += "profile: distance -> typical (median) message size [messages]\n";
+  for (const auto& d : f.distances) s += fmt::format("  {:+8d}  {:>10}  [{}]\n", d.distance, bytes_text(static_cast<double>(d.bytes)), d.count);
+  s += "ranks: rank rows nnz | partners as distance:bytes (* = other node)\n";
+  for (const auto& r : p.ranks_info) {
+    s += fmt::format("  {:6d} {:10d} {:12d} |", r.rank, r.rows, r.nnz);
+    for (const auto& m : r.partners) s += fmt::format(" {:+d}:{}{}", m.distance, m.bytes, m.intra_node ? "" : "*");
+    s += "\n";
+  }
+  return s;
+}
+
+std::string plan_json(const Plan& p) {
+  std::string s = "{\n";
+  s += fmt::format("  \"generator\": \"{}\",\n  \"nr\": {},\n  \"nnz\": {},\n  \"bandwidth\": {},\n", p.generator, p.nr,
+                   p.nnz, p.bandwidth);
+  s += fmt::format("  \"global_counts\": {},\n  \"scalar_bytes\": {},\n  \"nb\": {},\n  \"ranks_total\": {},\n  \"ranks_per_node\": {},\n",
+                   p.global_counts ? "true" : "false", p.scalar_bytes, p.nb, p.ranks, p.ranks_per_node);
+  s += "  \"ranks\": [";
+  for (std::size_t i = 0; i < p.ranks_info.size(); ++i) {
+    const PlanRank& r = p.ranks_info[i];
+    s += fmt::format("{}\n    {{\"rank\": {}, \"first_row\": {}, \"rows\": {}, \"nnz\": {}, \"partners\": [", i ? "," : "",
+                     r.rank, p.partition.begin(r.rank), r.rows, r.nnz);
+    for (std::size_t j = 0; j < r.partners.size(); ++j) {
+      const PlanPartner& m = r.partners[j];
+      s += fmt::format("{}{{\"rank\": {}, \"entries\": {}, \"bytes\": {}, \"distance\": {}, \"intra_node\": {}}}",
+                       j ? ", " : "", m.rank, m.entries, m.bytes, m.distance, m.intra_node ? "true" : "false");
+    }
+    s += "]}";
+  }
+  s += "\n  ],\n  \"profile\": {\n    \"distances\": [";
+  const PlanProfile& f = p.profile;
+  for (std::size_t i = 0; i < f.distances.size(); ++i)
+    s += fmt::format("{}{{\"distance\": {}, \"bytes\": {}, \"count\": {}}}", i ? ", " : "", f.distances[i].distance,
+                     f.distances[i].bytes, f.distances[i].count);
+  s += fmt::format("],\n    \"msg_bytes_min\": {},\n    \"msg_bytes_mean\": {},\n    \"msg_bytes_max\": {},\n", f.msg_bytes_min,
+                   f.msg_bytes_mean, f.msg_bytes_max);
+  s += fmt::format("    \"partners_min\": {},\n    \"partners_mean\": {},\n    \"partners_max\": {}\n  }}\n}}\n", f.partners_min,
+                   f.partners_mean, f.partners_max);
+  return s;
+}
+
+}  // namespace desync

@@ -1,0 +1,136 @@
+// `desync plan` machinery: the papers' TOPI M1-M9 communication table for rank 630 of 1280
+// (topi-ordering.md), the profile statistics, and plan totals against the generator.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "matrix/make_generator.hpp"
+#include "matrix/topi_decomposition.hpp"
+#include "plan/plan.hpp"
+
+namespace desync {
+namespace {
+
+struct Expected {
+  double kb;      // decimal kB as printed
+  double half_ulp;  // half a unit of the printed last digit, in bytes
+};
+
+// "+1:1049 -20:104.7 ..." -> distance -> expected size
+std::map<int, Expected> parse(const std::string& list) {
+  std::map<int, Expected> m;
+  std::istringstream in(list);
+  std::string item;
+  while (in >> item) {
+    const auto colon = item.find(':');
+    const std::string kb = item.substr(colon + 1);
+    const auto dot = kb.find('.');
+    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(kb.size() - dot - 1);
+    m[std::stoi(item.substr(0, colon))] = {std::stod(kb), 0.5 * std::pow(10.0, 3 - decimals)};
+  }
+  return m;
+}
+
+class TopiTable7 : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(TopiTable7, Rank630PartnersAndSizes) {
+  MatrixConfig cfg;
+  cfg.generator = GeneratorKind::topi;
+  cfg.topi.block = {128, 128, 64};
+  cfg.topi.nodes = *topi_decomposition(GetParam().first, 64);
+  cfg.topi.boundary = {LatticeBoundary::periodic, LatticeBoundary::periodic, LatticeBoundary::open};
+  cfg.topi.ordering = TopiOrdering::node_block;
+  cfg.partition = PartitionKind::rows;
+  const auto g = make_generator(cfg);
+  PlanOptions opt;
+  opt.ranks = 1280;
+  opt.ranks_per_node = 20;
+  opt.nb = 2;
+  opt.only_rank = 630;
+  const Plan p = build_plan(*g, cfg, opt);
+  ASSERT_EQ(p.nr, 268435456);
+  ASSERT_EQ(p.ranks_info.size(), 1u);
+  const auto expected = parse(GetParam().second);
+  std::map<int, std::int64_t> got;
+  for (const auto& m : p.ranks_info[0].partners) got[m.distance] = m.bytes;
+  std::string got_text;
+  for (auto [d, b] : got) got_text += " " + std::to_string(d) + ":" + std::to_string(b);
+  ASSERT_EQ(got.size(), expected.size()) << GetParam().first << " partners:" << got_text;
+  for (auto [d, e] : expected) {
+    ASSERT_TRUE(got.count(d)) << GetParam().first << " misses distance " << d << "; got" << got_text;
+    EXPECT_LE(std::fabs(static_cast<double>(got[d]) - 1000.0 * e.kb), e.half_ulp)
+        << GetParam().first << " distance " << d << ": " << got[d] << " B";
+  }
+}
+
+// topi-ordering.md, "Rank 630 (node 31, local rank 10), computed (decimal kB)".
+INSTANTIATE_TEST_SUITE_P(
+    M1toM9, TopiTable7,
+    ::testing::Values(
+        std::make_pair("M1", "+1:1049 -1:1049 +20:104.7 -20:104.7 +19:0.128 -19:0.128"),
+        std::make_pair("M2", "+1:1049 -1:1049 +20:49.15 -20:49.15 -19:8.19 +19:4.10"),
+        std::make_pair("M3", "+1:1049 -1:1049"),
+        std::make_pair("M4", "+1:1049 -1:1049 -20:104.7 -19:0.128 +160:49.15 -160:49.15 -159:8.19 +159:4.10"),
+        std::make_pair("M5", "+1:1049 -1:1049 -20:104.7 -19:0.128"),
+        std::make_pair("M6", "+1:1049 -1:1049 -20:49.15 -19:8.19 -140:49.15 -141:4.10"),
+        std::make_pair("M7", "+1:1049 -1:1049 -20:104.7 -19:0.128 -160:49.15 -159:8.19 -480:49.15 -481:4.10"),
+        std::make_pair("M8", "+1:1049 -1:1049 -20:104.7 -19:0.128 -80:49.15 -79:8.19 -560:49.15 -561:4.10"),
+        std::make_pair("M9", "+1:1049 -1:1049 -20:104.7 -19:0.128 -80:98.3 -79:8.19 -81:4.10")),
+    [](const auto& p) { return std::string(p.param.first); });
+
+TEST(PlanProfile, StatisticsOverMessages) {
+  std::vector<PlanRank> ranks(3);
+  ranks[0].partners = {{1, 10, 100, 1, true}};
+  ranks[1].partners = {{0, 10, 100, -1, true}, {2, 30, 300, 1, false}};
+  ranks[2].partners = {{1, 50, 500, -1, false}};
+  const PlanProfile f = plan_profile(ranks);
+  EXPECT_EQ(f.msg_bytes_min, 100);
+  EXPECT_EQ(f.msg_bytes_max, 500);
+  EXPECT_DOUBLE_EQ(f.msg_bytes_mean, 250.0);
+  EXPECT_EQ(f.partners_min, 1);
+  EXPECT_EQ(f.partners_max, 2);
+  EXPECT_DOUBLE_EQ(f.partners_mean, 4.0 / 3.0);
+  ASSERT_EQ(f.distances.size(), 2u);
+  EXPECT_EQ(f.distances[0].distance, -1);
+  EXPECT_EQ(f.distances[0].count, 2);
+  EXPECT_EQ(f.distances[0].bytes, 500);  // median of {100, 500}: the upper middle
+  EXPECT_EQ(f.distances[1].bytes, 300);
+}
+
+TEST(Plan, TotalsMatchTheGeneratorAndEveryRankIsCovered) {
+  MatrixConfig cfg;
+  cfg.generator = GeneratorKind::spin;
+  cfg.spin.sites = 12;
+  cfg.spin.up = 6;
+  cfg.partition = PartitionKind::nnz;
+  const auto g = make_generator(cfg);
+  PlanOptions opt;
+  opt.ranks = 5;
+  opt.ranks_per_node = 2;
+  const Plan p = build_plan(*g, cfg, opt);
+  EXPECT_EQ(p.nr, 924);
+  EXPECT_EQ(p.nnz, 6468);
+  EXPECT_EQ(p.bandwidth, 252);
+  ASSERT_EQ(p.ranks_info.size(), 5u);
+  GlobalIndex rows = 0;
+  for (const auto& r : p.ranks_info) {
+    rows += r.rows;
+    for (const auto& m : r.partners) {
+      EXPECT_NE(m.rank, r.rank);
+      EXPECT_EQ(m.distance, m.rank - r.rank);
+      EXPECT_EQ(m.intra_node, m.rank / 2 == r.rank / 2);
+      EXPECT_EQ(m.bytes, m.entries * 8);
+    }
+  }
+  EXPECT_EQ(rows, 924);
+  const std::string json = plan_json(p);
+  for (const char* key : {"\"nr\": 924", "\"nnz\": 6468", "\"bandwidth\": 252", "\"partners\": [", "\"profile\": {",
+                          "\"msg_bytes_mean\"", "\"intra_node\""})
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+}
+
+}  // namespace
+}  // namespace desync
