@@ -54,6 +54,9 @@ const std::string& pending_output() { return g_pending; }
 int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
   const int rank = comm_rank(comm), size = comm_size(comm);
   validate_for_ranks(cfg, size);
+  if (cfg.has_matrix && cfg.run.workload == Workload::triad)
+    throw DeckError(cfg.deck_path + ": error: the deck has a [matrix] table, but workload \"triad\" uses no matrix; "
+                    "use `desync plan` for the matrix, or remove [matrix] (matrix workloads are planned)");
   const std::string path = opt.output.empty() ? output_path(cfg) : opt.output;
   const std::string tmp = path + ".tmp";
 
