@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "matrix/column_set.hpp"
 #include "matrix/row_stream.hpp"
 
 namespace desync {
@@ -33,26 +34,16 @@ LocalMatrix<T> build_local_matrix(const MatrixGenerator& g, const RowPartition& 
 
   // Pass 1: row lengths and the halo columns.
   const auto chunks = static_cast<std::size_t>(chunk_count(b, e));
-  std::vector<std::vector<GlobalIndex>> remote(chunks);
+  std::vector<ColumnSet> remote(chunks);
   for_each_row(g, b, e, "desync::matrix::count_local", [&](GlobalIndex c, GlobalIndex r, const GlobalIndex* cols, const Scalar*, int n) {
     row_ptr(static_cast<std::size_t>(r - b) + 1) = n;
-    auto& mine = remote[static_cast<std::size_t>(c)];
     for (int i = 0; i < n; ++i)
-      if (cols[i] < b || cols[i] >= e) mine.push_back(cols[i]);
-    if (mine.size() > 4 * static_cast<std::size_t>(row_chunk)) {
-      std::sort(mine.begin(), mine.end());
-      mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
-    }
+      if (cols[i] < b || cols[i] >= e) remote[static_cast<std::size_t>(c)].add(cols[i]);
   });
   row_ptr(0) = 0;
   for (std::int32_t i = 0; i < m.rows; ++i) row_ptr(i + 1) += row_ptr(i);
   m.nnz = row_ptr(m.rows);
-  for (auto& r : remote) {
-    m.halo_columns.insert(m.halo_columns.end(), r.begin(), r.end());
-    std::vector<GlobalIndex>().swap(r);
-  }
-  std::sort(m.halo_columns.begin(), m.halo_columns.end());
-  m.halo_columns.erase(std::unique(m.halo_columns.begin(), m.halo_columns.end()), m.halo_columns.end());
+  m.halo_columns = ColumnSet::merge(remote);
   if (static_cast<GlobalIndex>(m.rows) + static_cast<GlobalIndex>(m.halo_columns.size()) > std::numeric_limits<std::int32_t>::max())
     throw std::invalid_argument("build_local_matrix: local plus halo columns exceed 32-bit indices");
 

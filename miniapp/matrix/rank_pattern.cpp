@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "matrix/column_set.hpp"
 #include "matrix/row_stream.hpp"
 
 namespace desync {
@@ -10,34 +11,24 @@ namespace desync {
 RankPattern scan_rank(const MatrixGenerator& g, const RowPartition& p, int rank, bool keep_columns) {
   const GlobalIndex b = p.begin(rank), e = p.end(rank);
   const auto chunks = static_cast<std::size_t>(chunk_count(b, e));
-  std::vector<std::vector<GlobalIndex>> remote(chunks);
+  std::vector<ColumnSet> remote(chunks);
   std::vector<GlobalIndex> nnz(chunks, 0), band(chunks, 0);
   for_each_row(g, b, e, "desync::matrix::scan_rank",
                [&](GlobalIndex c, GlobalIndex r, const GlobalIndex* cols, const Scalar*, int n) {
                  const auto k = static_cast<std::size_t>(c);
                  nnz[k] += n;
-                 auto& mine = remote[k];
                  for (int i = 0; i < n; ++i) {
                    band[k] = std::max(band[k], std::abs(cols[i] - r));
-                   if (cols[i] < b || cols[i] >= e) mine.push_back(cols[i]);
-                 }
-                 // Keep each chunk's list short: neighbouring rows share most remote columns.
-                 if (mine.size() > 4 * static_cast<std::size_t>(row_chunk)) {
-                   std::sort(mine.begin(), mine.end());
-                   mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+                   if (cols[i] < b || cols[i] >= e) remote[k].add(cols[i]);
                  }
                });
   RankPattern out;
   out.rows = e - b;
-  std::vector<GlobalIndex> all;
   for (std::size_t k = 0; k < chunks; ++k) {
     out.nnz += nnz[k];
     out.bandwidth = std::max(out.bandwidth, band[k]);
-    all.insert(all.end(), remote[k].begin(), remote[k].end());
-    std::vector<GlobalIndex>().swap(remote[k]);
   }
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
+  std::vector<GlobalIndex> all = ColumnSet::merge(remote);
   int owner = -1;
   for (GlobalIndex c : all) {  // sorted: owners ascend, so search only when leaving one
     if (owner < 0 || c >= p.end(owner)) owner = p.owner(c);

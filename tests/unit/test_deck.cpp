@@ -175,5 +175,57 @@ TEST(Deck, OverridesWinAndAreValidatedTheSameWay) {
   EXPECT_NE(deck_error("", {"run.iterations"}).find("table.key=value"), std::string::npos);
 }
 
+TEST(DeckMatrix, GeneratorsAndTheirTables) {
+  const Config c = load_deck(R"(
+[matrix]
+generator = "topi"
+partition = "nnz"
+[matrix.topi]
+block = [128, 128, 64]
+decomposition = "M7"
+node_count = 64
+boundary = ["periodic", "periodic", "open"]
+)", "m.toml", {});
+  ASSERT_TRUE(c.has_matrix);
+  EXPECT_EQ(c.matrix.generator, GeneratorKind::topi);
+  EXPECT_EQ(c.matrix.partition, PartitionKind::nnz);
+  EXPECT_EQ(c.matrix.topi.nodes, (std::array<std::int64_t, 3>{2, 4, 8}));
+  EXPECT_EQ(c.matrix.topi.boundary[2], LatticeBoundary::open);
+  EXPECT_FALSE(load_deck("", "e.toml", {}).has_matrix);
+  const Config s = load_deck("[matrix]\n[matrix.spin]\nsites = 26\n", "s.toml", {});
+  EXPECT_EQ(s.matrix.spin.up, 13) << "half filling by default";
+  const Config again = load_deck(c.resolved_toml, "r.toml", {});
+  EXPECT_EQ(again.matrix.topi.nodes, c.matrix.topi.nodes);
+}
+
+TEST(DeckMatrix, InvalidParametersAreDeckErrors) {
+  const auto has = [](const std::string& deck, const std::string& what) {
+    const std::string m = deck_error(deck);
+    EXPECT_NE(m.find(what), std::string::npos) << m;
+  };
+  has("[matrix]\ngenerator = \"hubbard\"\n", "\"spin\", \"hhq\", \"topi\", \"stencil5\"");
+  has("[matrix]\n[matrix.spin]\nsites = 0\n", "[matrix.spin] sites = 0");
+  has("[matrix]\n[matrix.spin]\nsites = 11\n", "half filling");
+  has("[matrix]\n[matrix.spin]\nsites = 10\nup = 11\n", "an integer in [0, 10]");
+  has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nsites = 2\n", "an integer in [3, 40]");
+  has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nu = 0\n", "must be > 0");
+  has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nsites = 30\nphonons = 60\n", "more than 2^63 rows");
+  has("[matrix]\ngenerator = \"topi\"\n[matrix.topi]\ndecomposition = \"M4\"\nnode_count = 10\n",
+      "M4 needs a square node count");
+  has("[matrix]\ngenerator = \"topi\"\n[matrix.topi]\ndecomposition = \"M8\"\nnode_count = 12\n",
+      "divisible by 8");
+  has("[matrix]\ngenerator = \"topi\"\n[matrix.topi]\ndecomposition = \"M10\"\nnode_count = 8\n", "M1..M9");
+  has("[matrix]\ngenerator = \"topi\"\n[matrix.topi]\ndecomposition = \"M1\"\n", "needs node_count");
+  has("[matrix]\ngenerator = \"topi\"\n[matrix.topi]\nnodes = [1, 1, 2]\ndecomposition = \"M1\"\nnode_count = 2\n",
+      "not both");
+  has("[matrix]\ngenerator = \"topi\"\n[matrix.topi]\nblock = [4, 4]\n", "three extents");
+  has("[matrix]\ngenerator = \"topi\"\n[matrix.topi]\nblock = [4, 0, 4]\n", "[matrix.topi] block");
+  has("[matrix]\ngenerator = \"topi\"\n[matrix.topi]\nboundary = [\"open\", \"closed\", \"open\"]\n",
+      "an array of 3 of \"open\", \"periodic\"");
+  has("[matrix]\ngenerator = \"stencil5\"\n[matrix.stencil5]\nweights = [1, 2]\n", "an array of 5 numbers");
+  has("[matrix]\n[matrix.spin]\nsite = 8\n", "did you mean 'sites'");
+  has("[matrix]\n[matrix.spni]\nsites = 8\n", "did you mean 'spin'");
+}
+
 }  // namespace
 }  // namespace desync

@@ -9,29 +9,12 @@
 
 #include "matrix/combinatorics.hpp"
 #include "matrix/spin_chain.hpp"
+#include "matrix_summary.hpp"
 
 namespace desync {
 namespace {
 
-struct Summary {
-  GlobalIndex nr = 0, nnz = 0, bandwidth = 0;
-  std::uint64_t hash = fnv_offset;
-};
-
-Summary summarize(const MatrixGenerator& g) {
-  Summary s;
-  s.nr = g.rows();
-  std::vector<GlobalIndex> c(g.max_row_entries());
-  std::vector<Scalar> v(c.size());
-  for (GlobalIndex r = 0; r < s.nr; ++r) {
-    const int n = g.row(r, c.data(), v.data());
-    for (int i = 1; i < n; ++i) EXPECT_LT(c[i - 1], c[i]) << "row " << r << " not sorted";
-    for (int i = 0; i < n; ++i) s.bandwidth = std::max(s.bandwidth, std::abs(c[i] - r));
-    s.nnz += n;
-    s.hash = fnv1a_row(s.hash, r, c.data(), n);
-  }
-  return s;
-}
+using test::summarize;
 
 SpinParams spin(int L, int n, LatticeBoundary b) {
   SpinParams p;
@@ -60,16 +43,19 @@ TEST(Combinatorics, ColexRankIsThePositionAmongSortedMasks) {
 
 TEST(Spin, SpecTestVectors) {
   const auto a = summarize(SpinChain(spin(10, 5, LatticeBoundary::open)));
+  EXPECT_EQ(a.bad_rows, 0);
   EXPECT_EQ(a.nr, 252);
   EXPECT_EQ(a.nnz, 1512);
   EXPECT_EQ(a.bandwidth, 70);
   EXPECT_EQ(a.hash, 0x845c798fea6bfd25ull);
   const auto b = summarize(SpinChain(spin(12, 6, LatticeBoundary::open)));
+  EXPECT_EQ(b.bad_rows, 0);
   EXPECT_EQ(b.nr, 924);
   EXPECT_EQ(b.nnz, 6468);
   EXPECT_EQ(b.bandwidth, 252);
   EXPECT_EQ(b.hash, 0x8834466f27f0d81ull);
   const auto c = summarize(SpinChain(spin(10, 5, LatticeBoundary::periodic)));
+  EXPECT_EQ(c.bad_rows, 0);
   EXPECT_EQ(c.nr, 252);
   EXPECT_EQ(c.nnz, 1652);
   EXPECT_EQ(c.bandwidth, 148);
@@ -132,6 +118,7 @@ TEST(Spin, MatchesBruteForceIncludingValues) {
 TEST(Spin, ClosedFormNonzerosAtHalfFillingOpen) {
   for (int L : {6, 8, 10, 12, 14}) {
     const auto s = summarize(SpinChain(spin(L, L / 2, LatticeBoundary::open)));
+    EXPECT_EQ(s.bad_rows, 0) << "L=" << L;
     EXPECT_EQ(s.nnz, s.nr * (L / 2 + 1)) << "L=" << L;
     EXPECT_EQ(s.bandwidth, comb::binomial(L - 2, L / 2 - 1)) << "L=" << L;
   }

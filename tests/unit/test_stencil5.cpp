@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "matrix/stencil5.hpp"
+#include "matrix_summary.hpp"
 
 namespace desync {
 namespace {
@@ -23,53 +24,37 @@ Stencil5Params params(std::int64_t nx, std::int64_t ny, std::array<double, 5> w 
   return p;
 }
 
-struct Stats {
-  GlobalIndex nr = 0, nnz = 0, bw = 0;
-  std::uint64_t hash = fnv_offset;
-};
+using test::MatrixSummary;
 
-Stats enumerate(const Stencil5& g) {
-  Stats s;
-  s.nr = g.rows();
-  GlobalIndex cols[5];
-  Scalar vals[5];
-  for (GlobalIndex r = 0; r < s.nr; ++r) {
-    const int n = g.row(r, cols, vals);
-    for (int i = 0; i < n; ++i) {
-      EXPECT_TRUE(cols[i] >= 0 && cols[i] < s.nr) << r;
-      if (i > 0) {
-        EXPECT_LT(cols[i - 1], cols[i]) << r;
-      }
-      EXPECT_EQ(vals[i].imag(), 0.0);
-      s.bw = std::max(s.bw, cols[i] > r ? cols[i] - r : r - cols[i]);
-    }
-    s.nnz += n;
-    s.hash = fnv1a_row(s.hash, r, cols, n);
-  }
-  return s;
+// Every stored value is real (zeros are kept here: see ZeroWeightsAreStored).
+MatrixSummary summarize(const Stencil5& g) {
+  return test::summarize(g, [](GlobalIndex, GlobalIndex, const Scalar& v) { EXPECT_EQ(v.imag(), 0.0); });
 }
 
 TEST(Stencil5, MatchesTheSpecTestVectors) {  // matrices.md §9
-  const Stats a = enumerate(Stencil5(params(4, 3)));
+  const MatrixSummary a = summarize(Stencil5(params(4, 3)));
+  EXPECT_EQ(a.bad_rows, 0);
   EXPECT_EQ(a.nr, 12);
   EXPECT_EQ(a.nnz, 46);
-  EXPECT_EQ(a.bw, 4);
+  EXPECT_EQ(a.bandwidth, 4);
   EXPECT_EQ(a.hash, 0xa738bb6f33fdd945ull) << std::hex << a.hash;
-  const Stats b = enumerate(Stencil5(params(10, 10)));
+  const MatrixSummary b = summarize(Stencil5(params(10, 10)));
+  EXPECT_EQ(b.bad_rows, 0);
   EXPECT_EQ(b.nr, 100);
   EXPECT_EQ(b.nnz, 460);
-  EXPECT_EQ(b.bw, 10);
+  EXPECT_EQ(b.bandwidth, 10);
   EXPECT_EQ(b.hash, 0x96616eb7206fbde5ull) << std::hex << b.hash;
 }
 
 TEST(Stencil5, CountsFollowTheFormula) {  // nnz = 5 nx ny - 2 (nx + ny), bandwidth nx
   for (std::int64_t nx : {1, 2, 3, 7, 16})
     for (std::int64_t ny : {1, 2, 5, 9}) {
-      const Stats s = enumerate(Stencil5(params(nx, ny)));
+      const MatrixSummary s = summarize(Stencil5(params(nx, ny)));
+      EXPECT_EQ(s.bad_rows, 0) << nx << "x" << ny;
       EXPECT_EQ(s.nr, nx * ny);
       EXPECT_EQ(s.nnz, 5 * nx * ny - 2 * (nx + ny)) << nx << "x" << ny;
       const GlobalIndex bw = ny > 1 ? nx : (nx > 1 ? 1 : 0);
-      EXPECT_EQ(s.bw, bw) << nx << "x" << ny;
+      EXPECT_EQ(s.bandwidth, bw) << nx << "x" << ny;
     }
 }
 
@@ -103,11 +88,14 @@ TEST(Stencil5, ProductEqualsTheMatrixFreeSweep) {
 }
 
 TEST(Stencil5, ZeroWeightsAreStored) {  // deliberate exception to §1's zero dropping
-  const Stats jacobi = enumerate(Stencil5(params(4, 3, {0.0, 0.25, 0.25, 0.25, 0.25})));
+  const MatrixSummary jacobi = summarize(Stencil5(params(4, 3, {0.0, 0.25, 0.25, 0.25, 0.25})));
+  EXPECT_EQ(jacobi.bad_rows, 0);
   EXPECT_EQ(jacobi.nnz, 46);
   EXPECT_EQ(jacobi.hash, 0xa738bb6f33fdd945ull);
   const Stencil5 zero(params(6, 5, {0.0, 0.0, 0.0, 0.0, 0.0}));
-  EXPECT_EQ(enumerate(zero).nnz, 5 * 30 - 2 * 11);
+  const MatrixSummary z = summarize(zero);
+  EXPECT_EQ(z.bad_rows, 0);
+  EXPECT_EQ(z.nnz, 5 * 30 - 2 * 11);
   GlobalIndex cols[5];
   Scalar vals[5];
   EXPECT_EQ(zero.row(7, cols, vals), 5);  // interior point (1, 1)

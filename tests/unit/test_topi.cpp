@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "matrix/topological_insulator.hpp"
+#include "matrix_summary.hpp"
 
 namespace desync {
 namespace {
@@ -44,29 +45,15 @@ TopiParams params(const TopiExtent& block, const TopiExtent& nodes, const Bc& bc
   return p;
 }
 
-struct Stats {
-  GlobalIndex nr = 0, nnz = 0, bw = 0;
-  std::uint64_t hash = fnv_offset;
-};
+using test::MatrixSummary;
 
-// Every row, in order; also checks that each row is sorted, duplicate-free and inside the matrix.
-Stats enumerate(const MatrixGenerator& g) {
-  Stats s;
-  s.nr = g.rows();
-  std::vector<GlobalIndex> cols(static_cast<std::size_t>(g.max_row_entries()));
-  std::vector<Scalar> vals(cols.size());
+// Every row, in order (rows sorted, duplicate-free and inside the matrix: bad_rows); also checks
+// that no stored value is zero, reporting the first few.
+MatrixSummary summarize(const MatrixGenerator& g) {
   int bad = 0;
-  for (GlobalIndex r = 0; r < s.nr; ++r) {
-    const int n = g.row(r, cols.data(), vals.data());
-    for (int i = 0; i < n; ++i) {
-      const bool ok = cols[i] >= 0 && cols[i] < s.nr && (i == 0 || cols[i - 1] < cols[i]) && vals[i] != Scalar(0.0);
-      if (!ok && bad++ < 5) ADD_FAILURE() << "row " << r << " entry " << i << " col " << cols[i];
-      s.bw = std::max(s.bw, cols[i] > r ? cols[i] - r : r - cols[i]);
-    }
-    s.nnz += n;
-    s.hash = fnv1a_row(s.hash, r, cols.data(), n);
-  }
-  return s;
+  return test::summarize(g, [&bad](GlobalIndex r, GlobalIndex c, const Scalar& v) {
+    if (v == Scalar(0.0) && bad++ < 5) ADD_FAILURE() << "row " << r << " col " << c << " stores a zero";
+  });
 }
 
 using Entries = std::map<std::pair<GlobalIndex, GlobalIndex>, Scalar>;
@@ -214,10 +201,11 @@ TEST(Topi, MatchesTheSpecTestVectors) {  // matrices.md §9, ScaMaC block order,
   for (const auto& v : vectors) {
     SCOPED_TRACE(describe({v.lattice, v.block, v.block}, v.bc, TopiOrdering::scamac));
     const TopologicalInsulator g(params(v.block, {1, 1, 1}, v.bc, TopiOrdering::scamac), v.lattice);
-    const Stats s = enumerate(g);
+    const MatrixSummary s = summarize(g);
+    EXPECT_EQ(s.bad_rows, 0);
     EXPECT_EQ(s.nr, v.nr);
     EXPECT_EQ(s.nnz, v.nnz);
-    EXPECT_EQ(s.bw, v.bw);
+    EXPECT_EQ(s.bandwidth, v.bw);
     EXPECT_EQ(s.hash, v.hash) << std::hex << s.hash;
     EXPECT_EQ(topi_nnz(v.lattice, v.bc, 1.0, true), v.nnz);
     // Where the block tiles the lattice, the TopiParams constructor (L = block * nodes) agrees.
@@ -226,7 +214,9 @@ TEST(Topi, MatchesTheSpecTestVectors) {  // matrices.md §9, ScaMaC block order,
       const TopiParams p = params(v.block, nodes, v.bc, TopiOrdering::scamac);
       const TopologicalInsulator g2(p);
       EXPECT_EQ(g2.lattice(), v.lattice);
-      EXPECT_EQ(enumerate(g2).hash, v.hash);
+      const MatrixSummary s2 = summarize(g2);
+      EXPECT_EQ(s2.bad_rows, 0);
+      EXPECT_EQ(s2.hash, v.hash);
       EXPECT_EQ(topi_nnz(p), v.nnz);
     }
   }
@@ -235,7 +225,8 @@ TEST(Topi, MatchesTheSpecTestVectors) {  // matrices.md §9, ScaMaC block order,
 TEST(Topi, PeriodicExtentTwoCancelsTheOffDiagonalOrbitals) {  // matrices.md §5.3: 960, not 1056
   for (auto o : {TopiOrdering::scamac, TopiOrdering::node_block}) {
     const TopologicalInsulator g(params({1, 3, 2}, {2, 1, 2}, {P, P, P}, o));
-    const Stats s = enumerate(g);
+    const MatrixSummary s = summarize(g);
+    EXPECT_EQ(s.bad_rows, 0);
     EXPECT_EQ(s.nr, 96);
     EXPECT_EQ(s.nnz, 960);
     EXPECT_EQ(topi_nnz(params({1, 3, 2}, {2, 1, 2}, {P, P, P}, o)), 960);
@@ -244,10 +235,11 @@ TEST(Topi, PeriodicExtentTwoCancelsTheOffDiagonalOrbitals) {  // matrices.md §5
 
 TEST(Topi, IscCaseSingleBlockFullyPeriodic) {  // matrices.md §5.4 / §8: 128 x 64 x 64
   const TopiParams p = params({128, 64, 64}, {1, 1, 1}, {P, P, P}, TopiOrdering::scamac);
-  const Stats s = enumerate(TopologicalInsulator(p));
+  const MatrixSummary s = summarize(TopologicalInsulator(p));
+  EXPECT_EQ(s.bad_rows, 0);
   EXPECT_EQ(s.nr, 2097152);
   EXPECT_EQ(s.nnz, 27262976);
-  EXPECT_EQ(s.bw, 2064385);
+  EXPECT_EQ(s.bandwidth, 2064385);
   EXPECT_EQ(topi_nnz(p), 27262976);
 }
 
@@ -287,7 +279,8 @@ TEST(Topi, ClosedFormMatchesEnumeration) {
         for (const auto& [mass, disorder, t] : values) {
           SCOPED_TRACE(describe(c, bc, o) + " mass " + std::to_string(mass) + " disorder " +
                        std::to_string(disorder) + " t " + std::to_string(t));
-          const Stats s = enumerate(make(c, o, bc, mass, disorder, t));
+          const MatrixSummary s = summarize(make(c, o, bc, mass, disorder, t));
+          EXPECT_EQ(s.bad_rows, 0);
           const bool diagonal = mass != 0.0 || disorder != 0.0;
           EXPECT_EQ(s.nr, 4 * c.lattice[0] * c.lattice[1] * c.lattice[2]);
           EXPECT_EQ(s.nnz, topi_nnz(c.lattice, bc, t, diagonal));
