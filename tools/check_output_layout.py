@@ -14,19 +14,24 @@ import sys
 
 import h5py
 
-SECTION = re.compile(r"^## (?:`(/[^`]*)`|Root attributes)\s*$")
+SECTION = re.compile(r"^## (?:`(/[^`]*)`|Root attributes)(\s*\(optional\))?\s*$")
 NAMES = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
 SHAPE = re.compile(r"\[([A-Z0-9, ]+)\]")
 
 
 def documented(doc_path):
-    """Yield (group, names, row_text) for each table row of the document; group None = root."""
+    """Yield (group, names, row_text, optional) for each table row; group None = root.
+
+    A section headed "## `/group` (optional)" or a row whose text says "optional" may be absent
+    from a file (it belongs to some workloads only)."""
     group = "?"
+    optional_section = False
     active = False  # inside a table whose first column is "dataset" or "attribute"
     for line in open(doc_path, encoding="utf-8"):
         m = SECTION.match(line.strip())
         if m:
             group = m.group(1)  # None for "Root attributes"
+            optional_section = m.group(2) is not None
             continue
         if line.startswith("## "):
             group = "?"
@@ -37,7 +42,7 @@ def documented(doc_path):
         if group == "?" or not active or not line.startswith("| `"):
             continue
         first_cell = line.split("|")[1]
-        yield group, NAMES.findall(first_cell), line
+        yield group, NAMES.findall(first_cell), line, optional_section or "optional" in line
 
 
 def expected_shape(row, sizes):
@@ -61,12 +66,12 @@ def main(doc_path, h5_path):
             "E": len(events.attrs["event_names"]),
             "T": f["topology/thread_cpuset"].shape[1],
             "F": len(f["summary/phase_stats"].attrs["phase_names"]),
-            "K": f["comm/offsets"].shape[0],
+            "K": f["comm/send_partner"].shape[1],
         }
         if sizes["N"] != int(f.attrs["iterations"]) + int(f.attrs["warmup_iterations"]):
             problems.append("timeline length differs from iterations + warmup_iterations")
         seen = set()
-        for group, names, row in documented(doc_path):
+        for group, names, row, optional in documented(doc_path):
             for name in names:
                 if group is None:
                     if name not in f.attrs:
@@ -75,7 +80,8 @@ def main(doc_path, h5_path):
                 path = f"{group}/{name}".lstrip("/")
                 seen.add(path)
                 if path not in f:
-                    problems.append(f"/{path} missing")
+                    if not optional:
+                        problems.append(f"/{path} missing")
                     continue
                 ds = f[path]
                 want = expected_shape(row, sizes)

@@ -10,8 +10,20 @@
 
 namespace desync {
 
-enum class Workload { triad };
-inline constexpr EnumTable<Workload, 1> workload_names{{{Workload::triad, "triad"}}};
+enum class Workload { triad, spmv };
+inline constexpr EnumTable<Workload, 2> workload_names{{{Workload::triad, "triad"}, {Workload::spmv, "spmv"}}};
+
+enum class SpmvScheme { nonsplit, splitwait };
+inline constexpr EnumTable<SpmvScheme, 2> spmv_scheme_names{
+    {{SpmvScheme::nonsplit, "nonsplit"}, {SpmvScheme::splitwait, "splitwait"}}};
+
+enum class SpmvKernel { desync, kokkoskernels };
+inline constexpr EnumTable<SpmvKernel, 2> spmv_kernel_names{
+    {{SpmvKernel::desync, "desync"}, {SpmvKernel::kokkoskernels, "kokkoskernels"}}};
+
+enum class SpmvValues { stochastic, generator };
+inline constexpr EnumTable<SpmvValues, 2> spmv_values_names{
+    {{SpmvValues::stochastic, "stochastic"}, {SpmvValues::generator, "generator"}}};
 
 enum class TriadKernel { stream, schoenauer, divide };
 inline constexpr EnumTable<TriadKernel, 3> triad_kernel_names{{{TriadKernel::stream, "stream"},
@@ -51,6 +63,15 @@ struct TriadConfig {
   bool write_allocate = true; // count write-allocate traffic for A in the byte model
 };
 
+// Back-to-back SpMV (papers.md A.3.3); iterations, warm-up and the barrier are in [run].
+struct SpmvConfig {
+  SpmvScheme scheme = SpmvScheme::splitwait;
+  SpmvKernel kernel = SpmvKernel::desync;
+  SpmvValues values = SpmvValues::stochastic;
+  bool compare_barrier = false;        // also run the other barrier variant and report P_D
+  std::int64_t barrier_samples = 1000;  // barriers timed by the micro-benchmark
+};
+
 struct CommConfig {
   std::vector<std::int64_t> offsets{1, -1};
   Boundary boundary = Boundary::open;
@@ -82,6 +103,7 @@ struct Config {
 
   RunConfig run;
   TriadConfig triad;
+  SpmvConfig spmv;
   CommConfig comm;
   std::vector<InjectConfig> inject;
   NoiseConfig noise;

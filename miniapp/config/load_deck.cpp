@@ -19,7 +19,7 @@ constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
 constexpr double real_max = std::numeric_limits<double>::max();
 
 // Tables a deck may hold. Workload tables of later workloads join this list as they land.
-const std::vector<std::string> known_tables{"run", "triad", "comm", "inject", "noise", "threads", "matrix"};
+const std::vector<std::string> known_tables{"run", "triad", "comm", "inject", "noise", "threads", "matrix", "spmv"};
 
 const toml::table* table_or_throw(const toml::table& root, const std::string& name,
                                   const std::string& deck) {
@@ -55,6 +55,17 @@ TriadConfig read_triad(TableReader r) {
   c.scalar = r.real("scalar", c.scalar, -real_max, real_max);
   c.divides = r.integer("divides", c.divides, 1, 1'000'000);
   c.write_allocate = r.boolean("write_allocate", c.write_allocate);
+  r.finish();
+  return c;
+}
+
+SpmvConfig read_spmv(TableReader r) {
+  SpmvConfig c;
+  c.scheme = r.choice("scheme", c.scheme, spmv_scheme_names);
+  c.kernel = r.choice("kernel", c.kernel, spmv_kernel_names);
+  c.values = r.choice("values", c.values, spmv_values_names);
+  c.compare_barrier = r.boolean("compare_barrier", c.compare_barrier);
+  c.barrier_samples = r.integer("barrier_samples", c.barrier_samples, 1, 10'000'000);
   r.finish();
   return c;
 }
@@ -165,15 +176,18 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
                        deck_path);
   };
   c.run = read_run(section("run"));
-  c.triad = read_triad(section("triad"));
-  c.comm = read_comm(section("comm"));
+  if (c.run.workload == Workload::triad || root.contains("triad")) c.triad = read_triad(section("triad"));
+  if (c.run.workload == Workload::spmv || root.contains("spmv")) c.spmv = read_spmv(section("spmv"));
+  if (c.run.workload == Workload::triad || root.contains("comm")) c.comm = read_comm(section("comm"));
   c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));
   c.inject = read_inject(root, out, c.run, deck_path);
-  if (root.contains("matrix")) {
-    c.has_matrix = true;
+  if (root.contains("matrix") || c.run.workload == Workload::spmv) {
+    c.has_matrix = root.contains("matrix");
     c.matrix = read_matrix(section("matrix"));
   }
+  if (c.run.workload == Workload::spmv && !c.has_matrix)
+    throw DeckError(deck_path + ": error: workload \"spmv\" needs a [matrix] table (generator and its parameters)");
 
   std::ostringstream os;
   os << out;

@@ -10,7 +10,7 @@ using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 using HostSpace = Kokkos::HostSpace;
 
-using Vector = Kokkos::View<double*, MemSpace>;
+using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, MemSpace>;  // LayoutLeft: what KokkosKernels instantiates
 using HostVector = Vector::HostMirror;
 using ByteBuffer = Kokkos::View<unsigned char*, HostSpace>;
 
@@ -19,7 +19,7 @@ using Index = std::int64_t;
 
 // Distributed sparse matrices: 64-bit row offsets, 32-bit local column indices (local columns
 // first, then halo columns), values real or complex.
-using RowOffsets = Kokkos::View<std::int64_t*, MemSpace>;
+using RowOffsets = Kokkos::View<std::size_t*, MemSpace>;
 using LocalColumns = Kokkos::View<std::int32_t*, MemSpace>;
 template <class T>
 using Values = Kokkos::View<T*, MemSpace>;

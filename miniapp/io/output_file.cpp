@@ -1,5 +1,7 @@
 #include "io/output_file.hpp"
 
+#include <algorithm>
+
 #include "core/mpi_util.hpp"
 #include "io/h5.hpp"
 
@@ -89,15 +91,34 @@ void write_timeline(const Context& c, hid_t file, const RunRecord& r) {
 }
 
 void write_comm(const Context& c, hid_t file, const RunRecord& r) {
+  const PartnerList& pl = r.result.partners;
   h5::Handle g = h5::create_group(file, "comm");
-  std::vector<std::int32_t> offsets;
-  for (auto d : r.cfg.comm.offsets) offsets.push_back(static_cast<std::int32_t>(d));
-  const std::vector<hsize_t> k{offsets.size()};
-  h5::global(c, g, "offsets", k, offsets, "1");
-  const auto as32 = [](const std::vector<int>& v) { return std::vector<std::int32_t>(v.begin(), v.end()); };
-  h5::rows(c, g, "send_partner", k, as32(r.result.partners.send_to), "1");
-  h5::rows(c, g, "recv_partner", k, as32(r.result.partners.recv_from), "1");
-  h5::global_scalar(c, g, "message_bytes", r.cfg.comm.message_bytes, "B");
+  long long k = static_cast<long long>(std::max(pl.send_rank.size(), pl.recv_rank.size()));
+  MPI_Allreduce(MPI_IN_PLACE, &k, 1, MPI_LONG_LONG, MPI_MAX, c.comm);
+  const auto pad_rank = [&](const std::vector<int>& v) {
+    std::vector<std::int32_t> out(static_cast<std::size_t>(k), -1);
+    std::copy(v.begin(), v.end(), out.begin());
+    return out;
+  };
+  const auto pad_bytes = [&](const std::vector<std::int64_t>& v) {
+    std::vector<std::int64_t> out(static_cast<std::size_t>(k), 0);
+    std::copy(v.begin(), v.end(), out.begin());
+    return out;
+  };
+  const std::vector<hsize_t> row{static_cast<hsize_t>(k)};
+  h5::rows(c, g, "send_partner", row, pad_rank(pl.send_rank), "1");
+  h5::rows(c, g, "recv_partner", row, pad_rank(pl.recv_rank), "1");
+  h5::rows(c, g, "send_bytes", row, pad_bytes(pl.send_bytes), "B");
+  h5::rows(c, g, "recv_bytes", row, pad_bytes(pl.recv_bytes), "B");
+  if (!r.result.offsets.empty()) {
+    std::vector<std::int32_t> offsets(r.result.offsets.begin(), r.result.offsets.end());
+    h5::global(c, g, "offsets", {offsets.size()}, offsets, "1");
+  }
+  if (r.cfg.has_matrix) {
+    h5::Handle m = h5::create_group(file, "matrix");
+    h5::rows<std::int64_t>(c, m, "rows", {}, {r.result.rows}, "1");
+    h5::rows<std::int64_t>(c, m, "nnz", {}, {r.result.nnz}, "1");
+  }
 }
 
 void write_summary(const Context& c, hid_t file, const RunRecord& r) {
@@ -105,13 +126,13 @@ void write_summary(const Context& c, hid_t file, const RunRecord& r) {
   h5::Handle g = h5::create_group(file, "summary");
   std::vector<double> stats;
   for (const auto& s : m.local) stats.insert(stats.end(), {s.min, s.median, s.max});
-  h5::rows(c, g, "phase_stats", {static_cast<hsize_t>(phase::count), 3}, stats, "s");
+  h5::rows(c, g, "phase_stats", {m.layout.names.size(), 3}, stats, "s");
   {
     h5::Handle d(H5Dopen2(g, "phase_stats", H5P_DEFAULT), H5Dclose, "H5Dopen2 phase_stats");
-    h5::attr(d, "phase_names", phase_names());
+    h5::attr(d, "phase_names", m.layout.names);
     h5::attr(d, "stat_names", std::vector<std::string>{"min", "median", "max"});
   }
-  h5::rows<double>(c, g, "bytes_per_sweep", {}, {m.bytes_per_sweep[static_cast<std::size_t>(c.rank)]}, "B");
+  h5::rows<double>(c, g, "bytes_per_iteration", {}, {m.bytes_per_iteration[static_cast<std::size_t>(c.rank)]}, "B");
   h5::rows<double>(c, g, "bandwidth", {}, {m.bandwidth[static_cast<std::size_t>(c.rank)]}, "B/s");
 }
 
@@ -129,13 +150,14 @@ void write_metrics(const Context& c, hid_t file, const RunRecord& r) {
     argmin.push_back(o.argmin);
     argmax.push_back(o.argmax);
   }
-  const auto f = static_cast<hsize_t>(phase::count);
+  for (const auto& v : r.result.metrics) h5::global_scalar(c, g, v.name, v.value, v.units.c_str());
+  const auto f = static_cast<hsize_t>(m.layout.names.size());
   h5::global(c, g, "phase_over_ranks", {f, 3}, over, "s");
   h5::global(c, g, "phase_argmin_rank", {f}, argmin, "1");
   h5::global(c, g, "phase_argmax_rank", {f}, argmax, "1");
   for (const char* name : {"phase_over_ranks", "phase_argmin_rank", "phase_argmax_rank"}) {
     h5::Handle d(H5Dopen2(g, name, H5P_DEFAULT), H5Dclose, "H5Dopen2");
-    h5::attr(d, "phase_names", phase_names());
+    h5::attr(d, "phase_names", m.layout.names);
   }
 }
 

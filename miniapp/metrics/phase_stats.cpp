@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 #include "core/mpi_util.hpp"
-#include "record/iteration_events.hpp"
 
 namespace desync {
 namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+constexpr std::string_view end_suffix = "_end";  // constexpr: usable during static initialization
 
 double last_event(const Timeline& tl, std::int64_t it) {
   double last = nan;
@@ -19,23 +20,58 @@ double last_event(const Timeline& tl, std::int64_t it) {
 }
 }  // namespace
 
-std::vector<std::string> phase_names() { return {"compute", "delay", "post", "wait", "barrier", "iteration"}; }
+int PhaseLayout::index(const std::string& name) const {
+  const auto it = std::find(names.begin(), names.end(), name);
+  return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+}
 
-std::vector<std::vector<double>> phase_durations(const Timeline& tl) {
+PhaseLayout phase_layout(const std::vector<std::string>& event_names, const std::vector<CompositePhase>& composites) {
+  PhaseLayout l;
+  for (int e = 1; e < static_cast<int>(event_names.size()); ++e) {
+    const std::string& n = event_names[static_cast<std::size_t>(e)];
+    if (n.size() > end_suffix.size() && n.compare(n.size() - end_suffix.size(), end_suffix.size(), end_suffix) == 0) {
+      l.names.push_back(n.substr(0, n.size() - end_suffix.size()));
+      l.end_event.push_back(e);
+    }
+  }
+  for (const auto& c : composites) {
+    std::vector<int> parts;
+    for (const auto& p : c.parts) parts.push_back(l.index(p));
+    l.names.push_back(c.name);
+    l.parts.push_back(parts);
+  }
+  l.names.push_back("iteration");
+  return l;
+}
+
+std::vector<std::vector<double>> phase_durations(const Timeline& tl, const PhaseLayout& layout) {
   const std::int64_t first = tl.warmup(), n = tl.iterations() - tl.warmup();
-  std::vector<std::vector<double>> d(phase::count, std::vector<double>(static_cast<std::size_t>(n), nan));
+  const std::size_t events = layout.end_event.size(), composites = layout.parts.size();
+  std::vector<std::vector<double>> d(layout.names.size(), std::vector<double>(static_cast<std::size_t>(n), nan));
   for (std::int64_t k = 0; k < n; ++k) {
     const std::int64_t it = first + k;
-    const auto at = [&](int e) { return tl.at(it, e); };
     const auto i = static_cast<std::size_t>(k);
-    const bool delayed = !std::isnan(at(ev::delay_end));
-    d[phase::compute][i] = at(ev::compute_end) - at(ev::compute_begin);
-    d[phase::delay][i] = delayed ? at(ev::delay_end) - at(ev::delay_begin) : 0.0;
-    d[phase::post][i] = at(ev::post_end) - (delayed ? at(ev::delay_end) : at(ev::compute_end));
-    d[phase::wait][i] = at(ev::wait_end) - at(ev::post_end);
-    d[phase::barrier][i] = at(ev::barrier_end) - at(ev::wait_end);
-    const double end = it + 1 < tl.iterations() ? tl.at(it + 1, ev::compute_begin) : last_event(tl, it);
-    d[phase::iteration][i] = end - at(ev::compute_begin);
+    for (std::size_t p = 0; p < events; ++p) {
+      const int e = layout.end_event[p];
+      if (std::isnan(tl.at(it, e))) continue;
+      for (int b = e - 1; b >= 0; --b)
+        if (!std::isnan(tl.at(it, b))) {
+          d[p][i] = tl.at(it, e) - tl.at(it, b);
+          break;
+        }
+    }
+    for (std::size_t c = 0; c < composites; ++c) {
+      double sum = 0.0;
+      bool any = false;
+      for (int part : layout.parts[c])
+        if (part >= 0 && !std::isnan(d[static_cast<std::size_t>(part)][i])) {
+          sum += d[static_cast<std::size_t>(part)][i];
+          any = true;
+        }
+      if (any) d[events + c][i] = sum;
+    }
+    const double end = it + 1 < tl.iterations() ? tl.at(it + 1, 0) : last_event(tl, it);
+    d.back()[i] = end - tl.at(it, 0);
   }
   return d;
 }
@@ -49,30 +85,33 @@ MinMedMax min_med_max(std::vector<double> v) {
   return {v.front(), med, v.back()};
 }
 
-std::vector<MinMedMax> rank_phase_stats(const Timeline& tl) {
+std::vector<MinMedMax> rank_phase_stats(const Timeline& tl, const PhaseLayout& layout) {
   std::vector<MinMedMax> s;
-  for (auto& durations : phase_durations(tl)) s.push_back(min_med_max(std::move(durations)));
+  for (auto& durations : phase_durations(tl, layout)) s.push_back(min_med_max(std::move(durations)));
   return s;
 }
 
-RunMetrics compute_metrics(const Timeline& tl, double bytes_per_sweep, MPI_Comm comm) {
+RunMetrics compute_metrics(const Timeline& tl, const PhaseLayout& layout, const std::string& work_phase,
+                           double bytes_per_iteration, MPI_Comm comm) {
   const int size = comm_size(comm);
+  const int phases = static_cast<int>(layout.names.size());
   RunMetrics m;
-  m.local = rank_phase_stats(tl);
+  m.layout = layout;
+  m.local = rank_phase_stats(tl, layout);
 
   std::vector<double> mine;
   for (const auto& s : m.local) mine.insert(mine.end(), {s.min, s.median, s.max});
   std::vector<double> all(mine.size() * static_cast<std::size_t>(size));
-  MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
-                static_cast<int>(mine.size()), MPI_DOUBLE, comm);
-  m.all.assign(static_cast<std::size_t>(size), std::vector<MinMedMax>(phase::count));
+  MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
+                MPI_DOUBLE, comm);
+  m.all.assign(static_cast<std::size_t>(size), std::vector<MinMedMax>(static_cast<std::size_t>(phases)));
   for (int r = 0; r < size; ++r)
-    for (int p = 0; p < phase::count; ++p) {
-      const double* x = &all[(static_cast<std::size_t>(r) * phase::count + p) * 3];
+    for (int p = 0; p < phases; ++p) {
+      const double* x = &all[(static_cast<std::size_t>(r) * phases + p) * 3];
       m.all[r][p] = {x[0], x[1], x[2]};
     }
 
-  for (int p = 0; p < phase::count; ++p) {
+  for (int p = 0; p < phases; ++p) {
     std::vector<double> medians;
     OverRanks o;
     for (int r = 0; r < size; ++r) {
@@ -86,24 +125,25 @@ RunMetrics compute_metrics(const Timeline& tl, double bytes_per_sweep, MPI_Comm 
     m.over_ranks.push_back(o);
   }
 
-  m.bytes_per_sweep.resize(static_cast<std::size_t>(size));
-  MPI_Allgather(&bytes_per_sweep, 1, MPI_DOUBLE, m.bytes_per_sweep.data(), 1, MPI_DOUBLE, comm);
+  m.bytes_per_iteration.resize(static_cast<std::size_t>(size));
+  MPI_Allgather(&bytes_per_iteration, 1, MPI_DOUBLE, m.bytes_per_iteration.data(), 1, MPI_DOUBLE, comm);
+  const int work = layout.index(work_phase);
   for (int r = 0; r < size; ++r) {
-    const double t = m.all[r][phase::compute].median;
-    m.bandwidth.push_back(t > 0 ? m.bytes_per_sweep[r] / t : nan);
-    m.aggregate_bandwidth += m.bandwidth.back();
+    const double t = work >= 0 ? m.all[r][work].median : nan;
+    m.bandwidth.push_back(t > 0 ? m.bytes_per_iteration[r] / t : nan);
+    if (!std::isnan(m.bandwidth.back())) m.aggregate_bandwidth += m.bandwidth.back();
   }
 
   double span[2] = {std::numeric_limits<double>::max(), -std::numeric_limits<double>::max()};
   const std::int64_t measured = tl.iterations() - tl.warmup();
   if (measured > 0) {
-    span[0] = tl.at(tl.warmup(), ev::compute_begin);
+    span[0] = tl.at(tl.warmup(), 0);
     span[1] = -last_event(tl, tl.iterations() - 1);
   }
   MPI_Allreduce(MPI_IN_PLACE, span, 2, MPI_DOUBLE, MPI_MIN, comm);
   m.total_time = -span[1] - span[0];
   double bytes = 0.0;
-  for (double b : m.bytes_per_sweep) bytes += b * static_cast<double>(measured);
+  for (double b : m.bytes_per_iteration) bytes += b * static_cast<double>(measured);
   m.effective_bandwidth = m.total_time > 0 ? bytes / m.total_time : nan;
   return m;
 }

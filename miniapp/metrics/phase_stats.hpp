@@ -1,9 +1,13 @@
 #pragma once
 // Phase durations derived from the timeline events, their per-rank statistics over the measured
-// iterations, and the over-ranks table of the final summary (docs/method.md, "Phases").
+// iterations, and the over-ranks table of the final summary (docs/method.md, section 3).
+//
+// The rule is the same for every workload: an event named "<phase>_end" ends phase <phase>, which
+// began at the latest earlier event of the same iteration that happened (events are stored in
+// the order they are taken). A workload may add composite phases (e.g. exec = local + remote),
+// and "iteration" spans from an iteration's first event to the next iteration's.
 #include <mpi.h>
 
-#include <array>
 #include <string>
 #include <vector>
 
@@ -11,42 +15,53 @@
 
 namespace desync {
 
-namespace phase {
-enum : int { compute, delay, post, wait, barrier, iteration, count };
-}
-std::vector<std::string> phase_names();
+struct CompositePhase {
+  std::string name;
+  std::vector<std::string> parts;
+};
+
+struct PhaseLayout {
+  std::vector<std::string> names;         // event phases, then composites, then "iteration"
+  std::vector<int> end_event;             // per event phase: its "_end" event
+  std::vector<std::vector<int>> parts;    // per composite: indices into names
+  int index(const std::string& name) const;  // -1 if absent
+};
+
+PhaseLayout phase_layout(const std::vector<std::string>& event_names, const std::vector<CompositePhase>& composites = {});
 
 struct MinMedMax {
   double min = 0.0, median = 0.0, max = 0.0;
 };
 
-// Duration of each phase in each measured iteration: [phase][iteration]. A barrier that did not
-// happen is NaN, a delay that did not happen is 0.
-std::vector<std::vector<double>> phase_durations(const Timeline& tl);
+// Duration of each phase in each measured iteration: [phase][iteration]; NaN where the phase's
+// end event did not happen (a composite is NaN only if all its parts are).
+std::vector<std::vector<double>> phase_durations(const Timeline& tl, const PhaseLayout& layout);
 
 // Min / median / max ignoring NaN; all NaN if every value is NaN.
 MinMedMax min_med_max(std::vector<double> values);
 
-// This rank's statistics per phase.
-std::vector<MinMedMax> rank_phase_stats(const Timeline& tl);
+std::vector<MinMedMax> rank_phase_stats(const Timeline& tl, const PhaseLayout& layout);
 
 struct OverRanks {
-  MinMedMax stat;          // over ranks of each rank's median
+  MinMedMax stat;  // over ranks of each rank's median
   int argmin = -1, argmax = -1;
 };
 
 struct RunMetrics {
-  std::vector<MinMedMax> local;                 // [phase] of this rank
-  std::vector<std::vector<MinMedMax>> all;      // [rank][phase], identical on all ranks
-  std::vector<OverRanks> over_ranks;            // [phase]
-  std::vector<double> bytes_per_sweep;          // [rank]
-  std::vector<double> bandwidth;                // [rank] B/s
+  PhaseLayout layout;
+  std::vector<MinMedMax> local;             // [phase] of this rank
+  std::vector<std::vector<MinMedMax>> all;  // [rank][phase], identical on all ranks
+  std::vector<OverRanks> over_ranks;        // [phase]
+  std::vector<double> bytes_per_iteration;  // [rank] memory traffic model of the work phase
+  std::vector<double> bandwidth;            // [rank] bytes / median work-phase time (B/s)
   double total_time = 0.0;
   double aggregate_bandwidth = 0.0;
   double effective_bandwidth = 0.0;
 };
 
-// Collective. `tl` must already be on the common time base.
-RunMetrics compute_metrics(const Timeline& tl, double bytes_per_sweep, MPI_Comm comm);
+// Collective. `tl` must already be on the common time base. `work_phase` names the phase whose
+// median time turns bytes_per_iteration into a bandwidth ("compute", "exec").
+RunMetrics compute_metrics(const Timeline& tl, const PhaseLayout& layout, const std::string& work_phase,
+                           double bytes_per_iteration, MPI_Comm comm);
 
 }  // namespace desync

@@ -131,13 +131,21 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
   }
 
   const std::int64_t wrong = triad_count_wrong(x.a, x.offset, cfg.triad);
-  r.bytes_per_sweep = static_cast<double>(x.a.extent(0)) *
-                      triad_bytes_per_element(cfg.triad.kernel, cfg.triad.write_allocate);
+  r.bytes_per_iteration = static_cast<double>(x.a.extent(0)) *
+                          triad_bytes_per_element(cfg.triad.kernel, cfg.triad.write_allocate);
+  r.flops_per_iteration = static_cast<double>(x.a.extent(0)) * (cfg.triad.kernel == TriadKernel::divide ? cfg.triad.divides : 2);
   r.elements_checked = static_cast<std::int64_t>(x.a.extent(0));
   r.element_errors = wrong;
   r.messages_checked = exchange.messages_checked();
   r.message_errors = exchange.stamp_errors();
-  r.partners = exchange.partners();
+  r.offsets = cfg.comm.offsets;
+  const Partners& p = exchange.partners();
+  for (std::size_t k = 0; k < p.send_to.size(); ++k) {
+    r.partners.send_rank.push_back(p.send_to[k]);
+    r.partners.recv_rank.push_back(p.recv_from[k]);
+    r.partners.send_bytes.push_back(p.send_to[k] >= 0 ? cfg.comm.message_bytes : 0);
+    r.partners.recv_bytes.push_back(p.recv_from[k] >= 0 ? cfg.comm.message_bytes : 0);
+  }
   return r;
 }
 

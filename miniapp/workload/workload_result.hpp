@@ -1,25 +1,47 @@
 #pragma once
-// What a workload hands back to the driver: its timeline, the traffic model of one compute phase,
-// its local verification outcome and its communication pattern.
+// What a workload hands back to the driver: its timeline and how to read it, the traffic and
+// flop models of one iteration, its local verification outcome, its communication partners and
+// any run-level numbers of its own.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "comm/neighbour_partners.hpp"
+#include "metrics/phase_stats.hpp"
 #include "record/timeline.hpp"
 
 namespace desync {
+
+// Per rank: who it receives from and sends to each iteration, and how many bytes.
+struct PartnerList {
+  std::vector<int> recv_rank, send_rank;
+  std::vector<std::int64_t> recv_bytes, send_bytes;
+};
+
+// A run-level number the workload computed (identical on all ranks), stored under /metrics.
+struct NamedValue {
+  std::string name;
+  double value = 0.0;
+  std::string units;
+};
 
 struct WorkloadResult {
   explicit WorkloadResult(Timeline t) : timeline(std::move(t)) {}
 
   Timeline timeline;
-  double bytes_per_sweep = 0.0;
+  std::vector<CompositePhase> composites;  // e.g. exec = local + remote
+  std::string work_phase = "compute";       // the phase bandwidth refers to
+  double bytes_per_iteration = 0.0;         // memory traffic model of this rank's work phase
+  double flops_per_iteration = 0.0;         // this rank
   std::int64_t elements_checked = 0;
   std::int64_t element_errors = 0;
   std::int64_t messages_checked = 0;
   std::int64_t message_errors = 0;
-  Partners partners;
+  PartnerList partners;
+  std::vector<std::int64_t> offsets;        // triad: [comm] offsets; empty otherwise
+  std::int64_t rows = 0, nnz = 0;           // matrix workloads: this rank's share
+  std::vector<NamedValue> metrics;
+  std::string extra_verdict;                // a workload-specific failure reason, empty if none
+  std::uint64_t result_fingerprint = 0;     // hash of this rank's final vector bits (tests compare schemes)
 };
 
 }  // namespace desync

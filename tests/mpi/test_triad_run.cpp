@@ -42,7 +42,7 @@ duration = 0.002
   EXPECT_EQ(r.elements_checked, triad_local_size(cfg.triad, rank, size));
   EXPECT_EQ(r.message_errors, 0);
   int partners = 0;
-  for (int f : r.partners.recv_from) partners += f >= 0;
+  for (int f : r.partners.recv_rank) partners += f >= 0;
   EXPECT_EQ(r.messages_checked, 15 * partners);
 
   const Timeline& tl = r.timeline;

@@ -1,0 +1,86 @@
+// The SpMV workload at the current rank count: every generator, both schemes, both kernels, with
+// and without barrier. The final product must match the generator's rows (checked in the run),
+// and all schemes and barrier variants must give bitwise the same vector.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <tuple>
+
+#include "core/errors.hpp"
+#include "core/mpi_util.hpp"
+#include "workload/spmv.hpp"
+
+namespace desync {
+namespace {
+
+const char* const matrices[] = {
+    "[matrix]\ngenerator = \"spin\"\npartition = \"nnz\"\n[matrix.spin]\nsites = 10\nboundary = \"periodic\"\n",
+    "[matrix]\ngenerator = \"hhq\"\npartition = \"nnz\"\n[matrix.hhq]\nsites = 4\nup = 2\ndown = 1\nphonons = 3\norder = \"pe\"\n",
+    "[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nsites = 4\nup = 1\ndown = 1\nphonons = 4\norder = \"ep\"\n",
+    "[matrix]\ngenerator = \"topi\"\n[matrix.topi]\nblock = [3, 2, 4]\nnodes = [1, 2, 2]\ndisorder = 0.5\n",
+    "[matrix]\ngenerator = \"stencil5\"\n[matrix.stencil5]\nnx = 9\nny = 7\n",
+};
+
+Config deck(int m, const std::string& spmv) {
+  return load_deck(std::string("[run]\nworkload = \"spmv\"\niterations = 7\nwarmup = 2\nprogress_interval = 0\n[spmv]\n") + spmv +
+                       "barrier_samples = 20\n" + matrices[m],
+                   "spmv.toml", {});
+}
+
+// Equal on every rank, else the test fails on all of them.
+bool same_everywhere(std::uint64_t a, std::uint64_t b) {
+  int differ = a != b, any = 0;
+  MPI_Allreduce(&differ, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return any == 0;
+}
+
+class Spmv : public ::testing::TestWithParam<int> {};
+
+TEST_P(Spmv, SchemesKernelsAndBarriersAgreeAndVerify) {
+  const int m = GetParam();
+  const WorkloadResult base = run_spmv(deck(m, "scheme = \"nonsplit\"\n"), MPI_COMM_WORLD);
+  EXPECT_EQ(base.element_errors, 0);
+  EXPECT_EQ(base.elements_checked, base.rows);
+  for (const char* variant : {"scheme = \"splitwait\"\n", "scheme = \"splitwait\"\ncompare_barrier = true\n"}) {
+    const WorkloadResult r = run_spmv(deck(m, variant), MPI_COMM_WORLD);
+    EXPECT_EQ(r.element_errors, 0) << variant;
+    EXPECT_TRUE(r.extra_verdict.empty()) << r.extra_verdict;
+    EXPECT_TRUE(same_everywhere(r.result_fingerprint, base.result_fingerprint)) << "not bitwise equal: " << variant;
+  }
+  Config barrier = deck(m, "scheme = \"splitwait\"\n");
+  barrier.run.barrier = true;
+  const WorkloadResult b = run_spmv(barrier, MPI_COMM_WORLD);
+  EXPECT_TRUE(same_everywhere(b.result_fingerprint, base.result_fingerprint)) << "barrier changes the numbers";
+  for (const char* scheme : {"nonsplit", "splitwait"}) {
+    const WorkloadResult kk = run_spmv(deck(m, std::string("kernel = \"kokkoskernels\"\nscheme = \"") + scheme + "\"\n"),
+                                       MPI_COMM_WORLD);
+    EXPECT_EQ(kk.element_errors, 0) << "KokkosKernels, " << scheme;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Generators, Spmv, ::testing::Range(0, 5));
+
+TEST(SpmvRecord, TimelineAndPartnersAreComplete) {
+  const int size = comm_size(MPI_COMM_WORLD);
+  const WorkloadResult r = run_spmv(deck(1, "scheme = \"splitwait\"\n"), MPI_COMM_WORLD);
+  const Timeline& tl = r.timeline;
+  ASSERT_EQ(tl.iterations(), 9);
+  for (std::int64_t it = 0; it < tl.iterations(); ++it)
+    for (int e = 1; e + 1 < tl.events(); ++e) EXPECT_LE(tl.at(it, e - 1), tl.at(it, e)) << tl.event_names()[e];
+  EXPECT_EQ(tl.event_names()[3], "local_end") << "split-wait computes the local part before waiting";
+  if (size > 1) {
+    EXPECT_FALSE(r.partners.recv_rank.empty());
+  }
+  for (std::size_t k = 0; k < r.partners.recv_rank.size(); ++k) EXPECT_GT(r.partners.recv_bytes[k], 0);
+  bool has_pd = false;
+  const WorkloadResult c = run_spmv(deck(1, "compare_barrier = true\n"), MPI_COMM_WORLD);
+  for (const auto& v : c.metrics) has_pd = has_pd || v.name == "desync_speedup";
+  EXPECT_TRUE(has_pd);
+}
+
+TEST(SpmvDeck, ComplexMatrixNeedsStochasticValues) {
+  EXPECT_THROW(run_spmv(deck(3, "values = \"generator\"\n"), MPI_COMM_WORLD), DeckError);
+}
+
+}  // namespace
+}  // namespace desync
