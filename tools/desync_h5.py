@@ -2,7 +2,11 @@
 
 Used by tools/desync_view.py. It opens and validates a file, decodes the fixed-length,
 null-padded strings, selects a window of ranks x iterations and derives the phase intervals
-(compute, delay, post, wait, barrier) from the raw /timeline/events timestamps.
+from the raw /timeline/events timestamps by the rule of docs/output.md (section /timeline), the
+same for every workload: an event named "<phase>_end" ends phase <phase>, which began at the
+latest earlier event of the same iteration that happened (events are stored in the order they
+are taken); "iteration" spans from an iteration's first event to the next iteration's first
+event (the last recorded iteration: to its latest event).
 
 Iteration numbers are the deck's (`[[inject]] iteration = k`) and the C++ side's: measured
 iteration 0 is the first iteration after warm-up, the measured ones are 0..M-1 and the W
@@ -22,8 +26,8 @@ import h5py
 FORMAT = "desync-output"
 SUPPORTED_FORMAT_VERSION = 1
 
-#: phases drawn/exported, in the order they happen inside an iteration
-PHASES = ("compute", "delay", "post", "wait", "barrier")
+#: an event named "<phase>_end" ends phase <phase>
+END_SUFFIX = "_end"
 
 
 class DesyncError(Exception):
@@ -255,17 +259,20 @@ class Timeline:
     """Events of a window: events[p, n, e] for window.ranks x window.iterations.
 
     iterations are deck numbers (warm-up < 0), indices the recorded positions, warmup[n] is
-    True for warm-up iterations.
+    True for warm-up iterations. next_first[p, n], if given, is where the iteration ends for
+    the "iteration" phase: the first event of the next recorded iteration (inside the window or
+    not), or the iteration's own latest event for the last recorded one.
     """
 
-    def __init__(self, events, event_names, window, warmup, hostnames):
+    def __init__(self, events, event_names, window, warmup, hostnames, next_first=None):
         self.events = events
-        self.event_names = event_names
+        self.event_names = list(event_names)
         self.ranks = window.ranks
         self.indices = window.indices
         self.iterations = window.iterations
         self.warmup = np.asarray(warmup, dtype=bool)
         self.hostnames = hostnames
+        self.next_first = next_first
 
     def event(self, name):
         """[p, n] timestamps of one event, or None if the workload does not record it."""
@@ -275,49 +282,86 @@ class Timeline:
 
 
 def read_timeline(f, window):
-    """Read only the bounding box of the window from /timeline/events, then index it."""
+    """Read only the bounding box of the window (plus the recorded iteration after it, where
+    the last one ends) from /timeline/events, then index it."""
     ds = f["timeline/events"]
     names = read_attr(f, "timeline/events", "event_names")
     if names is None:
         raise DesyncError("/timeline/events has no 'event_names' attribute")
     names = [str(n) for n in names]
+    n_iter = ds.shape[1]
     r0, r1 = window.ranks.min(), window.ranks.max() + 1
-    k0, k1 = window.indices.min(), window.indices.max() + 1
+    k0, k1 = window.indices.min(), min(window.indices.max() + 2, n_iter)
     box = np.asarray(ds[r0:r1, k0:k1, :], dtype=np.float64)
-    events = box[np.ix_(window.ranks - r0, window.indices - k0)]
+    rows = window.ranks - r0
+    events = box[np.ix_(rows, window.indices - k0)]
+    has_next = window.indices + 1 < n_iter
+    next_first = latest_event(events)
+    if has_next.any():
+        following = box[np.ix_(rows, window.indices[has_next] + 1 - k0)]
+        next_first[:, has_next] = first_event(following)
     hostnames = read(f, "topology/hostname")
     if hostnames is None:
         hostnames = ["?"] * ds.shape[0]
-    return Timeline(events, names, window, window.iterations < 0, hostnames)
+    return Timeline(events, names, window, window.iterations < 0, hostnames, next_first)
 
 
-def phase_intervals(tl):
-    """{phase: (begin[p, n], end[p, n])} for the phases whose events the workload records.
+def first_event(events):
+    """[p, n] first event that happened (in stored order) of each iteration; NaN if none."""
+    happened = np.isfinite(events)
+    idx = np.argmax(happened, axis=-1)[..., None]
+    first = np.take_along_axis(events, idx, axis=-1)[..., 0]
+    return np.where(happened.any(axis=-1), first, np.nan)
 
-    Follows docs/output.md: post starts at max(compute_end, delay_end) (a missing delay is
-    ignored). Intervals with a NaN end point did not happen.
+
+def latest_event(events):
+    """[p, n] latest event time of each iteration; NaN if none happened."""
+    happened = np.isfinite(events)
+    return np.where(happened.any(axis=-1),
+                    np.max(np.where(happened, events, -np.inf), axis=-1), np.nan)
+
+
+def event_phases(event_names):
+    """[(phase, index of its end event)] in stored order: every event "<phase>_end" after the
+    first event ends phase <phase> (docs/output.md, /timeline)."""
+    out = []
+    for e, name in enumerate(event_names):
+        if e > 0 and len(name) > len(END_SUFFIX) and name.endswith(END_SUFFIX):
+            phase = name[: -len(END_SUFFIX)]
+            if phase not in (p for p, _ in out):
+                out.append((phase, e))
+    return out
+
+
+def phase_intervals(tl, iteration=False):
+    """{phase: (begin[p, n], end[p, n])} in the order of the phases' end events.
+
+    The generic rule of docs/output.md: an event "<phase>_end" ends phase <phase>, which
+    began at the latest earlier event of the same iteration that happened (events are stored
+    in the order they are taken, so that is the nearest earlier non-NaN one). Intervals with a
+    NaN end point did not happen. With iteration=True the dict also holds "iteration": from the
+    iteration's first event to the next recorded iteration's first event (tl.next_first; the
+    last recorded iteration: to its latest event).
     """
-    ev = tl.event
-    out = {}
-
-    def add(phase, begin, end):
-        if begin is not None and end is not None:
-            out[phase] = (begin, end)
-
-    add("compute", ev("compute_begin"), ev("compute_end"))
-    add("delay", ev("delay_begin"), ev("delay_end"))
-    compute_end, delay_end = ev("compute_end"), ev("delay_end")
-    if compute_end is not None and delay_end is not None:
-        post_begin = np.fmax(compute_end, delay_end)  # fmax ignores NaN
-    else:
-        post_begin = compute_end if compute_end is not None else delay_end
-    add("post", post_begin, ev("post_end"))
-    add("wait", ev("post_end"), ev("wait_end"))
-    add("barrier", ev("wait_end"), ev("barrier_end"))
-    if not out:
-        raise DesyncError(
-            "no known events in /timeline/events (event_names: %s)" % ", ".join(tl.event_names)
-        )
+    phases = event_phases(tl.event_names)
+    if not phases:
+        raise DesyncError("no phase events (named <phase>_end) in /timeline/events "
+                          "(event_names: %s)" % ", ".join(tl.event_names))
+    # previous[..., e]: the latest event before e (stored order) that happened
+    ev = tl.events
+    previous = np.full(ev.shape, np.nan)
+    last = np.full(ev.shape[:-1], np.nan)
+    for e in range(ev.shape[-1]):
+        previous[..., e] = last
+        last = np.where(np.isfinite(ev[..., e]), ev[..., e], last)
+    out = {phase: (previous[..., e], ev[..., e]) for phase, e in phases}
+    if iteration:
+        end = tl.next_first
+        if end is None:  # a Timeline built by hand: the next iteration if it is in the window
+            end = latest_event(ev)
+            follows = np.flatnonzero(np.diff(tl.indices) == 1)
+            end[:, follows] = first_event(ev[:, follows + 1])
+        out["iteration"] = (first_event(ev), end)
     return out
 
 
@@ -330,14 +374,15 @@ def valid(begin, end):
 def phase_tracks(tl):
     """One track of non-overlapping phase intervals per rank (for trace viewers).
 
-    Returns (phase names, [(phase code, begin ns, end ns, position in tl.iterations) per rank], number
-    of clipped intervals); each track is sorted by begin time. Times are rounded to integer
+    The phases are those of phase_intervals (not "iteration", which spans them). Returns (phase
+    names, [(phase code, begin ns, end ns, position in tl.iterations) per rank], number of
+    clipped intervals); each track is sorted by begin time. Times are rounded to integer
     nanoseconds first; an interval is clipped to end where the next one on its track begins
     (a safety net: the phases are sequential), and intervals of zero or negative duration are
     dropped, so that the events of a track nest properly.
     """
     phases = phase_intervals(tl)
-    order = [p for p in PHASES if p in phases]
+    order = list(phases)
     n_iter = len(tl.iterations)
     tracks, clipped = [], 0
     for i in range(len(tl.ranks)):
@@ -394,6 +439,24 @@ def format_si(value, unit):
         if abs(value) >= scale:
             return "%.4g %s%s" % (value / scale, prefix, unit)
     return "%.4g %s" % (value, unit)
+
+
+def format_quantity(value, units):
+    """A metric by its units attribute: 's' -> '1.2 ms', 'B' and 'B/s' with SI prefixes, '1'
+    plain (integers without a decimal point), anything else plain with the unit appended."""
+    if isinstance(value, str):
+        return value
+    if value is None or not np.isfinite(value):
+        return "-"
+    if units == "s":
+        return format_time(value)
+    if units in ("B", "B/s"):
+        return format_si(value, units)
+    if float(value).is_integer() and abs(value) < 1e15:
+        text = "%d" % value
+    else:
+        text = "%.4g" % value
+    return text if units in ("1", "", None) else "%s %s" % (text, units)
 
 
 def format_bytes(value):

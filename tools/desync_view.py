@@ -6,13 +6,19 @@ Subcommands:
   summary FILE
       Text summary: run attributes (workload, verification verdict, ranks, iterations,
       versions, start time), topology in short form (hosts, threads per rank, placement
-      warnings), the per-phase table over ranks (/metrics/phase_over_ranks with the argmin /
-      argmax ranks), bandwidth metrics and the total time.
+      warnings), the matrix share (rows, nonzeros; matrix workloads), the per-phase table over
+      ranks (/metrics/phase_over_ranks with the argmin / argmax ranks), communication (partners
+      per rank, bytes received per iteration), bandwidth metrics, every other scalar in
+      /metrics with its units, and the total time.
 
   timeline FILE -o OUT.png [--ranks A:B] [--iterations K0:K1] [--include-warmup] [--title T]
       Per-rank timeline picture: one row per rank (first rank of the window at the top), wall
-      time on the common time base on the x axis, bars for compute, injected delay, post,
-      wait and barrier. Any format matplotlib's Agg backend writes (png, pdf, svg) by suffix.
+      time on the common time base on the x axis, one bar per phase and iteration. Phases
+      follow the rule of docs/output.md for every workload (an event "<phase>_end" ends phase
+      <phase>, which began at the latest earlier event of the iteration that happened) and are
+      coloured by name: work (compute, local, remote, exec) green, injected delay blue, wait
+      red, barrier orange and hatched, pack/post and unknown phases grey. Any format
+      matplotlib's Agg backend writes (png, pdf, svg) by suffix.
 
   trace FILE -o OUT.json[.gz] [--ranks A:B] [--iterations K0:K1] [--stride S] [--include-warmup]
       Chrome Trace Event JSON (opens in https://ui.perfetto.dev or chrome://tracing): one
@@ -51,14 +57,24 @@ except ImportError as _exc:  # the interpreter lacks numpy/h5py
              "(on Debian: apt install python3-h5py python3-matplotlib, run with /usr/bin/python3)"
              % _exc)
 
-# colours and hatches of the phases in the timeline picture
+# colours and hatches of the phases in the timeline picture, by phase name (any workload)
 STYLE = {
     "compute": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="compute"),
+    "local": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="local part"),
+    "remote": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="remote part"),
+    "exec": dict(facecolor="#a6dba0", edgecolor="#5fa356", hatch=None, label="exec"),
     "delay": dict(facecolor="#1f5fd6", edgecolor="#1f5fd6", hatch=None, label="injected delay"),
+    "pack": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="pack (send buffer)"),
     "post": dict(facecolor="#bdbdbd", edgecolor="#808080", hatch=None, label="post (Isend/Irecv)"),
     "wait": dict(facecolor="#e0201b", edgecolor="#e0201b", hatch=None, label="wait (Waitall)"),
     "barrier": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="barrier"),
 }
+UNKNOWN_STYLE = dict(facecolor="#a0a0a0", edgecolor="#707070", hatch=None)
+
+
+def style(phase):
+    """The bar style of a phase; phases this tool does not know are grey, labelled by name."""
+    return STYLE.get(phase) or dict(UNKNOWN_STYLE, label=phase)
 BAR_HEIGHT = 0.8
 RECTS_PER_PATH = 100_000  # compound paths are split so that Agg never gets a giant one
 
@@ -71,8 +87,12 @@ def cmd_summary(args):
         out = []
         out += summary_run(f, args.file)
         out += summary_topology(f)
+        out += summary_matrix(f)
         out += summary_phases(f)
+        out += summary_comm(f)
         out += summary_bandwidth(f)
+        out += summary_other_metrics(f)
+        out += ["", row("total time", dh.format_time(dh.read(f, "metrics/total_time")))]
     print("\n".join(out))
     return 0
 
@@ -147,6 +167,20 @@ def summary_topology(f):
     return out
 
 
+def summary_matrix(f):
+    """Total rows and nonzeros of the distributed matrix (optional /matrix group)."""
+    rows, nnz = dh.read(f, "matrix/rows"), dh.read(f, "matrix/nnz")
+    if rows is None and nnz is None:
+        return []
+    out = ["", "matrix"]
+    for name, data in (("rows", rows), ("nonzeros", nnz)):
+        if data is not None:
+            d = np.asarray(data, dtype=np.int64).reshape(-1)
+            out.append(row(name, "%d total (per rank: min %d, max %d)" % (d.sum(), d.min(), d.max())
+                           if d.size else "-"))
+    return out
+
+
 def summary_phases(f):
     table = dh.read(f, "metrics/phase_over_ranks")
     if table is None:
@@ -172,6 +206,59 @@ def rank_or_dash(ranks, i):
     return str(int(ranks[i]))
 
 
+def min_mean_max(values, fmt):
+    v = np.asarray(values, dtype=float)
+    return "min %s, mean %s, max %s" % (fmt(v.min()), fmt(v.mean()), fmt(v.max()))
+
+
+def summary_comm(f):
+    """Partners per rank and bytes received per iteration (/comm), min/mean/max over ranks."""
+    recv, send = dh.read(f, "comm/recv_partner"), dh.read(f, "comm/send_partner")
+    recv_bytes = dh.read(f, "comm/recv_bytes")
+    offsets = dh.read(f, "comm/offsets")
+    if recv is None and send is None and recv_bytes is None:
+        return []
+    out = ["", "communication (per rank and iteration; min/mean/max over ranks)"]
+    count = lambda p: (np.asarray(p).reshape(len(p), -1) >= 0).sum(axis=1)  # noqa: E731
+    plain = lambda x: "%.4g" % x  # noqa: E731
+    if recv is not None and len(recv):
+        out.append(row("partners per rank", min_mean_max(count(recv), plain) + " (receive)"))
+    if send is not None and len(send) and (recv is None or
+                                           not np.array_equal(count(send), count(recv))):
+        out.append(row("", min_mean_max(count(send), plain) + " (send)"))
+    if recv_bytes is not None and len(recv_bytes):
+        total = np.asarray(recv_bytes, dtype=float).reshape(len(recv_bytes), -1).sum(axis=1)
+        out.append(row("received bytes", min_mean_max(total, lambda x: dh.format_si(x, "B"))))
+    if offsets is not None:
+        out.append(row("offsets", ", ".join(str(int(o)) for o in np.asarray(offsets).reshape(-1))))
+    return out
+
+
+#: /metrics datasets that summary shows in its own sections
+SHOWN_METRICS = ("total_time", "aggregate_bandwidth", "effective_bandwidth", "verification_errors",
+                 "phase_over_ranks", "phase_argmin_rank", "phase_argmax_rank")
+
+
+def summary_other_metrics(f):
+    """Every scalar dataset in /metrics not shown elsewhere, formatted by its units."""
+    if "metrics" not in f:
+        return []
+    out = []
+    for name, ds in f["metrics"].items():
+        if name in SHOWN_METRICS or not hasattr(ds, "shape") or ds.shape != ():
+            continue
+        units = dh.read_attr(f, "metrics/" + name, "units", "")
+        value = dh.read(f, "metrics/" + name)
+        if not isinstance(value, str):
+            try:
+                value = float(value)
+            except (TypeError, ValueError):
+                value = str(value)
+        out.append((name, dh.format_quantity(value, units)))
+    width = max([20] + [len(name) for name, _ in out])
+    return ["", "other metrics"] + ["  %-*s %s" % (width, n, v) for n, v in out] if out else []
+
+
 def summary_bandwidth(f):
     out = ["", "bandwidth"]
     out.append(row("aggregate", dh.format_si(dh.read(f, "metrics/aggregate_bandwidth"), "B/s")))
@@ -182,13 +269,17 @@ def summary_bandwidth(f):
         out.append(row("per rank", "min %s (rank %d), median %s, max %s (rank %d)" % (
             dh.format_si(per_rank[lo], "B/s"), lo, dh.format_si(np.nanmedian(per_rank), "B/s"),
             dh.format_si(per_rank[hi], "B/s"), hi)))
-    message = dh.read(f, "comm/message_bytes")
-    if message is not None:
-        out.append(row("message size", dh.format_bytes(message)))
+    per_iteration = dh.read(f, "summary/bytes_per_iteration")
+    if per_iteration is None:  # files written before the rename
+        per_iteration = dh.read(f, "summary/bytes_per_sweep")
+    if per_iteration is not None and np.size(per_iteration):
+        b = np.asarray(per_iteration, dtype=float).reshape(-1)
+        text = (dh.format_si(b[0], "B") + (" (every rank)" if len(b) > 1 else "")
+                if np.all(b == b[0]) else min_mean_max(b, lambda x: dh.format_si(x, "B")))
+        out.append(row("bytes per iteration", text))
     errors = dh.read(f, "metrics/verification_errors")
     if errors is not None:
         out.append(row("verification errors", errors))
-    out += ["", row("total time", dh.format_time(dh.read(f, "metrics/total_time")))]
     return out
 
 
@@ -239,8 +330,8 @@ def draw_timeline(tl, attrs, title=None, dpi=150):
     ax.set_xlim(t_min - pad, t_max + pad)
     ax.set_ylim(n_rows - 0.5, -0.5)  # first rank of the window at the top
     label_ranks(ax, tl)
-    handles = [Patch(facecolor=STYLE[p]["facecolor"], edgecolor=STYLE[p]["edgecolor"],
-                     hatch=STYLE[p]["hatch"], label=STYLE[p]["label"]) for p in bars]
+    handles = [Patch(facecolor=style(p)["facecolor"], edgecolor=style(p)["edgecolor"],
+                     hatch=style(p)["hatch"], label=style(p)["label"]) for p in bars]
     if t_min < 0 < t_max:
         ax.axvline(0, color="black", lw=0.8, ls="--", zorder=3)
         handles.append(Line2D([], [], color="black", lw=0.8, ls="--", label="measured loop starts"))
@@ -256,7 +347,7 @@ def draw_timeline(tl, attrs, title=None, dpi=150):
     pixel = (t_max - t_min + 2 * pad) / max(1.0, ax.get_window_extent().width)
     for phase, (x0, x1, y) in bars.items():
         x0, x1, y = merge_subpixel(x0, x1, y, t_min - pad, pixel)
-        st = STYLE[phase]
+        st = style(phase)
         ax.add_collection(PathCollection(
             rect_paths(x0, x1, y - BAR_HEIGHT / 2, y + BAR_HEIGHT / 2),
             facecolors=st["facecolor"], edgecolors=st["edgecolor"], linewidths=0,
@@ -265,7 +356,8 @@ def draw_timeline(tl, attrs, title=None, dpi=150):
 
 
 def timeline_bars(tl):
-    """{phase: (begin, end, row)} of the intervals that happened; row 0 = first rank."""
+    """{phase: (begin, end, row)} of the intervals that happened, phases in the order of
+    their end events (absent phases left out); row 0 = first rank."""
     n_rows = len(tl.ranks)
     row_of = np.broadcast_to(np.arange(n_rows, dtype=float)[:, None], tl.events.shape[:2])
     bars = {}
