@@ -198,6 +198,21 @@ boundary = ["periodic", "periodic", "open"]
   EXPECT_EQ(again.matrix.topi.nodes, c.matrix.topi.nodes);
 }
 
+TEST(DeckSpmv, KeysAndErrors) {
+  const Config c = load_deck("[run]\nworkload = \"spmv\"\n[spmv]\nscheme = \"nonsplit\"\nkernel = \"kokkoskernels\"\n"
+                             "compare_barrier = true\n[matrix]\n", "s.toml", {});
+  EXPECT_EQ(c.run.workload, Workload::spmv);
+  EXPECT_EQ(c.spmv.scheme, SpmvScheme::nonsplit);
+  EXPECT_EQ(c.spmv.kernel, SpmvKernel::kokkoskernels);
+  EXPECT_TRUE(c.spmv.compare_barrier);
+  EXPECT_EQ(c.resolved_toml.find("[triad]"), std::string::npos) << "tables of other workloads stay out";
+  EXPECT_NE(deck_error("[run]\nworkload = \"spmv\"\n").find("needs a [matrix] table"), std::string::npos);
+  EXPECT_NE(deck_error("[run]\nworkload = \"spmv\"\n[matrix]\n[spmv]\nscheme = \"pipeline\"\n").find("\"nonsplit\", \"splitwait\""),
+            std::string::npos);
+  EXPECT_NE(deck_error("[run]\nworkload = \"spmv\"\n[matrix]\n[spmv]\nbarier = true\n").find("did you mean"),
+            std::string::npos);
+}
+
 TEST(DeckMatrix, InvalidParametersAreDeckErrors) {
   const auto has = [](const std::string& deck, const std::string& what) {
     const std::string m = deck_error(deck);
