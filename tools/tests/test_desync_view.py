@@ -33,6 +33,7 @@ VIEW = os.path.join(TOOLS, "desync_view.py")
 sys.path.insert(0, TOOLS)
 
 import desync_h5  # noqa: E402
+import desync_view  # noqa: E402
 
 EVENTS = ["compute_begin", "compute_end", "delay_begin", "delay_end", "post_end", "wait_end",
           "barrier_end"]
@@ -281,6 +282,46 @@ def x_events(trace):
     return [e for e in trace["traceEvents"] if e["ph"] == "X"]
 
 
+def assert_tracks_do_not_overlap(test, xs):
+    """X events of each pid: positive durations, each ends before the next begins."""
+    test.assertTrue(all(e["dur"] > 0 for e in xs))
+    for pid in {e["pid"] for e in xs}:
+        track = sorted((e["ts"], e["ts"] + e["dur"]) for e in xs if e["pid"] == pid)
+        for (b0, e0), (b1, e1) in zip(track, track[1:]):
+            test.assertLessEqual(e0, b1 + 1e-6)
+
+
+def timeline_of(path, **window):
+    with desync_h5.open_output(path) as f:
+        w = desync_h5.select_window(f, **window)
+        return desync_h5.read_timeline(f, w), desync_h5.root_attributes(f)
+
+
+def legend_labels(path, **window):
+    tl, attrs = timeline_of(path, **window)
+    fig = desync_view.draw_timeline(tl, attrs)
+    try:
+        return [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    finally:
+        import matplotlib.pyplot as plt
+        plt.close(fig)
+
+
+def png_colour_counts(path, colours, tolerance=12):
+    """Pixels of each RGB colour in the plot area (the legend is right of it)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.image as mpimg
+
+    img = mpimg.imread(path)
+    rgb = (img[:, : int(0.75 * img.shape[1]), :3] * 255).astype(int)
+    return [int(np.all(np.abs(rgb - c) < tolerance, axis=-1).sum()) for c in colours]
+
+
+BLUE, RED, ORANGE = [0x1F, 0x5F, 0xD6], [0xE0, 0x20, 0x1B], [0xF5, 0xA6, 0x23]
+LIGHT_GREEN, GREEN = [0xB9, 0xE3, 0xB0], [0x8F, 0xD1, 0x8A]
+
+
 class DesyncViewTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -320,6 +361,21 @@ class DesyncViewTest(unittest.TestCase):
         self.assertEqual(len(compute), 1, out)
         self.assertEqual(compute[0].split()[-2:], ["0", "3"])
         self.assertRegex(out, r"total time\s+\d")
+        # /comm: rank 0 receives from nobody (open boundary), the others from one rank each
+        self.assertRegex(out, r"partners per rank\s+min 0, mean 0\.75, max 1 \(receive\)\n")
+        self.assertRegex(out, r"received bytes\s+min 0 B, mean 6\.144 kB, max 8\.192 kB\n")
+        self.assertRegex(out, r"offsets\s+1\n")
+        self.assertRegex(out, r"bytes per iteration\s+25\.17 MB \(every rank\)\n")
+        self.assertNotIn("message size", out)
+        self.assertNotIn("other metrics", out)  # triad has no extra metrics
+        self.assertNotIn("matrix", out)
+
+    def test_summary_reads_old_bytes_per_sweep(self):
+        old = self.path("old.h5")
+        write_synthetic(old, old_names=True)
+        code, out, err = run_view("summary", old)
+        self.assertEqual(code, 0, err)
+        self.assertRegex(out, r"bytes per iteration\s+25\.17 MB \(every rank\)\n")
 
     def test_summary_warnings_as_list(self):
         listed = self.path("listed.h5")
@@ -332,7 +388,8 @@ class DesyncViewTest(unittest.TestCase):
 
     # ------------------------------------------------------------------ timeline
 
-    def check_png(self, name, *extra):
+    def check_png(self, name, *extra, colours=(BLUE, RED)):
+        """Draw the timeline; the pixel counts of colours in the plot area."""
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.image as mpimg
@@ -345,11 +402,16 @@ class DesyncViewTest(unittest.TestCase):
         img = mpimg.imread(png)
         self.assertEqual(img.ndim, 3)
         self.assertTrue(500 < img.shape[1] < 4000 and 300 < img.shape[0] < 4000, img.shape)
-        # count the phase colours in the plot area (the legend is right of it)
-        rgb = (img[:, : int(0.75 * img.shape[1]), :3] * 255).astype(int)
-        blue = np.all(np.abs(rgb - [0x1F, 0x5F, 0xD6]) < 12, axis=-1).sum()
-        red = np.all(np.abs(rgb - [0xE0, 0x20, 0x1B]) < 12, axis=-1).sum()
-        return blue, red
+        return png_colour_counts(png, colours)
+
+    def test_timeline_legend_shows_only_present_phases(self):
+        self.assertEqual(legend_labels(self.h5),
+                         ["compute", "injected delay", "post (Isend/Irecv)", "wait (Waitall)"])
+        self.assertEqual(legend_labels(self.h5, iterations=slice(9, None)),
+                         ["compute", "post (Isend/Irecv)", "wait (Waitall)"])
+        self.assertEqual(desync_view.style("mystery")["label"], "mystery")  # unknown: grey
+        self.assertEqual(desync_view.style("mystery")["facecolor"],
+                         desync_view.UNKNOWN_STYLE["facecolor"])
 
     def test_timeline_png(self):
         blue, red = self.check_png("timeline.png", "--title", "synthetic")
@@ -400,10 +462,7 @@ class DesyncViewTest(unittest.TestCase):
         self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(-WARMUP, 18)))
         self.assertTrue(all(e["args"]["warmup"] == (e["args"]["iteration"] < 0) for e in xs))
         self.assertTrue(all(e["ts"] >= 0 for e in xs))  # warm-up is at negative times: shifted
-        for pid in range(4):
-            track = sorted((e["ts"], e["ts"] + e["dur"]) for e in xs if e["pid"] == pid)
-            for (b0, e0), (b1, e1) in zip(track, track[1:]):
-                self.assertLessEqual(e0, b1 + 1e-6)
+        assert_tracks_do_not_overlap(self, xs)
         # shifted by the warm-up's start; the timestamps still match the file
         origin = trace["otherData"]["time_origin_s"]
         self.assertLess(origin, 0)
@@ -499,6 +558,21 @@ class DesyncViewTest(unittest.TestCase):
                          ["compute", "delay", "post", "wait", "compute", "wait"])
         self.assertEqual(e[0], 999000)  # compute clipped at the delay's begin (ns)
 
+    def test_phase_intervals_match_phase_stats(self):
+        # the generic rule reproduces the triad durations (post begins after the delay if any)
+        tl, _ = timeline_of(self.h5, include_warmup=True)
+        phases = desync_h5.phase_intervals(tl, iteration=True)
+        self.assertEqual(list(phases), PHASES)
+        expected = durations(self.events)
+        for i, name in enumerate(PHASES):
+            begin, end = phases[name]
+            np.testing.assert_allclose(end - begin, expected[..., i], rtol=0, atol=1e-12,
+                                       err_msg=name)
+        # the last iteration of a window ends where the next recorded one begins
+        tl, _ = timeline_of(self.h5, iterations=slice(0, 3))
+        begin, end = desync_h5.phase_intervals(tl, iteration=True)["iteration"]
+        np.testing.assert_array_equal(end[:, -1], self.events[:, WARMUP + 3, 0])
+
     def test_decode(self):
         self.assertEqual(desync_h5.decode(b"triad\x00\x00\x00"), "triad")
         self.assertEqual(desync_h5.decode("passed\x00"), "passed")
@@ -517,6 +591,141 @@ class DesyncViewTest(unittest.TestCase):
         self.assertEqual(numbers(slice(-5, 6, 3), -2, 18).tolist(), [-2, 1, 4])
         self.assertEqual(numbers(slice(15, 30), -2, 18).tolist(), [15, 16, 17])
         self.assertEqual(desync_h5.rank_ranges([0, 1, 2, 5, 7, 8]), "0-2,5,7-8")
+
+
+class SpmvTest(unittest.TestCase):
+    """The SpMV workload: its own event names, SPLIT-WAIT order, /matrix, extra metrics."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.h5 = os.path.join(cls.tmp.name, "spmv.h5")
+        cls.events = write_synthetic_spmv(cls.h5, "split")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def trace(self, *extra):
+        code, out, err = run_view("trace", self.h5, "-o", self.path("spmv.json"), *extra)
+        self.assertEqual(code, 0, err)
+        with open(self.path("spmv.json")) as f:
+            return json.load(f)
+
+    def test_phases_follow_the_generic_rule(self):
+        tl, _ = timeline_of(self.h5, include_warmup=True)
+        phases = desync_h5.phase_intervals(tl, iteration=True)
+        self.assertEqual(list(phases), ["pack", "post", "local", "wait", "remote", "barrier",
+                                        "iteration"])
+        ix = SPMV_EVENTS["split"].index
+        ev = self.events
+        # SPLIT-WAIT: local runs from post_end, wait from local_end to wait_end, remote after
+        np.testing.assert_array_equal(phases["local"][0], ev[..., ix("post_end")])
+        np.testing.assert_array_equal(phases["wait"][0], ev[..., ix("local_end")])
+        np.testing.assert_array_equal(phases["wait"][1], ev[..., ix("wait_end")])
+        np.testing.assert_array_equal(phases["remote"][0], ev[..., ix("wait_end")])
+        np.testing.assert_array_equal(phases["barrier"][0], ev[..., ix("remote_end")])
+        expected = spmv_durations(ev, "split")
+        for name, (begin, end) in phases.items():
+            i = SPMV_PHASES.index(name)
+            np.testing.assert_allclose(end - begin, expected[..., i], rtol=0, atol=1e-12,
+                                       err_msg=name)
+
+    def test_nonsplit_order(self):
+        path = self.path("nonsplit.h5")
+        ev = write_synthetic_spmv(path, "nonsplit")
+        tl, _ = timeline_of(path, include_warmup=True)
+        phases = desync_h5.phase_intervals(tl)
+        self.assertEqual(list(phases), ["pack", "post", "wait", "local", "remote", "barrier"])
+        ix = SPMV_EVENTS["nonsplit"].index
+        np.testing.assert_array_equal(phases["wait"][0], ev[..., ix("post_end")])
+        np.testing.assert_array_equal(phases["local"][0], ev[..., ix("wait_end")])
+        np.testing.assert_array_equal(phases["remote"][0], ev[..., ix("local_end")])
+
+    def test_a_missing_event_is_skipped(self):
+        # no barrier in iteration 1: the next iteration's phases are unaffected, barrier NaN;
+        # a missing local_end: wait begins at post_end (the latest earlier event that happened)
+        names = SPMV_EVENTS["split"]
+        ev = np.array([[[0.0, 1.0, 2.0, 5.0, 6.0, 7.0, 8.0],
+                        [8.0, 9.0, 10.0, np.nan, 12.0, 13.0, np.nan]]]) * 1e-3
+        tl = desync_h5.Timeline(ev, names, desync_h5.Window([0], [0, 1]), np.zeros(2, bool), ["h"])
+        phases = desync_h5.phase_intervals(tl, iteration=True)
+        self.assertTrue(np.isnan(phases["local"][1][0, 1]))
+        self.assertEqual(phases["wait"][0][0, 1], 10e-3)
+        self.assertTrue(np.isnan(phases["barrier"][1][0, 1]))
+        np.testing.assert_allclose(phases["iteration"][1][0] - phases["iteration"][0][0],
+                                   [8e-3, 5e-3])  # the last one: to its latest event
+
+    def test_summary(self):
+        code, out, err = run_view("summary", self.h5)
+        self.assertEqual(code, 0, err)
+        self.assertRegex(out, r"workload\s+spmv\n")
+        self.assertRegex(out, r"rows\s+3000 total")
+        self.assertRegex(out, r"nonzeros\s+36000 total")
+        self.assertRegex(out, r"partners per rank\s+min 1, mean 1\.333, max 2 \(receive\)\n")
+        self.assertNotIn("(send)", out)  # same partner counts as for receiving
+        self.assertRegex(out, r"received bytes\s+min 4\.096 kB, mean 5\.461 kB, max 8\.192 kB\n")
+        self.assertNotRegex(out, r"\n  offsets\s")
+        for name in SPMV_PHASES:
+            self.assertRegex(out, r"\n  %s\s" % name)
+        self.assertRegex(out, r"bytes per iteration\s+min ")
+        # every other scalar in /metrics, by its units
+        other = out[out.index("other metrics"):]
+        self.assertRegex(other, r"barrier_cost\s+2\.5 us\n")
+        self.assertRegex(other, r"gflops\s+1\.235 Gflop/s\n")
+        self.assertRegex(other, r"gflops_barrier_corrected\s+1\.3 Gflop/s\n")
+        self.assertRegex(other, r"cer_median\s+0\.125\n")
+        self.assertRegex(other, r"partners_mean\s+1\.333\n")
+        self.assertRegex(other, r"msg_bytes_mean\s+4\.096 kB\n")
+        self.assertRegex(other, r"nnz_total\s+36000\n")
+        self.assertRegex(other, r"desync_speedup\s+-0\.0125\n")
+        for shown in desync_view.SHOWN_METRICS:
+            self.assertNotIn(shown, other)
+
+    def test_trace(self):
+        trace = self.trace("--include-warmup")
+        self.assertEqual(trace["otherData"]["workload"], "spmv")
+        self.assertEqual(trace["otherData"]["clipped_events"], 0)
+        xs = x_events(trace)
+        self.assertEqual({e["name"] for e in xs},
+                         {"pack", "post", "local", "wait", "remote", "barrier"})
+        assert_tracks_do_not_overlap(self, xs)
+        # one event per phase per iteration (the barrier of the last rank is 1 us or more)
+        for pid in range(3):
+            mine = [e for e in xs if e["pid"] == pid]
+            self.assertEqual(len(mine), 6 * 12)
+        # wait lies between local_end and wait_end
+        origin = trace["otherData"]["time_origin_s"]
+        ix = SPMV_EVENTS["split"].index
+        for e in xs:
+            if e["name"] == "wait":
+                r, k = e["pid"], e["args"]["iteration"] + SPMV_WARMUP
+                self.assertAlmostEqual(e["ts"] / 1e6 + origin, self.events[r, k, ix("local_end")],
+                                       delta=1e-8)
+                self.assertAlmostEqual((e["ts"] + e["dur"]) / 1e6 + origin,
+                                       self.events[r, k, ix("wait_end")], delta=1e-8)
+        # rank 1's slow local part in iteration 4 makes ranks 0 and 2 wait at the barrier
+        barrier = {(e["pid"], e["args"]["iteration"]): e["dur"] for e in xs
+                   if e["name"] == "barrier"}
+        self.assertEqual({key for key, dur in barrier.items() if dur > 500}, {(0, 4), (2, 4)})
+
+    def test_timeline(self):
+        png = self.path("spmv.png")
+        code, out, err = run_view("timeline", self.h5, "-o", png)
+        self.assertEqual(code, 0, err)
+        blue, red, orange, light, green = png_colour_counts(
+            png, (BLUE, RED, ORANGE, LIGHT_GREEN, GREEN))
+        self.assertEqual(blue, 0)  # no injected delay
+        self.assertGreater(red, 100)  # wait
+        self.assertGreater(orange, 20)  # barrier (hatched) at iteration 4
+        self.assertGreater(light, 1000)  # local part
+        self.assertGreater(green, 100)  # remote part, another green
+        self.assertEqual(legend_labels(self.h5), [
+            "pack (send buffer)", "post (Isend/Irecv)", "local part", "wait (Waitall)",
+            "remote part", "barrier"])
 
 
 if __name__ == "__main__":
