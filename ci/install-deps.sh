@@ -13,6 +13,9 @@
 #                       root, the Kokkos version and the compiler)
 #   DESYNC_JOBS         parallel build jobs (default: nproc)
 #   DESYNC_SKIP_APT=1   do not touch Debian packages (e.g. on a cluster with modules)
+#   DESYNC_KOKKOS_CMAKE_ARGS, DESYNC_KK_CMAKE_ARGS
+#                       extra CMake arguments for Kokkos / KokkosKernels (another backend set,
+#                       other instantiations); use them with their own DESYNC_DEPS_PREFIX
 set -euo pipefail
 
 kokkos_version=3.4.01
@@ -122,7 +125,7 @@ build_kokkos() {
     -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
     -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_LIBDIR=lib \
     -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
-    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >"$work/kokkos-configure.log"
+    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF ${DESYNC_KOKKOS_CMAKE_ARGS:-} >"$work/kokkos-configure.log"
   cmake --build "$work/build-kokkos" -j "$jobs" >"$work/kokkos-build.log"
   cmake --install "$work/build-kokkos" >/dev/null
 }
@@ -146,7 +149,7 @@ build_kokkos_kernels() {
     -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
     -DKokkosKernels_INST_OFFSET_SIZE_T=ON -DKokkosKernels_INST_OFFSET_INT=OFF \
     -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF \
-    -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON \
+    -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON ${DESYNC_KK_CMAKE_ARGS:-} \
     >"$work/kk-configure.log"
   cmake --build "$work/build-kk" -j "$jobs" >"$work/kk-build.log"
   cmake --install "$work/build-kk" >/dev/null

@@ -1,0 +1,14 @@
+"""Reading and viewing desync HDF5 output files (the contract is docs/output.md).
+
+The command line is tools/desync_view.py; this package holds what it runs, one concept per module:
+
+  errors.py         DesyncError, the errors a user can fix (printed without a traceback)
+  h5file.py         opening and validating a file, decoding strings, reading datasets/attributes
+  window.py         rank and iteration windows (deck numbering) and their selection
+  timeline.py       the /timeline/events of a window (Timeline) and first/latest events
+  phases.py         the generic phase rule: phase intervals and per-rank trace tracks
+  formatting.py     numbers, times, byte counts and rank lists for humans
+  summary.py        the `summary` subcommand (text summary)
+  timeline_plot.py  the `timeline` subcommand (per-rank timeline picture)
+  chrome_trace.py   the `trace` subcommand (Chrome Trace Event JSON)
+"""

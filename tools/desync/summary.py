@@ -1,0 +1,214 @@
+"""The `summary` subcommand: a text summary of a desync output file.
+
+Run attributes (workload, verification verdict, ranks, iterations, versions, start time),
+topology in short form (hosts, threads per rank, placement warnings), the matrix share (rows,
+nonzeros; matrix workloads), the per-phase table over ranks (/metrics/phase_over_ranks with the
+argmin / argmax ranks), communication (partners per rank, bytes received per iteration),
+bandwidth metrics, every other scalar in /metrics with its units, and the total time.
+"""
+
+import numpy as np
+
+from .formatting import format_quantity, format_si, format_time, rank_ranges
+from .h5file import lines, open_output, read, read_attr, root_attributes
+
+
+def cmd_summary(args):
+    with open_output(args.file) as f:
+        out = []
+        out += summary_run(f, args.file)
+        out += summary_topology(f)
+        out += summary_matrix(f)
+        out += summary_phases(f)
+        out += summary_comm(f)
+        out += summary_bandwidth(f)
+        out += summary_other_metrics(f)
+        out += ["", row("total time", format_time(read(f, "metrics/total_time")))]
+    print("\n".join(out))
+    return 0
+
+
+def row(key, value):
+    return "  %-20s %s" % (key, value)
+
+
+def summary_run(f, path):
+    a = root_attributes(f)
+    get = lambda k: a.get(k, "?")  # noqa: E731
+    mpi = lines(a.get("mpi_library_version", "")) or ["?"]
+    version = "format %s, desync %s (git %s)" % (
+        get("format_version"), get("desync_version"), get("git_revision"))
+    return [
+        "desync output: %s" % path,
+        row("workload", get("workload")),
+        row("verification", get("verification")),
+        row("ranks", get("ranks")),
+        row("iterations", iterations_text(a.get("iterations"), a.get("warmup_iterations"))),
+        row("versions", version),
+        row("Kokkos", "%s, execution space %s" % (get("kokkos_version"), get("execution_space"))),
+        row("compiler", get("compiler")),
+        row("MPI", mpi[0]),
+        row("start time", get("start_time")),
+        row("command line", get("command_line")),
+    ]
+
+
+def iterations_text(measured, warmup):
+    """'18 measured + 2 warm-up (numbered 0..17 and -2..-1, as in the deck)'."""
+    text = "%s measured + %s warm-up" % ("?" if measured is None else measured,
+                                          "?" if warmup is None else warmup)
+    if isinstance(measured, int) and isinstance(warmup, int):
+        numbers = ["0..%d" % (measured - 1)] if measured > 0 else []
+        numbers += ["-%d..-1" % warmup] if warmup > 0 else []
+        if numbers:
+            text += " (numbered %s, as in the deck)" % " and ".join(numbers)
+    return text
+
+
+def summary_topology(f):
+    hosts = read(f, "topology/hostname") or []
+    threads = read(f, "topology/threads")
+    by_host = {}
+    for rank, host in enumerate(hosts):
+        by_host.setdefault(host, []).append(rank)
+    host_text = "%d: " % len(by_host) + ", ".join(
+        "%s (ranks %s)" % (h, rank_ranges(r)) for h, r in by_host.items())
+    out = ["", "topology", row("hosts", host_text if hosts else "-")]
+    if threads is not None:
+        by_count = {}
+        for rank, t in enumerate(np.asarray(threads).tolist()):
+            by_count.setdefault(t, []).append(rank)
+        text = "; ".join(
+            "%d (%s)" % (t, "all ranks" if len(r) == len(threads) else "ranks " + rank_ranges(r))
+            for t, r in sorted(by_count.items()))
+        out.append(row("threads per rank", text))
+    domains = read(f, "topology/contention_domain")
+    if domains is not None:
+        d = np.asarray(domains)
+        out.append(row("contention domains", "%d distinct%s" % (
+            len(set(d[d >= 0].tolist())),
+            ", %d rank(s) spanning several NUMA nodes" % (d < 0).sum() if (d < 0).any() else "")))
+    offset, error = read(f, "topology/clock_offset"), read(f, "topology/clock_offset_error")
+    if offset is not None and error is not None and len(offset):
+        out.append(row("clock offsets", "max |offset| %s, max error %s" % (
+            format_time(np.nanmax(np.abs(offset))), format_time(np.nanmax(error)))))
+    warnings = lines(read_attr(f, "topology", "warnings", ""))
+    out.append(row("placement warnings", "none" if not warnings else warnings[0]))
+    out += [row("", w) for w in warnings[1:]]
+    return out
+
+
+def summary_matrix(f):
+    """Total rows and nonzeros of the distributed matrix (optional /matrix group)."""
+    rows, nnz = read(f, "matrix/rows"), read(f, "matrix/nnz")
+    if rows is None and nnz is None:
+        return []
+    out = ["", "matrix"]
+    for name, data in (("rows", rows), ("nonzeros", nnz)):
+        if data is not None:
+            d = np.asarray(data, dtype=np.int64).reshape(-1)
+            out.append(row(name, "%d total (per rank: min %d, max %d)" % (d.sum(), d.min(), d.max())
+                           if d.size else "-"))
+    return out
+
+
+def summary_phases(f):
+    table = read(f, "metrics/phase_over_ranks")
+    if table is None:
+        return ["", "phases: no /metrics/phase_over_ranks in the file"]
+    names = read_attr(f, "metrics/phase_over_ranks", "phase_names") or \
+        read_attr(f, "summary/phase_stats", "phase_names") or \
+        ["phase %d" % i for i in range(len(table))]
+    argmin = read(f, "metrics/phase_argmin_rank")
+    argmax = read(f, "metrics/phase_argmax_rank")
+    out = ["", "phases: each rank's median over measured iterations; min/median/max over ranks",
+           "  %-10s %12s %12s %12s %8s %8s" % ("phase", "min", "median", "max", "min@rank", "max@rank")]
+    for i, name in enumerate(names):
+        lo, med, hi = np.asarray(table[i], dtype=float)[:3]
+        out.append("  %-10s %12s %12s %12s %8s %8s" % (
+            name, format_time(lo), format_time(med), format_time(hi),
+            rank_or_dash(argmin, i), rank_or_dash(argmax, i)))
+    return out
+
+
+def rank_or_dash(ranks, i):
+    if ranks is None or i >= len(ranks) or ranks[i] < 0:
+        return "-"
+    return str(int(ranks[i]))
+
+
+def min_mean_max(values, fmt):
+    v = np.asarray(values, dtype=float)
+    return "min %s, mean %s, max %s" % (fmt(v.min()), fmt(v.mean()), fmt(v.max()))
+
+
+def summary_comm(f):
+    """Partners per rank and bytes received per iteration (/comm), min/mean/max over ranks."""
+    recv, send = read(f, "comm/recv_partner"), read(f, "comm/send_partner")
+    recv_bytes = read(f, "comm/recv_bytes")
+    offsets = read(f, "comm/offsets")
+    if recv is None and send is None and recv_bytes is None:
+        return []
+    out = ["", "communication (per rank and iteration; min/mean/max over ranks)"]
+    count = lambda p: (np.asarray(p).reshape(len(p), -1) >= 0).sum(axis=1)  # noqa: E731
+    plain = lambda x: "%.4g" % x  # noqa: E731
+    if recv is not None and len(recv):
+        out.append(row("partners per rank", min_mean_max(count(recv), plain) + " (receive)"))
+    if send is not None and len(send) and (recv is None or
+                                           not np.array_equal(count(send), count(recv))):
+        out.append(row("", min_mean_max(count(send), plain) + " (send)"))
+    if recv_bytes is not None and len(recv_bytes):
+        total = np.asarray(recv_bytes, dtype=float).reshape(len(recv_bytes), -1).sum(axis=1)
+        out.append(row("received bytes", min_mean_max(total, lambda x: format_si(x, "B"))))
+    if offsets is not None:
+        out.append(row("offsets", ", ".join(str(int(o)) for o in np.asarray(offsets).reshape(-1))))
+    return out
+
+
+#: /metrics datasets that summary shows in its own sections
+SHOWN_METRICS = ("total_time", "aggregate_bandwidth", "effective_bandwidth", "verification_errors",
+                 "phase_over_ranks", "phase_argmin_rank", "phase_argmax_rank")
+
+
+def summary_other_metrics(f):
+    """Every scalar dataset in /metrics not shown elsewhere, formatted by its units."""
+    if "metrics" not in f:
+        return []
+    out = []
+    for name, ds in f["metrics"].items():
+        if name in SHOWN_METRICS or not hasattr(ds, "shape") or ds.shape != ():
+            continue
+        units = read_attr(f, "metrics/" + name, "units", "")
+        value = read(f, "metrics/" + name)
+        if not isinstance(value, str):
+            try:
+                value = float(value)
+            except (TypeError, ValueError):
+                value = str(value)
+        out.append((name, format_quantity(value, units)))
+    width = max([20] + [len(name) for name, _ in out])
+    return ["", "other metrics"] + ["  %-*s %s" % (width, n, v) for n, v in out] if out else []
+
+
+def summary_bandwidth(f):
+    out = ["", "bandwidth"]
+    out.append(row("aggregate", format_si(read(f, "metrics/aggregate_bandwidth"), "B/s")))
+    out.append(row("effective", format_si(read(f, "metrics/effective_bandwidth"), "B/s")))
+    per_rank = read(f, "summary/bandwidth")
+    if per_rank is not None and np.isfinite(per_rank).any():
+        lo, hi = int(np.nanargmin(per_rank)), int(np.nanargmax(per_rank))
+        out.append(row("per rank", "min %s (rank %d), median %s, max %s (rank %d)" % (
+            format_si(per_rank[lo], "B/s"), lo, format_si(np.nanmedian(per_rank), "B/s"),
+            format_si(per_rank[hi], "B/s"), hi)))
+    per_iteration = read(f, "summary/bytes_per_iteration")
+    if per_iteration is None:  # files written before the rename
+        per_iteration = read(f, "summary/bytes_per_sweep")
+    if per_iteration is not None and np.size(per_iteration):
+        b = np.asarray(per_iteration, dtype=float).reshape(-1)
+        text = (format_si(b[0], "B") + (" (every rank)" if len(b) > 1 else "")
+                if np.all(b == b[0]) else min_mean_max(b, lambda x: format_si(x, "B")))
+        out.append(row("bytes per iteration", text))
+    errors = read(f, "metrics/verification_errors")
+    if errors is not None:
+        out.append(row("verification errors", errors))
+    return out

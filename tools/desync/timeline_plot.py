@@ -1,0 +1,166 @@
+"""The `timeline` subcommand: the per-rank timeline picture.
+
+One row per rank (first rank of the window at the top), wall time on the common time base on
+the x axis, one bar per phase and iteration (phases by the rule of phases.py), coloured by
+phase name. Any format matplotlib's Agg backend writes (png, pdf, svg), by suffix.
+"""
+
+import numpy as np
+
+from .errors import DesyncError
+from .formatting import iteration_span, rank_ranges
+from .h5file import open_output, root_attributes
+from .phases import phase_intervals, valid
+from .timeline import read_timeline
+from .window import select_window
+
+# colours and hatches of the phases in the timeline picture, by phase name (any workload)
+STYLE = {
+    "compute": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="compute"),
+    "local": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="local part"),
+    "remote": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="remote part"),
+    "exec": dict(facecolor="#a6dba0", edgecolor="#5fa356", hatch=None, label="exec"),
+    "delay": dict(facecolor="#1f5fd6", edgecolor="#1f5fd6", hatch=None, label="injected delay"),
+    "pack": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="pack (send buffer)"),
+    "post": dict(facecolor="#bdbdbd", edgecolor="#808080", hatch=None, label="post (Isend/Irecv)"),
+    "wait": dict(facecolor="#e0201b", edgecolor="#e0201b", hatch=None, label="wait (Waitall)"),
+    "barrier": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="barrier"),
+}
+UNKNOWN_STYLE = dict(facecolor="#a0a0a0", edgecolor="#707070", hatch=None)
+BAR_HEIGHT = 0.8
+RECTS_PER_PATH = 100_000  # compound paths are split so that Agg never gets a giant one
+
+
+def style(phase):
+    """The bar style of a phase; phases this tool does not know are grey, labelled by name."""
+    return STYLE.get(phase) or dict(UNKNOWN_STYLE, label=phase)
+
+
+def cmd_timeline(args):
+    with open_output(args.file) as f:
+        window = select_window(f, args.ranks, args.iterations, args.include_warmup)
+        tl = read_timeline(f, window)
+        attrs = root_attributes(f)
+    fig = draw_timeline(tl, attrs, args.title, args.dpi)
+    fig.savefig(args.output, dpi=args.dpi)
+    print("wrote %s (%d ranks x %d iterations)" % (args.output, len(tl.ranks), len(tl.iterations)))
+    return 0
+
+
+def rect_paths(x0, x1, y0, y1):
+    """Compound matplotlib Paths holding one closed rectangle per interval (vectorised)."""
+    from matplotlib.path import Path
+
+    codes_one = [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
+    paths = []
+    for s in range(0, len(x0), RECTS_PER_PATH):
+        a, b, c, d = (v[s:s + RECTS_PER_PATH] for v in (x0, x1, y0, y1))
+        verts = np.stack([np.stack([a, c], 1), np.stack([b, c], 1), np.stack([b, d], 1),
+                          np.stack([a, d], 1), np.stack([a, c], 1)], axis=1).reshape(-1, 2)
+        codes = np.tile(np.array(codes_one, dtype=Path.code_type), len(a))
+        paths.append(Path(verts, codes))
+    return paths
+
+
+def draw_timeline(tl, attrs, title=None, dpi=150):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import PathCollection
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    bars = timeline_bars(tl)
+    t_min = min(x0.min() for x0, _, _ in bars.values())
+    t_max = max(x1.max() for _, x1, _ in bars.values())
+    n_rows = len(tl.ranks)
+    fig, ax = plt.subplots(figsize=(13, min(14, 2.2 + 0.32 * n_rows)), dpi=dpi)
+    pad = 0.01 * (t_max - t_min or 1e-6)
+    ax.set_xlim(t_min - pad, t_max + pad)
+    ax.set_ylim(n_rows - 0.5, -0.5)  # first rank of the window at the top
+    label_ranks(ax, tl)
+    handles = [Patch(facecolor=style(p)["facecolor"], edgecolor=style(p)["edgecolor"],
+                     hatch=style(p)["hatch"], label=style(p)["label"]) for p in bars]
+    if t_min < 0 < t_max:
+        ax.axvline(0, color="black", lw=0.8, ls="--", zorder=3)
+        handles.append(Line2D([], [], color="black", lw=0.8, ls="--", label="measured loop starts"))
+    ax.set_xlabel("wall time on the common time base (s; 0 = start of measured iteration 0 "
+                  "on rank 0)")
+    ax.set_ylabel("MPI rank")
+    ax.grid(axis="x", color="#dddddd", lw=0.5, zorder=0)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.005, 1.0), frameon=False,
+              fontsize=9)
+    ax.set_title(timeline_title(tl, attrs, title), fontsize=10)
+    fig.tight_layout()
+    # the layout is final: merge bars narrower than a pixel (keeps the picture, saves time)
+    pixel = (t_max - t_min + 2 * pad) / max(1.0, ax.get_window_extent().width)
+    for phase, (x0, x1, y) in bars.items():
+        x0, x1, y = merge_subpixel(x0, x1, y, t_min - pad, pixel)
+        st = style(phase)
+        ax.add_collection(PathCollection(
+            rect_paths(x0, x1, y - BAR_HEIGHT / 2, y + BAR_HEIGHT / 2),
+            facecolors=st["facecolor"], edgecolors=st["edgecolor"], linewidths=0,
+            hatch=st["hatch"], zorder=2), autolim=False)
+    return fig
+
+
+def timeline_bars(tl):
+    """{phase: (begin, end, row)} of the intervals that happened, phases in the order of
+    their end events (absent phases left out); row 0 = first rank."""
+    n_rows = len(tl.ranks)
+    row_of = np.broadcast_to(np.arange(n_rows, dtype=float)[:, None], tl.events.shape[:2])
+    bars = {}
+    for phase, (begin, end) in phase_intervals(tl).items():
+        ok = valid(begin, end)
+        if ok.any():
+            bars[phase] = (begin[ok], end[ok], row_of[ok])
+    if not bars:
+        raise DesyncError("nothing to draw: no event happened in the window")
+    return bars
+
+
+def merge_subpixel(x0, x1, y, origin, pixel):
+    """Replace the bars of a row that lie inside one pixel column by one bar of their total
+    width, starting where the first one starts: Agg shades a pixel by the area covered, so
+    the picture stays the same while 40 ranks x 50000 iterations shrink to a few bars per
+    pixel column. Bars crossing a column boundary are kept as they are.
+    """
+    col0 = np.floor((x0 - origin) / pixel)
+    inside = col0 == np.floor((x1 - origin) / pixel)
+    if inside.sum() < 2:
+        return x0, x1, y
+    key = y[inside] * (np.max(col0) + 2) + col0[inside]
+    order = np.lexsort((x0[inside], key))
+    key, b, w = key[order], x0[inside][order], (x1 - x0)[inside][order]
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    mb = b[first]
+    me = mb + np.add.reduceat(w, first)
+    my = y[inside][order][first]
+    return (np.concatenate([x0[~inside], mb]), np.concatenate([x1[~inside], me]),
+            np.concatenate([y[~inside], my]))
+
+
+def label_ranks(ax, tl):
+    """One tick per rank if they fit, and a thin line where the host changes."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    n_rows = len(tl.ranks)
+    if n_rows <= 48:
+        ax.set_yticks(range(n_rows))
+        ax.set_yticklabels([str(r) for r in tl.ranks], fontsize=8)
+    else:
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=24, integer=True))
+        ax.yaxis.set_major_formatter(FuncFormatter(
+            lambda y, _: str(tl.ranks[int(y)]) if 0 <= int(y) < n_rows else ""))
+    hosts = [tl.hostnames[r] if r < len(tl.hostnames) else "?" for r in tl.ranks]
+    for i in range(1, n_rows):
+        if hosts[i] != hosts[i - 1]:
+            ax.axhline(i - 0.5, color="#555555", lw=0.6, zorder=1)
+
+
+def timeline_title(tl, attrs, title):
+    facts = "%s, verification %s: ranks %s, iterations %s%s" % (
+        attrs.get("workload", "?"), attrs.get("verification", "?"), rank_ranges(tl.ranks),
+        iteration_span(tl), " (warm-up < 0 included)" if tl.warmup.any() else "")
+    return "%s\n%s" % (title, facts) if title else "desync timeline: " + facts

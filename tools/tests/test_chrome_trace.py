@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Tests of `desync_view.py trace` (Chrome Trace Event JSON) on synthetic triad and SpMV files.
+
+Run from the repository root with
+    /usr/bin/python3 -m unittest discover -s tools/tests -v
+or directly: /usr/bin/python3 tools/tests/test_chrome_trace.py
+"""
+
+import unittest
+
+from synthetic_files import DELAY, DELAY_ITERATION, DELAY_RANK, SPMV_EVENTS, SPMV_WARMUP, WARMUP
+from view_helpers import SpmvFileTest, TriadFileTest, assert_tracks_do_not_overlap, x_events
+
+
+class TriadTraceTest(TriadFileTest):
+    def test_trace_default_window(self):
+        trace = self.trace()
+        self.assertEqual(trace["displayTimeUnit"], "ms")
+        self.assertEqual(trace["otherData"]["workload"], "triad")
+        self.assertEqual(trace["otherData"]["verification"], "passed")
+        xs = x_events(trace)
+        self.assertTrue(all(e["dur"] > 0 for e in xs))
+        self.assertEqual({e["pid"] for e in xs}, {0, 1, 2, 3})
+        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(18)))  # measured only
+        self.assertFalse(any(e["args"]["warmup"] for e in xs))
+        self.assertEqual(trace["otherData"]["window_iterations"], "0..17")
+        self.assertEqual({e["name"] for e in xs}, {"compute", "delay", "post", "wait"})
+        self.assertTrue(all(e["cat"] == e["name"] for e in xs))
+        names = {e["pid"]: e["args"]["name"] for e in trace["traceEvents"]
+                 if e["ph"] == "M" and e["name"] == "process_name"}
+        self.assertEqual(names, {0: "rank 0 (node-a)", 1: "rank 1 (node-a)",
+                                 2: "rank 2 (node-b)", 3: "rank 3 (node-b)"})
+        delays = [(e["pid"], e["args"]["iteration"], e["dur"]) for e in xs if e["name"] == "delay"]
+        self.assertEqual(len(delays), 1)
+        self.assertEqual(delays[0][:2], (DELAY_RANK, DELAY_ITERATION))
+        self.assertAlmostEqual(delays[0][2], DELAY * 1e6, delta=0.01)
+
+    def test_trace_waits_follow_the_delay(self):
+        xs = x_events(self.trace())
+        wait = {(e["pid"], e["args"]["iteration"]): e["dur"] for e in xs if e["name"] == "wait"}
+        long_waits = {key for key, dur in wait.items() if dur > 1000}  # > 1 ms
+        self.assertEqual(long_waits, {(1, 8), (2, 9), (3, 10)})  # deck numbering
+        for key in long_waits:
+            self.assertGreater(wait[key], 0.8 * DELAY * 1e6)
+
+    def test_trace_events_nest_on_each_track(self):
+        trace = self.trace("--include-warmup")
+        xs = x_events(trace)
+        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(-WARMUP, 18)))
+        self.assertTrue(all(e["args"]["warmup"] == (e["args"]["iteration"] < 0) for e in xs))
+        self.assertTrue(all(e["ts"] >= 0 for e in xs))  # warm-up is at negative times: shifted
+        assert_tracks_do_not_overlap(self, xs)
+        # shifted by the warm-up's start; the timestamps still match the file
+        origin = trace["otherData"]["time_origin_s"]
+        self.assertLess(origin, 0)
+        for k in (-2, -1, 0, 5):  # deck iteration k is recorded at index WARMUP + k
+            c = [e for e in xs if e["pid"] == 2 and e["name"] == "compute"
+                 and e["args"]["iteration"] == k]
+            self.assertAlmostEqual(c[0]["ts"] / 1e6 + origin, self.events[2, WARMUP + k, 0],
+                                   delta=1e-8)
+
+    def test_trace_window_and_stride(self):
+        xs = x_events(self.trace("--ranks", "1:3", "--iterations", "9:11"))
+        self.assertEqual({e["pid"] for e in xs}, {1, 2})
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {9, 10})
+        xs = x_events(self.trace("--ranks", "-1", "--stride", "5", name="t.json.gz"))
+        self.assertEqual({e["pid"] for e in xs}, {3})
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {0, 5, 10, 15})
+        xs = x_events(self.trace("--iterations", "5:15", "--include-warmup"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(5, 15)))
+
+    def test_trace_window_with_negative_start(self):
+        # -2:3 is warm-up -2..-1 plus measured 0..2, NOT Python's "from the end"
+        trace = self.trace("--iterations", "-2:3")
+        xs = x_events(trace)
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {-2, -1, 0, 1, 2})
+        self.assertEqual({e["args"]["iteration"] for e in xs if e["args"]["warmup"]}, {-2, -1})
+        self.assertEqual(trace["otherData"]["window_iterations"], "-2..2")
+        c = [e for e in xs if e["pid"] == 1 and e["name"] == "compute"
+             and e["args"]["iteration"] == -1]
+        origin = trace["otherData"]["time_origin_s"]
+        self.assertAlmostEqual(c[0]["ts"] / 1e6 + origin, self.events[1, WARMUP - 1, 0], delta=1e-8)
+        # bounds before the first warm-up iteration are clipped: -3:4 is -2..3 here
+        xs = x_events(self.trace("--iterations", "-3:4"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, set(range(-2, 4)))
+        # a single negative number is that warm-up iteration, not the last one
+        xs = x_events(self.trace("--iterations", "-1"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {-1})
+        # --include-warmup does not change an explicit window; it moves an open start to -W
+        xs = x_events(self.trace("--iterations", ":1", "--include-warmup"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {-2, -1, 0})
+        xs = x_events(self.trace("--iterations", ":1"))
+        self.assertEqual({e["args"]["iteration"] for e in xs}, {0})
+
+
+class SpmvTraceTest(SpmvFileTest):
+    """The SpMV workload: its own event names, SPLIT-WAIT order."""
+
+    def test_trace(self):
+        trace = self.trace("--include-warmup")
+        self.assertEqual(trace["otherData"]["workload"], "spmv")
+        self.assertEqual(trace["otherData"]["clipped_events"], 0)
+        xs = x_events(trace)
+        self.assertEqual({e["name"] for e in xs},
+                         {"pack", "post", "local", "wait", "remote", "barrier"})
+        assert_tracks_do_not_overlap(self, xs)
+        # one event per phase per iteration (the barrier of the last rank is 1 us or more)
+        for pid in range(3):
+            mine = [e for e in xs if e["pid"] == pid]
+            self.assertEqual(len(mine), 6 * 12)
+        # wait lies between local_end and wait_end
+        origin = trace["otherData"]["time_origin_s"]
+        ix = SPMV_EVENTS["split"].index
+        for e in xs:
+            if e["name"] == "wait":
+                r, k = e["pid"], e["args"]["iteration"] + SPMV_WARMUP
+                self.assertAlmostEqual(e["ts"] / 1e6 + origin, self.events[r, k, ix("local_end")],
+                                       delta=1e-8)
+                self.assertAlmostEqual((e["ts"] + e["dur"]) / 1e6 + origin,
+                                       self.events[r, k, ix("wait_end")], delta=1e-8)
+        # rank 1's slow local part in iteration 4 makes ranks 0 and 2 wait at the barrier
+        barrier = {(e["pid"], e["args"]["iteration"]): e["dur"] for e in xs
+                   if e["name"] == "barrier"}
+        self.assertEqual({key for key, dur in barrier.items() if dur > 500}, {(0, 4), (2, 4)})
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Tests of desync_view.py's error handling: messages without tracebacks, exit status 2.
+
+Run from the repository root with
+    /usr/bin/python3 -m unittest discover -s tools/tests -v
+or directly: /usr/bin/python3 tools/tests/test_cli_errors.py
+"""
+
+import os
+import unittest
+
+from synthetic_files import write_synthetic
+from view_helpers import TriadFileTest, run_view
+
+
+class CliErrorTest(TriadFileTest):
+    def test_not_a_desync_file(self):
+        other = self.path("other.h5")
+        write_synthetic(other, fmt="something-else")
+        code, out, err = run_view("summary", other)
+        self.assertEqual(code, 2)
+        self.assertIn("not a desync output file", err)
+        self.assertNotIn("Traceback", err)
+        text = self.path("text.h5")
+        with open(text, "w") as f:
+            f.write("hello\n")
+        code, out, err = run_view("trace", text, "-o", self.path("x.json"))
+        self.assertEqual(code, 2)
+        self.assertIn("not an HDF5 file", err)
+
+    def test_missing_file_and_empty_window(self):
+        code, out, err = run_view("summary", self.path("missing.h5"))
+        self.assertEqual(code, 2)
+        self.assertIn("no such file", err)
+        code, out, err = run_view("trace", self.h5, "-o", self.path("e.json"), "--ranks", "4:8")
+        self.assertEqual(code, 2)
+        self.assertIn("empty window", err)
+        code, out, err = run_view("timeline", self.h5, "-o", self.path("e.png"), "--iterations", "18:30")
+        self.assertEqual(code, 2)
+        self.assertIn("empty window", err)
+        self.assertIn("measured iterations 0..17, warm-up -2..-1", err)
+        self.assertFalse(os.path.exists(self.path("e.png")))
+        code, out, err = run_view("timeline", self.h5, "-o", self.path("e.png"), "--iterations", "-9:-2")
+        self.assertEqual(code, 2)
+        self.assertIn("empty window", err)
+        code, out, err = run_view("timeline", self.h5, "-o", self.path("e.png"), "--ranks", "a:b")
+        self.assertEqual(code, 2)
+        self.assertNotIn("Traceback", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
