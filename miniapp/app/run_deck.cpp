@@ -12,6 +12,7 @@
 #include "metrics/phase_stats.hpp"
 #include "report/summary_table.hpp"
 #include "workload/spmv.hpp"
+#include "workload/stencil.hpp"
 #include "workload/triad.hpp"
 
 namespace desync {
@@ -65,7 +66,8 @@ int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
   const int rank = comm_rank(comm), size = comm_size(comm);
   validate_for_ranks(cfg, size);
   if (cfg.has_matrix && cfg.run.workload != Workload::spmv)
-    throw DeckError(cfg.deck_path + ": error: the deck has a [matrix] table, but workload \"triad\" uses no matrix; "
+    throw DeckError(cfg.deck_path + ": error: the deck has a [matrix] table, but workload \"" +
+                    std::string(enum_name(workload_names, cfg.run.workload)) + "\" uses no matrix; "
                     "use `desync plan` for the matrix, workload = \"spmv\", or remove [matrix]");
   const std::string path = opt.output.empty() ? output_path(cfg) : opt.output;
   const std::string tmp = path + ".tmp";
@@ -78,7 +80,9 @@ int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
   for (const auto& w : topo.warnings) log::warn("{}\n", w);
   const ClockOffset clock = estimate_clock_offset(comm);
 
-  WorkloadResult result = cfg.run.workload == Workload::spmv ? run_spmv(cfg, comm) : run_triad(cfg, comm);
+  WorkloadResult result = cfg.run.workload == Workload::spmv      ? run_spmv(cfg, comm)
+                          : cfg.run.workload == Workload::stencil ? run_stencil(cfg, comm)
+                                                                  : run_triad(cfg, comm);
 
   // Common time base: rank 0's clock, zero at rank 0's first measured iteration.
   double origin = result.timeline.at(cfg.run.warmup < result.timeline.iterations() ? cfg.run.warmup : 0, 0);

@@ -11,6 +11,7 @@
 #include "config/overrides.hpp"
 #include "config/suggest.hpp"
 #include "config/table_reader.hpp"
+#include "workload/stencil_grid.hpp"
 
 namespace desync {
 namespace {
@@ -19,7 +20,7 @@ constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
 constexpr double real_max = std::numeric_limits<double>::max();
 
 // Tables a deck may hold. Workload tables of later workloads join this list as they land.
-const std::vector<std::string> known_tables{"run", "triad", "comm", "inject", "noise", "threads", "matrix", "spmv"};
+const std::vector<std::string> known_tables{"run", "triad", "comm", "inject", "noise", "threads", "matrix", "spmv", "stencil"};
 
 const toml::table* table_or_throw(const toml::table& root, const std::string& name,
                                   const std::string& deck) {
@@ -66,6 +67,35 @@ SpmvConfig read_spmv(TableReader r) {
   c.values = r.choice("values", c.values, spmv_values_names);
   c.compare_barrier = r.boolean("compare_barrier", c.compare_barrier);
   c.barrier_samples = r.integer("barrier_samples", c.barrier_samples, 1, 10'000'000);
+  r.finish();
+  return c;
+}
+
+StencilConfig read_stencil(TableReader r) {
+  StencilConfig c;
+  c.n = r.integer("n", c.n, 1, 1'000'000);
+  c.px = r.integer("px", c.px, 0, 1'000'000);
+  c.py = r.integer("py", c.py, 0, 1'000'000);
+  c.px_pos = r.position("px");
+  c.py_pos = r.position("py");
+  if (c.px > c.n) r.fail("px", fmt::format("more process columns than grid columns (n = {})", c.n));
+  if (c.py > c.n) r.fail("py", fmt::format("more process rows than grid rows (n = {})", c.n));
+  c.variant = r.choice("variant", c.variant, stencil_variant_names);
+  c.ca_steps = r.integer("ca_steps", c.ca_steps, 1, 100'000);
+  c.ca_steps_pos = r.position("ca_steps");
+  const auto tile = r.integer_list("tile", {c.tile_x, c.tile_y}, 0, 1'000'000);
+  if (tile.size() != 2) r.fail("tile", "allowed: an array of 2 integers [mb, nb] (0: the whole local block)");
+  c.tile_x = tile[0];
+  c.tile_y = tile[1];
+  c.ratio = r.real("ratio", c.ratio, 0.0, 1.0);
+  if (!(c.ratio > 0.0)) r.fail("ratio", "allowed: 0 < ratio <= 1");
+  c.weights = r.real_list("weights", c.weights, 5);
+  c.boundary = r.real("boundary", c.boundary, -real_max, real_max);
+  c.latency = r.real("latency", c.latency, 0.0, 10.0);
+  c.skip_redundant = r.boolean("skip_redundant", c.skip_redundant);
+  if (c.skip_redundant && c.variant != StencilVariant::ca)
+    r.fail("skip_redundant", "only the \"ca\" variant has redundant work to skip");
+  c.verify_full_max = r.integer("verify_full_max", c.verify_full_max, 0, 65'536);
   r.finish();
   return c;
 }
@@ -178,6 +208,7 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
   c.run = read_run(section("run"));
   if (c.run.workload == Workload::triad || root.contains("triad")) c.triad = read_triad(section("triad"));
   if (c.run.workload == Workload::spmv || root.contains("spmv")) c.spmv = read_spmv(section("spmv"));
+  if (c.run.workload == Workload::stencil || root.contains("stencil")) c.stencil = read_stencil(section("stencil"));
   if (c.run.workload == Workload::triad || root.contains("comm")) c.comm = read_comm(section("comm"));
   c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));
@@ -208,6 +239,7 @@ void validate_for_ranks(const Config& cfg, int nranks) {
     throw DeckError(fmt::format("{}: error: [triad] global_size = {}: fewer elements than the {} "
                                 "ranks; allowed: >= {}",
                                 cfg.deck_path, cfg.triad.global_size, nranks, nranks));
+  if (cfg.run.workload == Workload::stencil) validate_stencil_grid(cfg.stencil, nranks);
 }
 
 std::string output_path(const Config& cfg) {

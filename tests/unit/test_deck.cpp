@@ -244,3 +244,52 @@ TEST(DeckMatrix, InvalidParametersAreDeckErrors) {
 
 }  // namespace
 }  // namespace desync
+
+namespace desync {
+namespace {
+
+TEST(DeckStencil, KeysAndErrors) {
+  const Config c = load_deck("[run]\nworkload = \"stencil\"\n[stencil]\nn = 100\npx = 2\npy = 3\nvariant = \"ca\"\n"
+                             "ca_steps = 5\ntile = [10, 20]\nratio = 0.5\nweights = [1, 2, 3, 4, 5]\nboundary = 0\n"
+                             "latency = 1e-5\nskip_redundant = true\n", "s.toml", {});
+  EXPECT_EQ(c.run.workload, Workload::stencil);
+  EXPECT_EQ(c.stencil.n, 100);
+  EXPECT_EQ(c.stencil.variant, StencilVariant::ca);
+  EXPECT_EQ(c.stencil.ca_steps, 5);
+  EXPECT_EQ(c.stencil.tile_x, 10);
+  EXPECT_EQ(c.stencil.tile_y, 20);
+  EXPECT_EQ(c.stencil.weights, (std::vector<double>{1, 2, 3, 4, 5}));
+  EXPECT_TRUE(c.stencil.skip_redundant);
+  EXPECT_NO_THROW(validate_for_ranks(c, 6));
+  try {
+    validate_for_ranks(c, 4);
+    FAIL() << "px * py = 6 on 4 ranks accepted";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("s.toml:5:6: error: [stencil] px = 2, py = 3"), std::string::npos) << e.what();
+  }
+  const Config d = load_deck("[run]\nworkload = \"stencil\"\n", "d.toml", {});
+  EXPECT_EQ(d.stencil.variant, StencilVariant::base);
+  EXPECT_DOUBLE_EQ(d.stencil.ratio, 1.0);
+  EXPECT_NO_THROW(validate_for_ranks(d, 7)) << "automatic grid: 7 x 1";
+  EXPECT_EQ(d.resolved_toml.find("[triad]"), std::string::npos);
+  const auto has = [](const std::string& deck, const std::string& what) {
+    const std::string m = deck_error("[run]\nworkload = \"stencil\"\n[stencil]\n" + deck);
+    EXPECT_NE(m.find(what), std::string::npos) << m;
+  };
+  has("variant = \"matrixfree\"\n", "\"spmv\", \"base\", \"ca\"");
+  has("ratio = 0\n", "0 < ratio <= 1");
+  has("ratio = 1.5\n", "[stencil] ratio = 1.5");
+  has("ca_steps = 0\n", "[stencil] ca_steps = 0");
+  has("tile = [4]\n", "[mb, nb]");
+  has("weights = [1, 2]\n", "an array of 5 numbers");
+  has("n = 10\npx = 11\n", "more process columns");
+  has("skip_redundant = true\n", "only the \"ca\" variant");
+  has("tiles = [1, 1]\n", "did you mean 'tile'");
+  const Config deep = load_deck("[run]\nworkload = \"stencil\"\n[stencil]\nn = 20\nvariant = \"ca\"\nca_steps = 6\n", "c.toml", {});
+  EXPECT_NO_THROW(validate_for_ranks(deep, 3)) << "3 x 1: blocks of 6 or 7 columns";
+  EXPECT_NO_THROW(validate_for_ranks(deep, 4)) << "2 x 2: blocks of 10";
+  EXPECT_THROW(validate_for_ranks(deep, 5), DeckError) << "5 x 1: blocks of 4 < ca_steps";
+}
+
+}  // namespace
+}  // namespace desync

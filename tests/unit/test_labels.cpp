@@ -8,6 +8,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "workload/stencil.hpp"
 #include "workload/triad.hpp"
 
 namespace desync {
@@ -54,6 +55,30 @@ TEST(Labels, EveryKernelAndAllocationOfTheTriadRunHasThePrefix) {
   EXPECT_TRUE(g_labels.count("desync::triad")) << "the workload's profiling region";
   for (const auto& l : g_labels) EXPECT_TRUE(is_desync_label(l)) << "unlabelled Kokkos kernel or region: " << l;
   // Backends allocate their own bookkeeping (e.g. "Kokkos::Serial::scratch_mem"); everything else is ours.
+  for (const auto& l : g_allocs)
+    EXPECT_TRUE(is_desync_label(l) || l.rfind("Kokkos::", 0) == 0) << "unlabelled allocation: " << l;
+}
+
+TEST(Labels, EveryKernelAndAllocationOfTheStencilRunHasThePrefix) {
+  g_labels.clear();
+  g_allocs.clear();
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(on_kernel);
+  Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(on_kernel);
+  Kokkos::Tools::Experimental::set_allocate_data_callback(on_alloc);
+  Kokkos::Tools::Experimental::set_push_region_callback(on_region);
+  for (const char* v : {"spmv", "base", "ca"})
+    (void)run_stencil(load_deck(std::string("[run]\nworkload = \"stencil\"\niterations = 3\nwarmup = 1\nprogress_interval = 0\n"
+                                            "[stencil]\nn = 12\nvariant = \"") + v + "\"\n",
+                                "labels.toml", {}),
+                      MPI_COMM_WORLD);
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+  Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(nullptr);
+  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
+  EXPECT_TRUE(g_labels.count("desync::stencil::sweep"));
+  EXPECT_TRUE(g_labels.count("desync::stencil::crs_apply"));
+  EXPECT_TRUE(g_labels.count("desync::stencil"));
+  for (const auto& l : g_labels) EXPECT_TRUE(is_desync_label(l)) << "unlabelled Kokkos kernel or region: " << l;
   for (const auto& l : g_allocs)
     EXPECT_TRUE(is_desync_label(l) || l.rfind("Kokkos::", 0) == 0) << "unlabelled allocation: " << l;
 }
