@@ -11,6 +11,7 @@
 #include "kokkos_compat/concurrency.hpp"
 #include "metrics/phase_stats.hpp"
 #include "report/summary_table.hpp"
+#include "workload/chebfd.hpp"
 #include "workload/spmv.hpp"
 #include "workload/stencil.hpp"
 #include "workload/triad.hpp"
@@ -65,7 +66,7 @@ const std::string& pending_output() { return g_pending; }
 int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
   const int rank = comm_rank(comm), size = comm_size(comm);
   validate_for_ranks(cfg, size);
-  if (cfg.has_matrix && cfg.run.workload != Workload::spmv)
+  if (cfg.has_matrix && cfg.run.workload != Workload::spmv && cfg.run.workload != Workload::chebfd)
     throw DeckError(cfg.deck_path + ": error: the deck has a [matrix] table, but workload \"" +
                     std::string(enum_name(workload_names, cfg.run.workload)) + "\" uses no matrix; "
                     "use `desync plan` for the matrix, workload = \"spmv\", or remove [matrix]");
@@ -80,7 +81,8 @@ int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
   for (const auto& w : topo.warnings) log::warn("{}\n", w);
   const ClockOffset clock = estimate_clock_offset(comm);
 
-  WorkloadResult result = cfg.run.workload == Workload::spmv      ? run_spmv(cfg, comm)
+  WorkloadResult result = cfg.run.workload == Workload::chebfd    ? run_chebfd(cfg, comm)
+                          : cfg.run.workload == Workload::spmv    ? run_spmv(cfg, comm)
                           : cfg.run.workload == Workload::stencil ? run_stencil(cfg, comm)
                                                                   : run_triad(cfg, comm);
 

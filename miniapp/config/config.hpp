@@ -10,9 +10,19 @@
 
 namespace desync {
 
-enum class Workload { triad, spmv, stencil };
-inline constexpr EnumTable<Workload, 3> workload_names{
-    {{Workload::triad, "triad"}, {Workload::spmv, "spmv"}, {Workload::stencil, "stencil"}}};
+enum class Workload { triad, spmv, stencil, chebfd };
+inline constexpr EnumTable<Workload, 4> workload_names{{{Workload::triad, "triad"},
+                                                        {Workload::spmv, "spmv"},
+                                                        {Workload::stencil, "stencil"},
+                                                        {Workload::chebfd, "chebfd"}}};
+
+enum class ChebfdScheme { nonsplit, splitwait, pipeline };
+inline constexpr EnumTable<ChebfdScheme, 3> chebfd_scheme_names{{{ChebfdScheme::nonsplit, "nonsplit"},
+                                                                {ChebfdScheme::splitwait, "splitwait"},
+                                                                {ChebfdScheme::pipeline, "pipeline"}}};
+
+enum class ChebfdBounds { gershgorin };
+inline constexpr EnumTable<ChebfdBounds, 1> chebfd_bounds_names{{{ChebfdBounds::gershgorin, "gershgorin"}}};
 
 enum class StencilVariant { spmv, base, ca };
 inline constexpr EnumTable<StencilVariant, 3> stencil_variant_names{
@@ -93,6 +103,19 @@ struct StencilConfig {
   SourcePos px_pos, py_pos, ca_steps_pos;
 };
 
+// ChebFD polynomial filter (matrices.md §7, papers.md A.3.4); the degree steps are the timeline's
+// iterations, [run] iterations is not used (docs/decks.md).
+struct ChebfdConfig {
+  std::int64_t ns = 8;   // search-space vectors
+  std::int64_t nb = 4;   // vectors per block (ns multiple of nb)
+  std::int64_t np = 50;  // polynomial degree (>= 2)
+  ChebfdScheme scheme = ChebfdScheme::nonsplit;
+  bool barrier_per_degree = false;
+  double lambda_min = -0.5, lambda_max = 0.5;  // target window
+  ChebfdBounds bounds = ChebfdBounds::gershgorin;
+  std::int64_t verify_rows = 20000;  // global rows up to this: serial reference on rank 0
+};
+
 struct CommConfig {
   std::vector<std::int64_t> offsets{1, -1};
   Boundary boundary = Boundary::open;
@@ -126,6 +149,7 @@ struct Config {
   TriadConfig triad;
   SpmvConfig spmv;
   StencilConfig stencil;
+  ChebfdConfig chebfd;
   CommConfig comm;
   std::vector<InjectConfig> inject;
   NoiseConfig noise;

@@ -20,7 +20,7 @@ constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
 constexpr double real_max = std::numeric_limits<double>::max();
 
 // Tables a deck may hold. Workload tables of later workloads join this list as they land.
-const std::vector<std::string> known_tables{"run", "triad", "comm", "inject", "noise", "threads", "matrix", "spmv", "stencil"};
+const std::vector<std::string> known_tables{"run", "triad", "comm", "inject", "noise", "threads", "matrix", "spmv", "stencil", "chebfd"};
 
 const toml::table* table_or_throw(const toml::table& root, const std::string& name,
                                   const std::string& deck) {
@@ -67,6 +67,25 @@ SpmvConfig read_spmv(TableReader r) {
   c.values = r.choice("values", c.values, spmv_values_names);
   c.compare_barrier = r.boolean("compare_barrier", c.compare_barrier);
   c.barrier_samples = r.integer("barrier_samples", c.barrier_samples, 1, 10'000'000);
+  r.finish();
+  return c;
+}
+
+ChebfdConfig read_chebfd(TableReader r) {
+  ChebfdConfig c;
+  c.ns = r.integer("ns", c.ns, 1, 1'000'000);
+  c.nb = r.integer("nb", c.nb, 1, 1024);
+  if (c.ns % c.nb != 0)
+    r.fail("ns", fmt::format("ns = {} is not a multiple of nb = {}; allowed: k * nb", c.ns, c.nb));
+  c.np = r.integer("np", c.np, 2, 1'000'000);
+  c.scheme = r.choice("scheme", c.scheme, chebfd_scheme_names);
+  c.barrier_per_degree = r.boolean("barrier_per_degree", c.barrier_per_degree);
+  c.lambda_min = r.real("lambda_min", c.lambda_min, -real_max, real_max);
+  c.lambda_max = r.real("lambda_max", c.lambda_max, -real_max, real_max);
+  if (!(c.lambda_min < c.lambda_max))
+    r.fail("lambda_max", fmt::format("lambda_max = {} must be > lambda_min = {}", c.lambda_max, c.lambda_min));
+  c.bounds = r.choice("bounds", c.bounds, chebfd_bounds_names);
+  c.verify_rows = r.integer("verify_rows", c.verify_rows, 0, int_max);
   r.finish();
   return c;
 }
@@ -209,16 +228,19 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
   if (c.run.workload == Workload::triad || root.contains("triad")) c.triad = read_triad(section("triad"));
   if (c.run.workload == Workload::spmv || root.contains("spmv")) c.spmv = read_spmv(section("spmv"));
   if (c.run.workload == Workload::stencil || root.contains("stencil")) c.stencil = read_stencil(section("stencil"));
+  if (c.run.workload == Workload::chebfd || root.contains("chebfd")) c.chebfd = read_chebfd(section("chebfd"));
   if (c.run.workload == Workload::triad || root.contains("comm")) c.comm = read_comm(section("comm"));
   c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));
   c.inject = read_inject(root, out, c.run, deck_path);
-  if (root.contains("matrix") || c.run.workload == Workload::spmv) {
+  const bool matrix_workload = c.run.workload == Workload::spmv || c.run.workload == Workload::chebfd;
+  if (root.contains("matrix") || matrix_workload) {
     c.has_matrix = root.contains("matrix");
     c.matrix = read_matrix(section("matrix"));
   }
-  if (c.run.workload == Workload::spmv && !c.has_matrix)
-    throw DeckError(deck_path + ": error: workload \"spmv\" needs a [matrix] table (generator and its parameters)");
+  if (matrix_workload && !c.has_matrix)
+    throw DeckError(deck_path + ": error: workload \"" + std::string(enum_name(workload_names, c.run.workload)) +
+                    "\" needs a [matrix] table (generator and its parameters)");
 
   std::ostringstream os;
   os << out;

@@ -1,0 +1,38 @@
+#pragma once
+// The halo exchange of a block of nb vectors stored row-major (element (i, k) at i*nb + k), for
+// the ChebFD schemes: HaloExchange's scheme (pack kernel fenced before MPI_Isend, receives posted
+// first, straight into the halo rows of the block) with nb values of type T per halo row, so a
+// message carries count * nb * sizeof(T) bytes. Buffers and requests are allocated once.
+#include <mpi.h>
+
+#include <vector>
+
+#include "comm/halo_plan.hpp"
+#include "core/types.hpp"
+
+namespace desync {
+
+template <class T>
+class BlockHalo {
+ public:
+  BlockHalo(const HaloPlan& plan, std::int32_t rows, int nb, MPI_Comm comm);
+
+  // u: the block's storage ((rows + halo) * nb values of T).
+  void pack(const Values<T>& u);
+  void post(const Values<T>& u);
+  void wait();
+  bool idle() const { return requests_.empty(); }
+
+ private:
+  const HaloPlan& plan_;
+  std::int32_t rows_;
+  int nb_;
+  MPI_Comm comm_;
+  Values<T> send_;
+  std::vector<MPI_Request> requests_;
+};
+
+extern template class BlockHalo<double>;
+extern template class BlockHalo<Complex>;
+
+}  // namespace desync

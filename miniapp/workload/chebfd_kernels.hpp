@@ -1,0 +1,137 @@
+#pragma once
+// The ChebFD kernels (matrices.md §7.3) on row-major blocks of nb vectors: element (i, k) of a
+// block at i*nb + k, so each matrix entry is loaded once per row and applied to nb contiguous
+// values. One work item per row; the per-column dot products are an array reduction with
+// Kokkos' default (zero) init and (sum) join: per column k the slots [k*R, k*R + R) hold eta_k
+// (R = 1 real, 2 complex) and slot nb*R + k holds mu_k.
+//   step (Init = false): w = 2a(H u) + 2b u - w;  eta += conj(u) w;  mu += |u|^2;  x += gc w
+//   init (Init = true) : w = a(H u) + b u;        eta, mu as above;   x = g0c0 u + g1c1 w
+// (the caller passes 2 alpha, 2 beta for steps and alpha, beta for the init).
+#include "core/types.hpp"
+
+namespace desync::chebfd {
+
+template <class T>
+struct Traits;
+template <>
+struct Traits<double> {
+  static constexpr int R = 1;
+  KOKKOS_INLINE_FUNCTION static void add_dot(double* s, double u, double w) { s[0] += u * w; }
+  KOKKOS_INLINE_FUNCTION static double abs2(double u) { return u * u; }
+};
+template <>
+struct Traits<Complex> {
+  static constexpr int R = 2;
+  KOKKOS_INLINE_FUNCTION static void add_dot(double* s, const Complex& u, const Complex& w) {
+    s[0] += u.real() * w.real() + u.imag() * w.imag();  // conj(u) * w
+    s[1] += u.real() * w.imag() - u.imag() * w.real();
+  }
+  KOKKOS_INLINE_FUNCTION static double abs2(const Complex& u) { return u.real() * u.real() + u.imag() * u.imag(); }
+};
+
+inline constexpr int chunk = 8;  // block columns accumulated together in registers
+
+struct Step {
+  double a = 0, b = 0, gc = 0, gc0 = 0;  // gc0: the init's g0c0
+};
+
+// The update of element (i, k) once the full product acc = (H u)_ik is known.
+template <class T, bool Init>
+KOKKOS_INLINE_FUNCTION void tail(const Step& s, const T& acc, const T& u, T& w, T& x, double* sum, int k, int nb) {
+  if constexpr (Init) {
+    w = s.a * acc + s.b * u;
+    x = s.gc0 * u + s.gc * w;
+  } else {
+    w = s.a * acc + s.b * u - w;
+    x += s.gc * w;
+  }
+  Traits<T>::add_dot(sum + k * Traits<T>::R, u, w);
+  sum[nb * Traits<T>::R + k] += Traits<T>::abs2(u);
+}
+
+// NON-SPLIT and PIPELINE: all entries of a row, then the tail. Columns in [0, rows + halo).
+template <class T, bool Init>
+struct Fused {
+  using value_type = double[];
+  unsigned value_count;
+  RowOffsets row_ptr;
+  LocalColumns col;
+  Values<T> val, u, w, x;  // x: this block's part of the filtered search space
+  std::size_t x_off;
+  int nb;
+  Step s;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i, value_type sum) const {
+    const std::size_t b = row_ptr(i), e = row_ptr(i + 1), r = static_cast<std::size_t>(i) * nb;
+    for (int k0 = 0; k0 < nb; k0 += chunk) {
+      const int m = nb - k0 < chunk ? nb - k0 : chunk;
+      T acc[chunk];
+      for (int q = 0; q < chunk; ++q) acc[q] = T(0.0);
+      for (std::size_t j = b; j < e; ++j) {
+        const T v = val(j);
+        const std::size_t c = static_cast<std::size_t>(col(j)) * nb + k0;
+        for (int q = 0; q < m; ++q) acc[q] += v * u(c + q);
+      }
+      for (int q = 0; q < m; ++q)
+        tail<T, Init>(s, acc[q], u(r + k0 + q), w(r + k0 + q), x(x_off + r + k0 + q), sum, k0 + q, nb);
+    }
+  }
+};
+
+// SPLIT-WAIT, first part: w = a (H_local u) + b u [- w], columns in [0, rows).
+template <class T, bool Init>
+struct LocalPart {
+  RowOffsets row_ptr;
+  LocalColumns col;
+  Values<T> val, u, w;
+  int nb;
+  Step s;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const {
+    const std::size_t b = row_ptr(i), e = row_ptr(i + 1), r = static_cast<std::size_t>(i) * nb;
+    for (int k0 = 0; k0 < nb; k0 += chunk) {
+      const int m = nb - k0 < chunk ? nb - k0 : chunk;
+      T acc[chunk];
+      for (int q = 0; q < chunk; ++q) acc[q] = T(0.0);
+      for (std::size_t j = b; j < e; ++j) {
+        const T v = val(j);
+        const std::size_t c = static_cast<std::size_t>(col(j)) * nb + k0;
+        for (int q = 0; q < m; ++q) acc[q] += v * u(c + q);
+      }
+      for (int q = 0; q < m; ++q) {
+        T& wq = w(r + k0 + q);
+        if constexpr (Init) wq = s.a * acc[q] + s.b * u(r + k0 + q);
+        else wq = s.a * acc[q] + s.b * u(r + k0 + q) - wq;
+      }
+    }
+  }
+};
+
+// SPLIT-WAIT, second part, after the wait: w += a (H_remote u_halo) for every row (columns
+// relative to the halo), then the dots and the x update of the finished w. In the init the
+// x update is x = g0c0 u + g1c1 w.
+template <class T, bool Init>
+struct RemoteTail {
+  using value_type = double[];
+  unsigned value_count;
+  RowOffsets row_ptr;
+  LocalColumns col;
+  Values<T> val, u, w, x;
+  std::size_t x_off, halo_off;  // halo_off = rows * nb
+  int nb;
+  Step s;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i, value_type sum) const {
+    const std::size_t b = row_ptr(i), e = row_ptr(i + 1), r = static_cast<std::size_t>(i) * nb;
+    for (int k = 0; k < nb; ++k) {
+      T acc = T(0.0);
+      for (std::size_t j = b; j < e; ++j) acc += val(j) * u(halo_off + static_cast<std::size_t>(col(j)) * nb + k);
+      T& wk = w(r + k);
+      if (b != e) wk += s.a * acc;
+      T& xk = x(x_off + r + k);
+      if constexpr (Init) xk = s.gc0 * u(r + k) + s.gc * wk;
+      else xk += s.gc * wk;
+      Traits<T>::add_dot(sum + k * Traits<T>::R, u(r + k), wk);
+      sum[nb * Traits<T>::R + k] += Traits<T>::abs2(u(r + k));
+    }
+  }
+};
+
+}  // namespace desync::chebfd
