@@ -73,9 +73,8 @@ int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
   const std::string path = opt.output.empty() ? output_path(cfg) : opt.output;
   const std::string tmp = path + ".tmp";
 
-  log::info("desync: workload {} on {} rank(s) x {} thread(s) ({}), {} + {} warm-up iterations\n",
-            enum_name(workload_names, cfg.run.workload), size, compat::concurrency(),
-            compat::execution_space_name(), cfg.run.iterations, cfg.run.warmup);
+  log::info("desync: workload {} on {} rank(s) x {} thread(s) ({})\n", enum_name(workload_names, cfg.run.workload), size,
+            compat::concurrency(), compat::execution_space_name());
   const Provenance prov = collect_provenance(opt.command_line, comm);
   const Topology topo = probe_topology(comm);
   for (const auto& w : topo.warnings) log::warn("{}\n", w);
@@ -87,7 +86,8 @@ int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
                                                                   : run_triad(cfg, comm);
 
   // Common time base: rank 0's clock, zero at rank 0's first measured iteration.
-  double origin = result.timeline.at(cfg.run.warmup < result.timeline.iterations() ? cfg.run.warmup : 0, 0);
+  const Timeline& tl = result.timeline;
+  double origin = tl.at(tl.warmup() < tl.iterations() ? tl.warmup() : 0, 0);
   MPI_Bcast(&origin, 1, MPI_DOUBLE, 0, comm);
   result.timeline.shift(clock.offset + origin);
   const RunMetrics metrics = compute_metrics(result.timeline, phase_layout(result.timeline.event_names(), result.composites),
@@ -102,7 +102,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
   g_pending.clear();
   MPI_Barrier(comm);
 
-  log::info("{}", summary_table(metrics, cfg.run.iterations, verification, path));
+  log::info("{}", summary_table(metrics, tl.iterations() - tl.warmup(), verification, path));
   for (const auto& v : result.metrics) log::info("  {} = {:.6g} {}\n", v.name, v.value, v.units);
   return errors == 0 ? exit_ok : exit_verification_failed;
 }

@@ -24,8 +24,9 @@ void write_root(hid_t file, const RunRecord& r, int ranks) {
   h5::attr(file, "start_time", r.prov.start_time);
   h5::attr(file, "command_line", r.prov.command_line);
   h5::attr(file, "ranks", std::int64_t{ranks});
-  h5::attr(file, "iterations", r.cfg.run.iterations);
-  h5::attr(file, "warmup_iterations", r.cfg.run.warmup);
+  // From the timeline: ChebFD's iterations are its degree steps, not [run] iterations.
+  h5::attr(file, "iterations", r.result.timeline.iterations() - r.result.timeline.warmup());
+  h5::attr(file, "warmup_iterations", r.result.timeline.warmup());
 }
 
 void write_config(const Context& c, hid_t file, const RunRecord& r) {
