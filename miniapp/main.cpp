@@ -36,12 +36,12 @@ int dispatch(int argc, char** argv, int rank) {
 
   auto* run = app.add_subcommand("run", "run the experiment a deck describes and write its HDF5 file");
   run->add_option("deck", deck, "deck file (TOML), see docs/decks.md")->required();
-  run->add_option("--set", sets, "override a deck value: table.key=value (repeatable)");
+  run->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   run->add_option("-o,--output", output, "output HDF5 file (default: [run] output, else DECK.h5)");
 
   auto* check = app.add_subcommand("check", "validate a deck and print the resolved configuration");
   check->add_option("deck", deck, "deck file (TOML)")->required();
-  check->add_option("--set", sets, "override a deck value: table.key=value (repeatable)");
+  check->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   check->add_option("--ranks", check_ranks, "also check rank-dependent values for this many ranks");
 
   auto* info = app.add_subcommand("info", "print Kokkos, MPI and hwloc information");
@@ -50,7 +50,7 @@ int dispatch(int argc, char** argv, int rank) {
   std::string plan_format = "text";
   auto* plan = app.add_subcommand("plan", "partition and halo plan of the deck's matrix for P ranks (runs no kernel)");
   plan->add_option("deck", deck, "deck file (TOML) with a [matrix] table")->required();
-  plan->add_option("--set", sets, "override a deck value: table.key=value (repeatable)");
+  plan->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   plan->add_option("--ranks", plan_opt.ranks, "number of (virtual) ranks")->required()->check(CLI::PositiveNumber);
   plan->add_option("--ranks-per-node", plan_opt.ranks_per_node, "ranks per node, for intra/inter-node flags (default: all on one)")
       ->check(CLI::NonNegativeNumber);
