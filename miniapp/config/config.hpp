@@ -21,8 +21,9 @@ inline constexpr EnumTable<ChebfdScheme, 3> chebfd_scheme_names{{{ChebfdScheme::
                                                                 {ChebfdScheme::splitwait, "splitwait"},
                                                                 {ChebfdScheme::pipeline, "pipeline"}}};
 
-enum class ChebfdBounds { gershgorin };
-inline constexpr EnumTable<ChebfdBounds, 1> chebfd_bounds_names{{{ChebfdBounds::gershgorin, "gershgorin"}}};
+enum class ChebfdBounds { gershgorin, lanczos };
+inline constexpr EnumTable<ChebfdBounds, 2> chebfd_bounds_names{
+    {{ChebfdBounds::gershgorin, "gershgorin"}, {ChebfdBounds::lanczos, "lanczos"}}};
 
 enum class StencilVariant { spmv, base, ca };
 inline constexpr EnumTable<StencilVariant, 3> stencil_variant_names{
@@ -113,6 +114,7 @@ struct ChebfdConfig {
   bool barrier_per_degree = false;
   double lambda_min = -0.5, lambda_max = 0.5;  // target window
   ChebfdBounds bounds = ChebfdBounds::gershgorin;
+  std::int64_t lanczos_steps = 20;  // bounds = "lanczos": Lanczos iterations at setup
   std::int64_t verify_rows = 20000;  // global rows up to this: serial reference on rank 0
 };
 

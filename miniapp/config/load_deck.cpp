@@ -85,6 +85,7 @@ ChebfdConfig read_chebfd(TableReader r) {
   if (!(c.lambda_min < c.lambda_max))
     r.fail("lambda_max", fmt::format("lambda_max = {} must be > lambda_min = {}", c.lambda_max, c.lambda_min));
   c.bounds = r.choice("bounds", c.bounds, chebfd_bounds_names);
+  c.lanczos_steps = r.integer("lanczos_steps", c.lanczos_steps, 2, 1000);
   c.verify_rows = r.integer("verify_rows", c.verify_rows, 0, int_max);
   r.finish();
   return c;

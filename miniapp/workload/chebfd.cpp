@@ -14,6 +14,7 @@
 #include "matrix/make_generator.hpp"
 #include "metrics/desync_speedup.hpp"
 #include "metrics/phase_stats.hpp"
+#include "workload/chebfd_bounds.hpp"
 #include "workload/chebfd_filter.hpp"
 #include "workload/chebfd_reference.hpp"
 
@@ -36,26 +37,6 @@ inline double re(double v) { return v; }
 inline double re(const Complex& v) { return v.real(); }
 inline double mod(double v) { return std::fabs(v); }
 inline double mod(const Complex& v) { return std::hypot(v.real(), v.imag()); }
-
-// Gershgorin bounds of the whole matrix: one allreduce of the local extremes.
-template <class T>
-std::pair<double, double> gershgorin(const LocalMatrix<T>& m, MPI_Comm comm) {
-  auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.row_ptr);
-  auto col = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.col);
-  auto val = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.val);
-  double ext[2] = {-INFINITY, -INFINITY};  // -lo, hi
-  for (std::int32_t i = 0; i < m.rows; ++i) {
-    double centre = 0.0, radius = 0.0;
-    for (auto k = rp(i); k < rp(i + 1); ++k) {
-      if (col(k) == i) centre = re(val(k));
-      else radius += mod(val(k));
-    }
-    ext[0] = std::max(ext[0], radius - centre);
-    ext[1] = std::max(ext[1], centre + radius);
-  }
-  MPI_Allreduce(MPI_IN_PLACE, ext, 2, MPI_DOUBLE, MPI_MAX, comm);
-  return {-ext[0], ext[1]};
-}
 
 double measured_wall(const Timeline& tl, MPI_Comm comm) {
   double span = 0.0;
@@ -108,7 +89,8 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   const RowPartition part = make_partition(gen, cfg.matrix.partition, size);
   LocalMatrix<T> m = build_local_matrix<T>(gen, part, rank);
   const HaloPlan plan = build_halo_plan(m.halo_columns, part, comm);
-  const auto [lo, hi] = gershgorin(m, comm);
+  const auto [lo, hi] = c.bounds == ChebfdBounds::lanczos ? lanczos_bounds(m, plan, static_cast<int>(c.lanczos_steps), comm)
+                                                         : gershgorin_bounds(m, comm);
   const Scaling s = scaling(lo, hi);
   const std::vector<double> gc = damped_coefficients(static_cast<int>(c.np), s, c.lambda_min, c.lambda_max);
   const std::int64_t nnz = m.nnz;
