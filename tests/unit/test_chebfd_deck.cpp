@@ -31,7 +31,9 @@ TEST(ChebfdDeck, Errors) {
   EXPECT_THROW(load("ns = 10\nnb = 4\n"), DeckError);
   EXPECT_THROW(load("np = 1\n"), DeckError);
   EXPECT_THROW(load("scheme = \"overlap\"\n"), DeckError);
-  EXPECT_THROW(load("bounds = \"lanczos\"\n"), DeckError);
+  EXPECT_THROW(load("bounds = \"arnoldi\"\n"), DeckError);
+  EXPECT_THROW(load("bounds = \"lanczos\"\nlanczos_steps = 1\n"), DeckError);
+  EXPECT_NO_THROW(load("bounds = \"lanczos\"\nlanczos_steps = 30\n"));
   EXPECT_THROW(load("lambda_min = 1.0\nlambda_max = 0.5\n"), DeckError);
   EXPECT_THROW(load("nbb = 2\n"), DeckError);
   EXPECT_THROW(load("", ""), DeckError) << "a [matrix] is required";
