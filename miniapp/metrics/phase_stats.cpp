@@ -91,6 +91,13 @@ std::vector<MinMedMax> rank_phase_stats(const Timeline& tl, const PhaseLayout& l
   return s;
 }
 
+double measured_wall(const Timeline& tl, MPI_Comm comm) {
+  double span = 0.0;
+  if (tl.iterations() > tl.warmup()) span = last_event(tl, tl.iterations() - 1) - tl.at(tl.warmup(), 0);
+  MPI_Allreduce(MPI_IN_PLACE, &span, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return span;
+}
+
 RunMetrics compute_metrics(const Timeline& tl, const PhaseLayout& layout, const std::string& work_phase,
                            double bytes_per_iteration, MPI_Comm comm) {
   const int size = comm_size(comm);

@@ -64,4 +64,9 @@ struct RunMetrics {
 RunMetrics compute_metrics(const Timeline& tl, const PhaseLayout& layout, const std::string& work_phase,
                            double bytes_per_iteration, MPI_Comm comm);
 
+// Collective: the slowest rank's duration of the measured iterations, each rank on its own clock
+// (first event of the first measured iteration to the latest event of the last one), so clock
+// offsets cancel. Used for Gflop/s and P_D.
+double measured_wall(const Timeline& tl, MPI_Comm comm);
+
 }  // namespace desync

@@ -8,6 +8,7 @@
 
 #include "comm/halo_plan.hpp"
 #include "core/errors.hpp"
+#include "core/fingerprint.hpp"
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "matrix/local_matrix.hpp"
@@ -38,19 +39,6 @@ inline double re(const Complex& v) { return v.real(); }
 inline double mod(double v) { return std::fabs(v); }
 inline double mod(const Complex& v) { return std::hypot(v.real(), v.imag()); }
 
-double measured_wall(const Timeline& tl, MPI_Comm comm) {
-  double span = 0.0;
-  if (tl.iterations() > tl.warmup()) {
-    const std::int64_t last_it = tl.iterations() - 1;
-    double last = tl.at(last_it, 0);
-    for (int e = 0; e < tl.events(); ++e)
-      if (!std::isnan(tl.at(last_it, e))) last = std::max(last, tl.at(last_it, e));
-    span = last - tl.at(tl.warmup(), 0);
-  }
-  MPI_Allreduce(MPI_IN_PLACE, &span, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return span;
-}
-
 template <class T>
 std::vector<std::complex<double>> gather_x(const Filter<T>& f, const ChebfdConfig& c, GlobalIndex nr, MPI_Comm comm) {
   const int size = comm_size(comm);
@@ -76,10 +64,7 @@ std::vector<std::complex<double>> gather_x(const Filter<T>& f, const ChebfdConfi
 template <class T>
 std::uint64_t fingerprint(const Values<T>& x) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-  std::uint64_t f = fnv_offset;
-  const auto* p = reinterpret_cast<const unsigned char*>(h.data());
-  for (std::size_t i = 0; i < h.extent(0) * sizeof(T); ++i) f = (f ^ p[i]) * 0x100000001b3ull;
-  return f;
+  return fingerprint_bytes(h.data(), h.extent(0) * sizeof(T));
 }
 
 template <class T>

@@ -9,6 +9,7 @@
 #include "comm/halo_exchange.hpp"
 #include "comm/halo_plan.hpp"
 #include "core/errors.hpp"
+#include "core/fingerprint.hpp"
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "matrix/local_matrix.hpp"
@@ -85,26 +86,7 @@ std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::
 
 std::uint64_t fingerprint(const Vector& x, std::int32_t rows) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-  std::uint64_t f = fnv_offset;
-  for (std::int32_t i = 0; i < rows; ++i) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &h(i), sizeof bits);
-    f = (f ^ bits) * 0x100000001b3ull;
-  }
-  return f;
-}
-
-// Slowest rank's duration of the measured iterations, on each rank's own clock.
-double measured_wall(const Timeline& tl, MPI_Comm comm) {
-  double span = 0.0;
-  if (tl.iterations() > tl.warmup()) {
-    double last = tl.at(tl.iterations() - 1, 0);
-    for (int e = 0; e < tl.events(); ++e)
-      if (!std::isnan(tl.at(tl.iterations() - 1, e))) last = std::max(last, tl.at(tl.iterations() - 1, e));
-    span = last - tl.at(tl.warmup(), 0);
-  }
-  MPI_Allreduce(MPI_IN_PLACE, &span, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return span;
+  return fingerprint_bytes(h.data(), static_cast<std::size_t>(rows) * sizeof(double));
 }
 
 double median_over_ranks(double mine, MPI_Comm comm) {

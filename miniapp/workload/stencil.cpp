@@ -1,5 +1,7 @@
 #include "workload/stencil.hpp"
 
+#include "core/fingerprint.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,16 +25,6 @@ enum : int { begin, pack_end, latency_end, post_end, wait_end, unpack_end, sweep
 
 using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
 
-std::uint64_t fingerprint(const std::vector<double>& v) {
-  std::uint64_t f = 0xcbf29ce484222325ull;
-  for (double x : v) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &x, sizeof bits);
-    f = (f ^ bits) * 0x100000001b3ull;
-  }
-  return f;
-}
-
 // The rank's own lx x ly values, x fastest.
 std::vector<double> own_block(const StencilGrid& s, const Vector& x) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
@@ -41,20 +33,6 @@ std::vector<double> own_block(const StencilGrid& s, const Vector& x) {
     for (std::int64_t i = 0; i < s.lx; ++i)
       out[static_cast<std::size_t>(j * s.lx + i)] = h(static_cast<std::size_t>(s.at(i + s.g, j + s.g)));
   return out;
-}
-
-// Slowest rank's duration of the measured steps, each on its own clock.
-double measured_wall(const Timeline& tl, MPI_Comm comm) {
-  double span = 0.0;
-  if (tl.iterations() > tl.warmup()) {
-    const std::int64_t last_it = tl.iterations() - 1;
-    double last = tl.at(last_it, 0);
-    for (int e = 0; e < tl.events(); ++e)
-      if (!std::isnan(tl.at(last_it, e))) last = std::max(last, tl.at(last_it, e));
-    span = last - tl.at(tl.warmup(), 0);
-  }
-  MPI_Allreduce(MPI_IN_PLACE, &span, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return span;
 }
 
 }  // namespace
@@ -141,7 +119,7 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   r.element_errors = check.wrong;
   if (check.wrong > 0) r.extra_verdict = fmt::format("rank {}: {} of {} grid values differ from the serial reference; first: {}",
                                                      rank, check.wrong, check.checked, check.first_error);
-  r.result_fingerprint = fingerprint(block);
+  r.result_fingerprint = fingerprint_bytes(block.data(), block.size() * sizeof(double));
 
   // Traffic, flop and communication models.
   r.composites = {{"exec", {"sweep"}}, {"comm", {"pack", "latency", "post", "wait", "unpack"}}};
