@@ -1,28 +1,42 @@
 // desync: the driver. MPI, command line, deck, Kokkos, run, report; the work is in desync_core.
 #include <CLI/CLI.hpp>
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 #include "app/info.hpp"
 #include "app/plan_command.hpp"
+#include "app/preflight.hpp"
 #include "app/read_deck.hpp"
 #include "app/run_deck.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
 #include "desync_version.hpp"
 #include "host/host_threads.hpp"
+#include "kokkos_compat/runtime.hpp"
+#include "workload/memory_estimate.hpp"
 
 namespace {
+
+constexpr int max_ranks = 1 << 24;
 
 std::string joined(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
   return s;
+}
+
+// Kokkos with its start-up chatter reported once, on standard error (kokkos_compat/runtime.hpp).
+std::unique_ptr<desync::compat::Runtime> start_kokkos(char** argv) {
+  static int kargc = 1;
+  auto rt = std::make_unique<desync::compat::Runtime>(kargc, argv);
+  desync::log::gathered(MPI_COMM_WORLD, rt->startup_messages(), "Kokkos said at start-up");
+  return rt;
 }
 
 int dispatch(int argc, char** argv, int rank) {
@@ -33,16 +47,19 @@ int dispatch(int argc, char** argv, int rank) {
   std::string deck, output;
   std::vector<std::string> sets;
   int check_ranks = 0;
+  bool force = false;
 
   auto* run = app.add_subcommand("run", "run the experiment a deck describes and write its HDF5 file");
   run->add_option("deck", deck, "deck file (TOML), see docs/decks.md")->required();
   run->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   run->add_option("-o,--output", output, "output HDF5 file (default: [run] output, else DECK.h5)");
+  run->add_flag("-f,--force", force, "replace the output file if it exists");
 
   auto* check = app.add_subcommand("check", "validate a deck and print the resolved configuration");
   check->add_option("deck", deck, "deck file (TOML)")->required();
   check->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
-  check->add_option("--ranks", check_ranks, "also check rank-dependent values for this many ranks");
+  check->add_option("--ranks", check_ranks, "also check rank-dependent values for this many ranks")
+      ->check(CLI::Range(1, max_ranks));
 
   auto* info = app.add_subcommand("info", "print Kokkos, MPI and hwloc information");
 
@@ -51,45 +68,62 @@ int dispatch(int argc, char** argv, int rank) {
   auto* plan = app.add_subcommand("plan", "partition and halo plan of the deck's matrix for P ranks (runs no kernel)");
   plan->add_option("deck", deck, "deck file (TOML) with a [matrix] table")->required();
   plan->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
-  plan->add_option("--ranks", plan_opt.ranks, "number of (virtual) ranks")->required()->check(CLI::PositiveNumber);
+  plan->add_option("--ranks", plan_opt.ranks, "number of (virtual) ranks")->required()->check(CLI::Range(1, max_ranks));
   plan->add_option("--ranks-per-node", plan_opt.ranks_per_node, "ranks per node, for intra/inter-node flags (default: all on one)")
-      ->check(CLI::NonNegativeNumber);
-  plan->add_option("--nb", plan_opt.nb, "vectors per block (message bytes scale with it)")->check(CLI::PositiveNumber);
-  plan->add_option("--rank", plan_opt.only_rank, "scan only this rank (fast; no global nnz or bandwidth)");
+      ->check(CLI::Range(1, max_ranks));
+  plan->add_option("--nb", plan_opt.nb, "vectors per block (message bytes scale with it)")->check(CLI::Range(1, 4096));
+  plan->add_option("--rank", plan_opt.only_rank, "scan only this rank (fast; no global nnz or bandwidth)")
+      ->check(CLI::Range(0, max_ranks - 1));
   plan->add_option("--format", plan_format, "output format")->check(CLI::IsMember({"text", "json"}));
 
-  std::ostringstream sink;
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    std::ostringstream sink;
+    return rank == 0 ? app.exit(e) : app.exit(e, sink, sink);
+  } catch (const CLI::CallForAllHelp& e) {
+    std::ostringstream sink;
+    return rank == 0 ? app.exit(e) : app.exit(e, sink, sink);
+  } catch (const CLI::Success& e) {
+    std::ostringstream sink;
+    return rank == 0 ? app.exit(e) : app.exit(e, sink, sink);
   } catch (const CLI::ParseError& e) {
-    const int code = rank == 0 ? app.exit(e) : app.exit(e, sink, sink);
-    return code == 0 ? 0 : desync::exit_deck_error;
+    // One line, like every other error of desync (CLI11's own adds a second one).
+    if (rank == 0) std::fprintf(stderr, "desync: error: %s (see desync --help)\n", e.what());
+    return desync::exit_deck_error;
   }
 
   if (*info) {
-    int kargc = 1;
-    Kokkos::ScopeGuard kokkos(kargc, argv);
+    auto kokkos = start_kokkos(argv);
     desync::log::info("{}", desync::info_text(MPI_COMM_WORLD));
     return 0;
   }
   const desync::Config cfg = desync::read_deck(deck, sets, MPI_COMM_WORLD);
   if (*plan) {
     desync::backend::request_host_threads(static_cast<int>(cfg.threads.per_rank));
-    int kargc = 1;
-    Kokkos::ScopeGuard kokkos(kargc, argv);
+    auto kokkos = start_kokkos(argv);
     const std::string text = desync::plan_command(cfg, plan_opt, plan_format);
     if (rank == 0) std::fputs(text.c_str(), stdout);
     return 0;
   }
   if (*check) {
     if (check_ranks > 0) desync::validate_for_ranks(cfg, check_ranks);
-    desync::log::info("# {}: valid\n{}", deck, cfg.resolved_toml);
+    desync::log::info("# {}: valid\n{}{}", deck, desync::memory_summary(cfg, check_ranks), cfg.resolved_toml);
     return 0;
   }
+  const desync::RunOptions opt{output, joined(argc, argv), force};
+  const desync::RunPreflight pre = desync::preflight_run(cfg, opt, MPI_COMM_WORLD);
   desync::backend::request_host_threads(static_cast<int>(cfg.threads.per_rank));
-  int kargc = 1;
-  Kokkos::ScopeGuard kokkos(kargc, argv);
-  return desync::run_deck(cfg, {output, joined(argc, argv)}, MPI_COMM_WORLD);
+  auto kokkos = start_kokkos(argv);
+  return desync::run_deck(cfg, opt, pre, MPI_COMM_WORLD);
+}
+
+// One line: a multi-line message (Kokkos' allocation failures are) is joined.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
 }
 
 }  // namespace
@@ -104,11 +138,20 @@ int main(int argc, char** argv) {
   try {
     code = dispatch(argc, argv, rank);
   } catch (const desync::DeckError& e) {
-    // Every rank parsed the same bytes, so every rank is here: exit together, rank 0 reports.
+    // Every rank parsed the same bytes (or agreed on the problem), so every rank is here: exit
+    // together, rank 0 reports.
     desync::log::error(e.what());
     code = desync::exit_deck_error;
+  } catch (const desync::OutputError& e) {
+    // Thrown on every rank with the same message, the .tmp already removed.
+    desync::log::error(std::string("desync: error: ") + e.what());
+    code = desync::exit_output_failed;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "desync: error on rank %d: %s\n", rank, e.what());
+    // One rank alone (out of memory, an internal error): the others may wait in a collective.
+    const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+    std::fprintf(stderr, "desync: error on rank %d: %s\n", rank,
+                 oom ? "out of memory (an allocation failed; docs/decks.md, \"Memory\", explains the estimate)"
+                     : one_line(e.what()).c_str());
     std::error_code ec;
     if (!desync::pending_output().empty()) std::filesystem::remove(desync::pending_output(), ec);
     MPI_Abort(MPI_COMM_WORLD, desync::exit_runtime_error);

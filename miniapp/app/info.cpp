@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <sstream>
+#include <string>
 
 #include "core/mpi_util.hpp"
 #include "desync_version.hpp"
@@ -38,6 +39,10 @@ std::string info_text(MPI_Comm comm) {
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int len = 0;
   MPI_Get_library_version(lib, &len);
+  // The length may count the terminating NUL, and Open MPI's string ends in a newline.
+  std::string mpi_version(lib, static_cast<std::size_t>(len));
+  while (!mpi_version.empty() && (mpi_version.back() == '\0' || mpi_version.back() == '\n'))
+    mpi_version.pop_back();
   std::ostringstream kokkos;
   Kokkos::print_configuration(kokkos, false);
   std::string s = fmt::format("desync {} (git {}), {} {}\n", build::version, build::git_revision,
@@ -46,7 +51,7 @@ std::string info_text(MPI_Comm comm) {
                    KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100, compat::execution_space_name(),
                    compat::concurrency());
   s += kokkos.str();
-  s += fmt::format("MPI: {} rank(s); {}\n", comm_size(comm), std::string(lib, static_cast<std::size_t>(len)));
+  s += fmt::format("MPI: {} rank(s); {}\n", comm_size(comm), mpi_version);
   const unsigned v = hwloc_get_api_version();
   s += fmt::format("hwloc {}.{}.{} topology:\n", v >> 16, (v >> 8) & 0xff, v & 0xff);
   s += hwloc_summary();

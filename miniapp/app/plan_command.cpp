@@ -14,7 +14,10 @@ std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::s
   if (!cfg.has_matrix) throw DeckError(cfg.deck_path + ": error: the deck has no [matrix] table; desync plan needs one");
   if (opt.ranks < 1) throw DeckError("error: --ranks must be >= 1");
   if (opt.only_rank >= opt.ranks) throw DeckError(fmt::format("error: --rank {} is not below --ranks {}", opt.only_rank, opt.ranks));
-  if (cfg.matrix.generator == GeneratorKind::topi && opt.ranks_per_node > 0 && opt.ranks % opt.ranks_per_node == 0) {
+  if (opt.ranks_per_node > 0 && opt.ranks % opt.ranks_per_node != 0)
+    throw DeckError(fmt::format("error: --ranks-per-node {} does not divide --ranks {}; allowed: a divisor of --ranks",
+                                opt.ranks_per_node, opt.ranks));
+  if (cfg.matrix.generator == GeneratorKind::topi && opt.ranks_per_node > 0) {
     const auto& n = cfg.matrix.topi.nodes;
     const std::int64_t grid = n[0] * n[1] * n[2], nodes = opt.ranks / opt.ranks_per_node;
     if (grid != nodes)

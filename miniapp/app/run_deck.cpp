@@ -4,7 +4,12 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <fmt/format.h>
+
+#include "app/preflight.hpp"
 #include "core/errors.hpp"
+#include "core/memory.hpp"
+#include "core/stop_request.hpp"
 #include "core/log.hpp"
 #include "core/mpi_util.hpp"
 #include "io/output_file.hpp"
@@ -39,6 +44,11 @@ std::int64_t timeline_disorder(const Timeline& tl) {
 }
 
 std::string verdict(const WorkloadResult& r, const Timeline& tl, MPI_Comm comm, std::int64_t& total_errors) {
+  // Skipped by one rank means skipped by all (the reason is collective: a stop, a size).
+  if (!r.verification_skipped.empty()) {
+    total_errors = 0;
+    return "not done: " + r.verification_skipped;
+  }
   std::int64_t e[4] = {r.element_errors, r.message_errors, timeline_disorder(tl), r.extra_verdict.empty() ? 0 : 1};
   MPI_Allreduce(MPI_IN_PLACE, e, 4, MPI_INT64_T, MPI_SUM, comm);
   total_errors = e[0] + e[1] + e[2] + e[3];
@@ -59,22 +69,42 @@ std::string verdict(const WorkloadResult& r, const Timeline& tl, MPI_Comm comm, 
   return "failed: " + why.substr(0, why.size() - 2);
 }
 
+// The bandwidth note of the summary, from the node's summed per-iteration traffic.
+std::string node_note(const WorkloadResult& r, const Topology& topo, MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, comm_rank(comm), MPI_INFO_NULL, &node);
+  double bytes = r.bytes_per_iteration;
+  MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_DOUBLE, MPI_SUM, node);
+  MPI_Comm_free(&node);
+  return bandwidth_note(bytes, topo.node_llc_bytes, topo.oversubscribed);
+}
+
 }  // namespace
 
 const std::string& pending_output() { return g_pending; }
 
-int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
-  const int rank = comm_rank(comm), size = comm_size(comm);
+RunPreflight preflight_run(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
+  const int size = comm_size(comm);
   validate_for_ranks(cfg, size);
-  if (cfg.has_matrix && cfg.run.workload != Workload::spmv && cfg.run.workload != Workload::chebfd)
-    throw DeckError(cfg.deck_path + ": error: the deck has a [matrix] table, but workload \"" +
-                    std::string(enum_name(workload_names, cfg.run.workload)) + "\" uses no matrix; "
-                    "use `desync plan` for the matrix, workload = \"spmv\", or remove [matrix]");
-  const std::string path = opt.output.empty() ? output_path(cfg) : opt.output;
-  const std::string tmp = path + ".tmp";
+  RunPreflight pre;
+  pre.output = output_target(cfg, opt.output, opt.force);
+  const std::int64_t planned = cfg.run.warmup + cfg.run.iterations;
+  // The timeline alone (8 bytes per iteration and rank, at least one event) bounds the file below.
+  check_output_path(cfg, pre.output, 8.0 * static_cast<double>(planned) * size + 65536.0, comm);
+  pre.memory = check_memory(cfg, comm);
+  return pre;
+}
 
-  log::info("desync: workload {} on {} rank(s) x {} thread(s) ({})\n", enum_name(workload_names, cfg.run.workload), size,
-            compat::concurrency(), compat::execution_space_name());
+int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, MPI_Comm comm) {
+  const int size = comm_size(comm);
+  const OutputTarget& out = pre.output;
+  const MemoryEstimate& mem = pre.memory;
+  const std::int64_t planned = cfg.run.warmup + cfg.run.iterations;
+  install_stop_handlers();
+
+  log::info("desync: workload {} on {} rank(s) x {} thread(s) ({}), about {} per rank\n",
+            enum_name(workload_names, cfg.run.workload), size, compat::concurrency(), compat::execution_space_name(),
+            format_bytes(mem.total()));
   const Provenance prov = collect_provenance(opt.command_line, comm);
   const Topology topo = probe_topology(comm);
   for (const auto& w : topo.warnings) log::warn("{}\n", w);
@@ -84,10 +114,13 @@ int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
                           : cfg.run.workload == Workload::spmv    ? run_spmv(cfg, comm)
                           : cfg.run.workload == Workload::stencil ? run_stencil(cfg, comm)
                                                                   : run_triad(cfg, comm);
+  if (result.stop_signal != 0)
+    log::warn("stopped by {} after {} of {} iterations; writing what was recorded, marked incomplete\n",
+              signal_name(result.stop_signal), result.timeline.iterations(), planned);
 
   // Common time base: rank 0's clock, zero at rank 0's first measured iteration.
   const Timeline& tl = result.timeline;
-  double origin = tl.at(tl.warmup() < tl.iterations() ? tl.warmup() : 0, 0);
+  double origin = tl.iterations() == 0 ? 0.0 : tl.at(tl.warmup() < tl.iterations() ? tl.warmup() : 0, 0);
   MPI_Bcast(&origin, 1, MPI_DOUBLE, 0, comm);
   result.timeline.shift(clock.offset + origin);
   const RunMetrics metrics = compute_metrics(result.timeline, phase_layout(result.timeline.event_names(), result.composites),
@@ -95,15 +128,13 @@ int run_deck(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
   std::int64_t errors = 0;
   const std::string verification = verdict(result, result.timeline, comm, errors);
 
-  g_pending = tmp;
-  write_output(tmp, RunRecord{cfg, prov, topo, clock, result, metrics, verification, errors}, comm);
-  MPI_Barrier(comm);
-  if (rank == 0) std::filesystem::rename(tmp, path);
+  g_pending = out.path + ".tmp";
+  commit_output(out.path, RunRecord{cfg, prov, topo, clock, result, metrics, verification, errors, planned}, comm);
   g_pending.clear();
-  MPI_Barrier(comm);
 
-  log::info("{}", summary_table(metrics, tl.iterations() - tl.warmup(), verification, path));
-  for (const auto& v : result.metrics) log::info("  {} = {:.6g} {}\n", v.name, v.value, v.units);
+  log::info("{}", summary_table(metrics, result.metrics, tl.iterations() - tl.warmup(), verification, out.path,
+                                node_note(result, topo, comm)));
+  if (result.stop_signal != 0) return exit_interrupted;
   return errors == 0 ? exit_ok : exit_verification_failed;
 }
 

@@ -14,7 +14,7 @@ enum : int { begin, pack_end, post_end, wait_end, fused_end, barrier_end };
 }  // namespace
 
 template <class T>
-void Filter<T>::run_pipeline(Timeline& tl) {
+void Filter<T>::run_pipeline(Timeline& tl, IterationControl& control) {
   const std::size_t n = (static_cast<std::size_t>(rows) + halo) * nb_;
   std::vector<Values<T>> u, w;
   for (int b = 0; b < blocks_; ++b) {
@@ -50,10 +50,11 @@ void Filter<T>::run_pipeline(Timeline& tl) {
     }
     tl.mark(it, fused_end);
     finish_barrier(&tl, it);
+    if (control.stop_after(it)) break;
   }
 }
 
-template void Filter<double>::run_pipeline(Timeline&);
-template void Filter<Complex>::run_pipeline(Timeline&);
+template void Filter<double>::run_pipeline(Timeline&, IterationControl&);
+template void Filter<Complex>::run_pipeline(Timeline&, IterationControl&);
 
 }  // namespace desync::chebfd

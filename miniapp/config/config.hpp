@@ -67,7 +67,10 @@ struct RunConfig {
   bool barrier = false;
   std::uint64_t seed = 1;
   std::string output;  // empty: deck name with .h5
+  bool overwrite = false;  // replace an existing output file (else: refused before any work)
   double progress_interval = 5.0;
+  double memory_limit_gib = 0.0;  // per node; 0: what the node has available
+  SourcePos output_pos;
 };
 
 struct TriadConfig {
@@ -159,6 +162,13 @@ struct Config {
   bool has_matrix = false;  // the deck has a [matrix] table
   MatrixConfig matrix;
 };
+
+// The deck tables each workload reads; any other table in its deck is an error, in `check` as in
+// `run` (docs/decks.md, "Tables per workload").
+const std::vector<std::string>& workload_tables(Workload w);
+
+// ChebFD's timeline iterations: the degree steps 2..np, per block unless pipelined.
+std::int64_t chebfd_steps(const ChebfdConfig& c);
 
 // Parses and validates a deck (text as read from deck_path) plus "table.key=value" overrides.
 // Throws DeckError with a complete message on any problem.

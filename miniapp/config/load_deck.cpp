@@ -1,6 +1,7 @@
 // The deck schema: every key, its default and its allowed range. docs/decks.md mirrors this file.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <set>
@@ -31,7 +32,7 @@ const toml::table* table_or_throw(const toml::table& root, const std::string& na
                               name, name));
 }
 
-RunConfig read_run(TableReader r) {
+RunConfig read_run(TableReader& r) {
   RunConfig c;
   c.workload = r.choice("workload", c.workload, workload_names);
   c.iterations = r.integer("iterations", c.iterations, 1, int_max / 64);
@@ -39,9 +40,31 @@ RunConfig read_run(TableReader r) {
   c.barrier = r.boolean("barrier", c.barrier);
   c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, int_max));
   c.output = r.string("output", c.output);
-  c.progress_interval = r.real("progress_interval", c.progress_interval, 0.0, real_max);
+  c.output_pos = r.position("output");
+  c.overwrite = r.boolean("overwrite", c.overwrite);
+  c.progress_interval = r.real("progress_interval", c.progress_interval, 0.0, 1e6);
+  c.memory_limit_gib = r.real("memory_limit_gib", c.memory_limit_gib, 0.0, 1e9);
   r.finish();
   return c;
+}
+
+// ChebFD counts degree steps, not [run] iterations: an explicit `iterations` would be ignored, and
+// a warm-up must leave at least one measured step. The default warm-up is min(10, steps - 1).
+void resolve_chebfd_run(RunConfig& run, const ChebfdConfig& c, const TableReader& r, toml::table& out) {
+  const std::int64_t steps = chebfd_steps(c);
+  if (r.has("iterations"))
+    r.fail("iterations", fmt::format("not used by workload \"chebfd\": its iterations are the {} degree steps "
+                                     "(np - 1 per block); set [chebfd] np instead", steps));
+  if (r.has("warmup")) {
+    if (run.warmup >= steps)
+      r.fail("warmup", fmt::format("workload \"chebfd\" has {} degree steps; allowed: 0..{} (at least one measured step)",
+                                   steps, steps - 1));
+  } else {
+    run.warmup = std::min<std::int64_t>(run.warmup, steps - 1);
+    out.insert_or_assign("warmup", run.warmup);
+  }
+  run.iterations = steps - run.warmup;
+  out.erase("iterations");  // derived, not a key of chebfd decks: the resolved deck reloads as is
 }
 
 TriadConfig read_triad(TableReader r) {
@@ -107,8 +130,8 @@ StencilConfig read_stencil(TableReader r) {
   if (tile.size() != 2) r.fail("tile", "allowed: an array of 2 integers [mb, nb] (0: the whole local block)");
   c.tile_x = tile[0];
   c.tile_y = tile[1];
-  c.ratio = r.real("ratio", c.ratio, 0.0, 1.0);
-  if (!(c.ratio > 0.0)) r.fail("ratio", "allowed: 0 < ratio <= 1");
+  c.ratio = r.real("ratio", c.ratio, -real_max, real_max);
+  if (!(c.ratio > 0.0 && c.ratio <= 1.0)) r.fail("ratio", "not allowed; allowed: a number in (0, 1]");
   c.weights = r.real_list("weights", c.weights, 5);
   c.boundary = r.real("boundary", c.boundary, -real_max, real_max);
   c.latency = r.real("latency", c.latency, 0.0, 10.0);
@@ -201,7 +224,43 @@ void reject_unknown_tables(const toml::table& root, const std::string& deck,
   }
 }
 
+// A table the chosen workload does not read would be silently ignored: refuse it, naming where
+// it came from and what the workload reads.
+void reject_foreign_tables(const toml::table& root, Workload w, const std::string& deck,
+                           const std::vector<std::string>& overrides) {
+  const auto& allowed = workload_tables(w);
+  for (const auto& [k, node] : root) {
+    if (std::find(allowed.begin(), allowed.end(), k.str()) != allowed.end()) continue;
+    std::string where = describe(k.source(), describe(node.source(), deck));
+    for (const auto& o : overrides)
+      if (o.rfind(std::string(k.str()) + ".", 0) == 0) where = "command line (--set " + o + ")";
+    std::string list;
+    for (const auto& t : allowed) list += (list.empty() ? "[" : ", [") + t + "]";
+    throw DeckError(fmt::format("{}: error: table [{}] is not used by workload \"{}\" (it reads {}); remove it, "
+                                "or choose the workload that uses it with [run] workload",
+                                where, k.str(), enum_name(workload_names, w), list));
+  }
+}
+
 }  // namespace
+
+const std::vector<std::string>& workload_tables(Workload w) {
+  static const std::vector<std::string> triad{"run", "triad", "comm", "inject", "noise", "threads"};
+  static const std::vector<std::string> spmv{"run", "spmv", "matrix", "threads"};
+  static const std::vector<std::string> stencil{"run", "stencil", "threads"};
+  static const std::vector<std::string> chebfd{"run", "chebfd", "matrix", "threads"};
+  switch (w) {
+    case Workload::triad: return triad;
+    case Workload::spmv: return spmv;
+    case Workload::stencil: return stencil;
+    case Workload::chebfd: return chebfd;
+  }
+  return triad;
+}
+
+std::int64_t chebfd_steps(const ChebfdConfig& c) {
+  return c.scheme == ChebfdScheme::pipeline ? c.np - 1 : (c.ns / c.nb) * (c.np - 1);
+}
 
 Config load_deck(const std::string& deck_text, const std::string& deck_path,
                  const std::vector<std::string>& overrides) {
@@ -225,23 +284,29 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
     return TableReader(table_or_throw(root, name, deck_path), name, *out.get(name)->as_table(),
                        deck_path);
   };
-  c.run = read_run(section("run"));
-  if (c.run.workload == Workload::triad || root.contains("triad")) c.triad = read_triad(section("triad"));
-  if (c.run.workload == Workload::spmv || root.contains("spmv")) c.spmv = read_spmv(section("spmv"));
-  if (c.run.workload == Workload::stencil || root.contains("stencil")) c.stencil = read_stencil(section("stencil"));
-  if (c.run.workload == Workload::chebfd || root.contains("chebfd")) c.chebfd = read_chebfd(section("chebfd"));
-  if (c.run.workload == Workload::triad || root.contains("comm")) c.comm = read_comm(section("comm"));
-  c.noise = read_noise(section("noise"));
+  TableReader run_reader = section("run");
+  c.run = read_run(run_reader);
+  reject_foreign_tables(root, c.run.workload, deck_path, overrides);
+  const auto uses = [&](const char* t) {
+    const auto& v = workload_tables(c.run.workload);
+    return std::find(v.begin(), v.end(), t) != v.end();
+  };
+  if (uses("triad")) c.triad = read_triad(section("triad"));
+  if (uses("spmv")) c.spmv = read_spmv(section("spmv"));
+  if (uses("stencil")) c.stencil = read_stencil(section("stencil"));
+  if (uses("chebfd")) c.chebfd = read_chebfd(section("chebfd"));
+  if (uses("comm")) c.comm = read_comm(section("comm"));
+  if (uses("noise")) c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));
-  c.inject = read_inject(root, out, c.run, deck_path);
-  const bool matrix_workload = c.run.workload == Workload::spmv || c.run.workload == Workload::chebfd;
-  if (root.contains("matrix") || matrix_workload) {
+  if (uses("inject")) c.inject = read_inject(root, out, c.run, deck_path);
+  if (uses("matrix")) {
     c.has_matrix = root.contains("matrix");
+    if (!c.has_matrix)
+      throw DeckError(deck_path + ": error: workload \"" + std::string(enum_name(workload_names, c.run.workload)) +
+                      "\" needs a [matrix] table (generator and its parameters)");
     c.matrix = read_matrix(section("matrix"));
   }
-  if (matrix_workload && !c.has_matrix)
-    throw DeckError(deck_path + ": error: workload \"" + std::string(enum_name(workload_names, c.run.workload)) +
-                    "\" needs a [matrix] table (generator and its parameters)");
+  if (c.run.workload == Workload::chebfd) resolve_chebfd_run(c.run, c.chebfd, run_reader, *out.get("run")->as_table());
 
   std::ostringstream os;
   os << out;

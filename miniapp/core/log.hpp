@@ -2,7 +2,10 @@
 // Rank-0 console output. Every rank may call these; only rank 0 prints.
 #include <fmt/core.h>
 
+#include <mpi.h>
+
 #include <cstdio>
+#include <string>
 
 namespace desync::log {
 
@@ -27,5 +30,9 @@ void warn(fmt::format_string<Args...> f, Args&&... args) {
 }
 
 void error(const std::string& message);
+
+// Collective: every rank's `text` (may be empty) reaches rank 0, which prints each distinct text
+// once on standard error under `heading`, with the ranks that produced it ("ranks 0-15").
+void gathered(MPI_Comm comm, const std::string& text, const std::string& heading);
 
 }  // namespace desync::log

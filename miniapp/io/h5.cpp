@@ -1,8 +1,9 @@
 #include "io/h5.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
+
+#include "core/mpi_util.hpp"
 
 namespace desync::h5 {
 namespace {
@@ -18,45 +19,67 @@ hid_t native<std::int64_t>() { return H5T_NATIVE_INT64; }
 template <>
 hid_t native<std::uint8_t>() { return H5T_NATIVE_UINT8; }
 
-Handle dataspace(const std::vector<hsize_t>& dims) {
-  if (dims.empty()) return Handle(H5Screate(H5S_SCALAR), H5Sclose, "H5Screate");
-  return Handle(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose,
-                "H5Screate_simple");
+// Creation with agreement: every rank learns whether every rank got a valid id.
+Handle make(const Context& c, hid_t id, herr_t (*close)(hid_t), const std::string& what) {
+  Handle h(id, close);
+  agree(c, id >= 0, what);
+  return h;
 }
 
-Handle string_type(std::size_t width) {
-  Handle t(H5Tcopy(H5T_C_S1), H5Tclose, "H5Tcopy");
-  check(H5Tset_size(t, std::max<std::size_t>(width, 1)), "H5Tset_size");
-  check(H5Tset_strpad(t, H5T_STR_NULLPAD), "H5Tset_strpad");
+void check(const Context& c, herr_t status, const std::string& what) { agree(c, status >= 0, what); }
+
+Handle dataspace(const Context& c, const std::vector<hsize_t>& dims) {
+  if (dims.empty()) return make(c, H5Screate(H5S_SCALAR), H5Sclose, "H5Screate");
+  return make(c, H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose, "H5Screate_simple");
+}
+
+Handle string_type(const Context& c, std::size_t width) {
+  Handle t = make(c, H5Tcopy(H5T_C_S1), H5Tclose, "H5Tcopy");
+  check(c, H5Tset_size(t, std::max<std::size_t>(width, 1)), "H5Tset_size");
+  check(c, H5Tset_strpad(t, H5T_STR_NULLPAD), "H5Tset_strpad");
   return t;
 }
 
-Handle collective() {
-  Handle p(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate(xfer)");
-  check(H5Pset_dxpl_mpio(p, H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio");
+Handle collective(const Context& c) {
+  Handle p = make(c, H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate(xfer)");
+  check(c, H5Pset_dxpl_mpio(p, H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio");
   return p;
 }
 
+herr_t walk_innermost(unsigned n, const H5E_error2_t* e, void* out) {
+  // Walked upward: entry 0 is where the error was first detected, the most specific message.
+  if (n == 0 && e->desc) *static_cast<std::string*>(out) = e->desc;
+  return 0;
+}
+
 // Creates `name` and writes `buf` (this rank's part) into the hyperslab [start, start+count).
-// A rank with an empty count selects nothing but still takes part.
+// A rank with an empty count selects nothing but still takes part. A dataset with no elements at
+// all (e.g. no halo partners on any rank) is created and not written: the dimensions are the
+// same on every rank, so every rank skips the write together.
 void write(const Context& c, hid_t parent, const std::string& name, hid_t type,
            const std::vector<hsize_t>& dims, const std::vector<hsize_t>& start,
            const std::vector<hsize_t>& count, const void* buf, const char* units) {
-  Handle fspace = dataspace(dims);
-  Handle dset(H5Dcreate2(parent, name.c_str(), type, fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-              H5Dclose, "H5Dcreate2");
-  const bool empty = std::any_of(count.begin(), count.end(), [](hsize_t n) { return n == 0; });
-  Handle mspace = dataspace(empty ? std::vector<hsize_t>{1} : (count.empty() ? std::vector<hsize_t>{} : count));
-  if (empty) {
-    check(H5Sselect_none(fspace), "H5Sselect_none");
-    check(H5Sselect_none(mspace), "H5Sselect_none");
-  } else if (!dims.empty()) {
-    check(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
-          "H5Sselect_hyperslab");
+  Handle fspace = dataspace(c, dims);
+  Handle dset = make(c, H5Dcreate2(parent, name.c_str(), type, fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                     H5Dclose, "H5Dcreate2 " + name);
+  const bool no_elements = std::any_of(dims.begin(), dims.end(), [](hsize_t n) { return n == 0; });
+  if (!no_elements) {
+    const bool empty = std::any_of(count.begin(), count.end(), [](hsize_t n) { return n == 0; });
+    Handle mspace = dataspace(c, empty ? std::vector<hsize_t>{1} : count);
+    bool ok = true;
+    if (empty) {
+      ok = H5Sselect_none(fspace) >= 0 && H5Sselect_none(mspace) >= 0;
+    } else if (!dims.empty()) {
+      ok = H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) >= 0;
+    }
+    check(c, ok ? 0 : -1, "selecting " + name);
+    Handle xfer = collective(c);
+    // HDF5 refuses a null buffer even for an empty selection.
+    static const char dummy = 0;
+    check(c, H5Dwrite(dset, type, mspace, fspace, xfer, buf ? buf : &dummy), "writing " + name);
   }
-  Handle xfer = collective();
-  check(H5Dwrite(dset, type, mspace, fspace, xfer, buf), ("H5Dwrite " + name).c_str());
-  if (units) attr(dset, "units", std::string(units));
+  if (units) attr(c, dset, "units", std::string(units));
+  check(c, dset.close(), "closing " + name);
 }
 
 std::size_t max_width(const Context& c, const std::vector<std::string>& s) {
@@ -68,13 +91,27 @@ std::size_t max_width(const Context& c, const std::vector<std::string>& s) {
 
 }  // namespace
 
-void check(herr_t status, const char* what) {
-  if (status < 0) throw std::runtime_error(std::string("HDF5 call failed: ") + what);
+std::string last_error() {
+  std::string msg;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_innermost, &msg);
+  H5Eclear2(H5E_DEFAULT);
+  return msg;
 }
 
-Handle::Handle(hid_t id, herr_t (*close)(hid_t), const char* what) : id_(id), close_(close) {
-  if (id < 0) throw std::runtime_error(std::string("HDF5 call failed: ") + what);
+void agree(const Context& c, bool ok, const std::string& what, const std::string& detail) {
+  int first_bad = ok ? c.size : c.rank;
+  MPI_Allreduce(MPI_IN_PLACE, &first_bad, 1, MPI_INT, MPI_MIN, c.comm);
+  if (first_bad == c.size) return;
+  std::string msg;
+  if (c.rank == first_bad) {
+    const std::string why = detail.empty() ? last_error() : detail;
+    msg = what + (why.empty() ? "" : ": " + why);
+    if (c.size > 1) msg = "rank " + std::to_string(first_bad) + ": " + msg;
+  }
+  bcast_string(msg, first_bad, c.comm);
+  throw Error(msg);
 }
+
 Handle::~Handle() {
   if (id_ >= 0 && close_) close_(id_);
 }
@@ -84,44 +121,58 @@ Handle& Handle::operator=(Handle&& o) noexcept {
   std::swap(close_, o.close_);
   return *this;
 }
-
-Handle create_file(const std::string& path, MPI_Comm comm) {
-  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate(fapl)");
-  check(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
-  return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose,
-                ("H5Fcreate " + path).c_str());
+herr_t Handle::close() {
+  herr_t s = 0;
+  if (id_ >= 0 && close_) s = close_(id_);
+  id_ = -1;
+  return s;
 }
 
-Handle create_group(hid_t parent, const std::string& name) {
-  return Handle(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
-                ("H5Gcreate2 " + name).c_str());
+Handle create_file(const Context& c, const std::string& path) {
+  // desync reports failures itself, once, from agree(); HDF5's stack dumps would come from every rank.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  Handle fapl = make(c, H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate(fapl)");
+  check(c, H5Pset_fapl_mpio(fapl, c.comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
+  return make(c, H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose, "creating " + path);
 }
 
-void attr(hid_t obj, const std::string& name, const std::string& value) {
-  Handle type = string_type(value.size());
-  Handle space = dataspace({});
-  Handle a(H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-           ("H5Acreate2 " + name).c_str());
-  check(H5Awrite(a, type, value.empty() ? "" : value.data()), "H5Awrite");
+void close_file(const Context& c, Handle& file) { check(c, file.close(), "closing the file"); }
+
+Handle create_group(const Context& c, hid_t parent, const std::string& name) {
+  return make(c, H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+              "creating group " + name);
 }
 
-void attr(hid_t obj, const std::string& name, std::int64_t value) {
-  Handle space = dataspace({});
-  Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_INT64, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-           ("H5Acreate2 " + name).c_str());
-  check(H5Awrite(a, H5T_NATIVE_INT64, &value), "H5Awrite");
+Handle open_dataset(const Context& c, hid_t parent, const std::string& name) {
+  return make(c, H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose, "opening " + name);
 }
 
-void attr(hid_t obj, const std::string& name, const std::vector<std::string>& values) {
+namespace {
+void write_attr(const Context& c, hid_t obj, const std::string& name, hid_t type, const std::vector<hsize_t>& dims,
+                const void* buf) {
+  Handle space = dataspace(c, dims);
+  Handle a = make(c, H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                  "creating attribute " + name);
+  check(c, H5Awrite(a, type, buf), "writing attribute " + name);
+}
+}  // namespace
+
+void attr(const Context& c, hid_t obj, const std::string& name, const std::string& value) {
+  Handle type = string_type(c, value.size());
+  write_attr(c, obj, name, type, {}, value.empty() ? "" : value.data());
+}
+
+void attr(const Context& c, hid_t obj, const std::string& name, std::int64_t value) {
+  write_attr(c, obj, name, H5T_NATIVE_INT64, {}, &value);
+}
+
+void attr(const Context& c, hid_t obj, const std::string& name, const std::vector<std::string>& values) {
   std::size_t w = 1;
   for (const auto& v : values) w = std::max(w, v.size());
-  std::vector<char> buf(w * values.size(), '\0');
+  std::vector<char> buf(std::max<std::size_t>(w * values.size(), 1), '\0');
   for (std::size_t i = 0; i < values.size(); ++i) std::copy(values[i].begin(), values[i].end(), buf.begin() + i * w);
-  Handle type = string_type(w);
-  Handle space = dataspace({values.size()});
-  Handle a(H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-           ("H5Acreate2 " + name).c_str());
-  check(H5Awrite(a, type, buf.data()), "H5Awrite");
+  Handle type = string_type(c, w);
+  write_attr(c, obj, name, type, {values.size()}, buf.data());
 }
 
 template <class T>
@@ -155,7 +206,7 @@ void global_scalar(const Context& c, hid_t parent, const std::string& name, std:
 }
 
 void global_text(const Context& c, hid_t parent, const std::string& name, const std::string& text) {
-  Handle type = string_type(text.size());
+  Handle type = string_type(c, text.size());
   std::vector<hsize_t> count;
   if (c.rank != 0) count = {0};
   write(c, parent, name, type, {}, {}, count, text.empty() ? "" : text.data(), "text");
@@ -170,7 +221,7 @@ void text_rows(const Context& c, hid_t parent, const std::string& name, const st
   if (k != kmax) throw std::logic_error("h5::rows_text: " + name + ": ranks disagree on the row length");
   std::vector<char> buf(std::max<std::size_t>(w * local.size(), 1), '\0');
   for (std::size_t i = 0; i < local.size(); ++i) std::copy(local[i].begin(), local[i].end(), buf.begin() + i * w);
-  Handle type = string_type(w);
+  Handle type = string_type(c, w);
   const auto p = static_cast<hsize_t>(c.size), r = static_cast<hsize_t>(c.rank);
   if (one_per_rank)
     write(c, parent, name, type, {p}, {r}, {1}, buf.data(), "text");

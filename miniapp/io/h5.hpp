@@ -1,5 +1,9 @@
 #pragma once
-// Thin, checked wrappers over parallel HDF5. Every call's status is checked; handles are RAII.
+// Thin, checked wrappers over parallel HDF5. Every call's status is agreed on by all ranks of the
+// file's communicator before anyone goes on: a call that fails on one rank (a full disk seen by
+// one I/O aggregator, say) makes every rank throw the same h5::Error, so no rank is left waiting
+// in the next collective call. HDF5's own error-stack printing is switched off; the innermost
+// message of the failing rank's stack (e.g. "No space left on device") goes into Error::what().
 // All functions are collective over the file's communicator: "rows" functions write one row per
 // rank (dimension 0 = rank), "global" functions write data every rank holds identically (rank 0
 // writes, the others select nothing, as parallel HDF5 wants every rank in the call).
@@ -7,15 +11,27 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace desync::h5 {
 
+// A failed HDF5 (or file system) operation, thrown on every rank with the same message.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Context {
+  MPI_Comm comm;
+  int rank, size;
+};
+
 class Handle {
  public:
   Handle() = default;
-  Handle(hid_t id, herr_t (*close)(hid_t), const char* what);
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
   ~Handle();
   Handle(Handle&& o) noexcept;
   Handle& operator=(Handle&& o) noexcept;
@@ -23,26 +39,30 @@ class Handle {
   Handle& operator=(const Handle&) = delete;
   hid_t get() const { return id_; }
   operator hid_t() const { return id_; }
+  // Closes now and returns the status (the destructor ignores it).
+  herr_t close();
 
  private:
   hid_t id_ = -1;
   herr_t (*close_)(hid_t) = nullptr;
 };
 
-void check(herr_t status, const char* what);
+// Every rank passes whether its part succeeded; throws Error on every rank unless all did. The
+// message names the lowest failing rank, `what`, and that rank's detail (HDF5 or errno text).
+void agree(const Context& c, bool ok, const std::string& what, const std::string& detail = "");
+// The innermost message of this thread's HDF5 error stack (empty if none); clears the stack.
+std::string last_error();
 
-struct Context {
-  MPI_Comm comm;
-  int rank, size;
-};
-
-Handle create_file(const std::string& path, MPI_Comm comm);
-Handle create_group(hid_t parent, const std::string& name);
+Handle create_file(const Context& c, const std::string& path);
+// Collective close with agreement: a failure to flush metadata is a failed write.
+void close_file(const Context& c, Handle& file);
+Handle create_group(const Context& c, hid_t parent, const std::string& name);
+Handle open_dataset(const Context& c, hid_t parent, const std::string& name);
 
 // Attributes (identical value on every rank).
-void attr(hid_t obj, const std::string& name, const std::string& value);
-void attr(hid_t obj, const std::string& name, std::int64_t value);
-void attr(hid_t obj, const std::string& name, const std::vector<std::string>& values);
+void attr(const Context& c, hid_t obj, const std::string& name, const std::string& value);
+void attr(const Context& c, hid_t obj, const std::string& name, std::int64_t value);
+void attr(const Context& c, hid_t obj, const std::string& name, const std::vector<std::string>& values);
 
 template <class T>
 void rows(const Context& c, hid_t parent, const std::string& name, const std::vector<hsize_t>& row_dims,

@@ -1,6 +1,15 @@
 #include "io/output_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/errors.hpp"
+#include "core/stop_request.hpp"
 
 #include "core/mpi_util.hpp"
 #include "io/h5.hpp"
@@ -10,34 +19,40 @@ namespace {
 
 using h5::Context;
 
-void write_root(hid_t file, const RunRecord& r, int ranks) {
-  h5::attr(file, "format", std::string("desync-output"));
-  h5::attr(file, "format_version", std::int64_t{output_format_version});
-  h5::attr(file, "verification", r.verification);
-  h5::attr(file, "workload", std::string(enum_name(workload_names, r.cfg.run.workload)));
-  h5::attr(file, "desync_version", r.prov.desync_version);
-  h5::attr(file, "git_revision", r.prov.git_revision);
-  h5::attr(file, "compiler", r.prov.compiler);
-  h5::attr(file, "kokkos_version", r.prov.kokkos_version);
-  h5::attr(file, "execution_space", r.prov.execution_space);
-  h5::attr(file, "mpi_library_version", r.prov.mpi_library_version);
-  h5::attr(file, "start_time", r.prov.start_time);
-  h5::attr(file, "command_line", r.prov.command_line);
-  h5::attr(file, "ranks", std::int64_t{ranks});
+void write_root(const Context& c, hid_t file, const RunRecord& r) {
+  h5::attr(c, file, "format", std::string("desync-output"));
+  h5::attr(c, file, "format_version", std::int64_t{output_format_version});
+  h5::attr(c, file, "verification", r.verification);
+  h5::attr(c, file, "workload", std::string(enum_name(workload_names, r.cfg.run.workload)));
+  h5::attr(c, file, "desync_version", r.prov.desync_version);
+  h5::attr(c, file, "git_revision", r.prov.git_revision);
+  h5::attr(c, file, "compiler", r.prov.compiler);
+  h5::attr(c, file, "kokkos_version", r.prov.kokkos_version);
+  h5::attr(c, file, "execution_space", r.prov.execution_space);
+  h5::attr(c, file, "mpi_library_version", r.prov.mpi_library_version);
+  h5::attr(c, file, "start_time", r.prov.start_time);
+  h5::attr(c, file, "command_line", r.prov.command_line);
+  h5::attr(c, file, "ranks", std::int64_t{c.size});
   // From the timeline: ChebFD's iterations are its degree steps, not [run] iterations.
-  h5::attr(file, "iterations", r.result.timeline.iterations() - r.result.timeline.warmup());
-  h5::attr(file, "warmup_iterations", r.result.timeline.warmup());
+  h5::attr(c, file, "iterations", r.result.timeline.iterations() - r.result.timeline.warmup());
+  h5::attr(c, file, "warmup_iterations", r.result.timeline.warmup());
+  // A run stopped by a signal keeps what it recorded; readers check `complete` first.
+  const bool complete = r.result.stop_signal == 0;
+  h5::attr(c, file, "complete", std::int64_t{complete ? 1 : 0});
+  h5::attr(c, file, "stop_signal", complete ? std::string() : signal_name(r.result.stop_signal));
+  h5::attr(c, file, "iterations_planned", r.iterations_planned);
+  h5::attr(c, file, "last_iteration", r.result.timeline.iterations() - r.result.timeline.warmup() - 1);
 }
 
 void write_config(const Context& c, hid_t file, const RunRecord& r) {
-  h5::Handle g = h5::create_group(file, "config");
+  h5::Handle g = h5::create_group(c, file, "config");
   h5::global_text(c, g, "deck_text", r.cfg.deck_text);
   h5::global_text(c, g, "resolved", r.cfg.resolved_toml);
   std::string overrides;
   for (const auto& o : r.cfg.overrides) overrides += o + "\n";
   h5::global_text(c, g, "overrides", overrides);
 
-  h5::Handle p = h5::create_group(file, "provenance");
+  h5::Handle p = h5::create_group(c, file, "provenance");
   h5::global_text(c, p, "environment", r.prov.environment);
   h5::global_text(c, p, "kokkos_configuration", r.prov.kokkos_configuration);
   h5::global_text(c, p, "hwloc_version", r.topo.hwloc_version);
@@ -45,10 +60,10 @@ void write_config(const Context& c, hid_t file, const RunRecord& r) {
 
 void write_topology(const Context& c, hid_t file, const RunRecord& r) {
   const Topology& t = r.topo;
-  h5::Handle g = h5::create_group(file, "topology");
+  h5::Handle g = h5::create_group(c, file, "topology");
   std::string warnings;
   for (const auto& w : t.warnings) warnings += w + "\n";
-  h5::attr(g, "warnings", warnings);
+  h5::attr(c, g, "warnings", warnings);
   h5::rank_text(c, g, "hostname", t.hostname);
   h5::rows<std::int32_t>(c, g, "node_index", {}, {t.node_index}, "1");
   h5::rows<std::int32_t>(c, g, "ranks_on_node", {}, {t.ranks_on_node}, "1");
@@ -80,11 +95,11 @@ void write_topology(const Context& c, hid_t file, const RunRecord& r) {
 
 void write_timeline(const Context& c, hid_t file, const RunRecord& r) {
   const Timeline& tl = r.result.timeline;
-  h5::Handle g = h5::create_group(file, "timeline");
+  h5::Handle g = h5::create_group(c, file, "timeline");
   h5::rows(c, g, "events", {static_cast<hsize_t>(tl.iterations()), static_cast<hsize_t>(tl.events())}, tl.data(), "s");
   {
-    h5::Handle d(H5Dopen2(g, "events", H5P_DEFAULT), H5Dclose, "H5Dopen2 events");
-    h5::attr(d, "event_names", tl.event_names());
+    h5::Handle d = h5::open_dataset(c, g, "events");
+    h5::attr(c, d, "event_names", tl.event_names());
   }
   std::vector<std::uint8_t> warm(static_cast<std::size_t>(tl.iterations()), 0);
   for (std::int64_t i = 0; i < tl.warmup(); ++i) warm[static_cast<std::size_t>(i)] = 1;
@@ -93,7 +108,7 @@ void write_timeline(const Context& c, hid_t file, const RunRecord& r) {
 
 void write_comm(const Context& c, hid_t file, const RunRecord& r) {
   const PartnerList& pl = r.result.partners;
-  h5::Handle g = h5::create_group(file, "comm");
+  h5::Handle g = h5::create_group(c, file, "comm");
   long long k = static_cast<long long>(std::max(pl.send_rank.size(), pl.recv_rank.size()));
   MPI_Allreduce(MPI_IN_PLACE, &k, 1, MPI_LONG_LONG, MPI_MAX, c.comm);
   const auto pad_rank = [&](const std::vector<int>& v) {
@@ -116,7 +131,7 @@ void write_comm(const Context& c, hid_t file, const RunRecord& r) {
     h5::global(c, g, "offsets", {offsets.size()}, offsets, "1");
   }
   if (r.cfg.has_matrix) {
-    h5::Handle m = h5::create_group(file, "matrix");
+    h5::Handle m = h5::create_group(c, file, "matrix");
     h5::rows<std::int64_t>(c, m, "rows", {}, {r.result.rows}, "1");
     h5::rows<std::int64_t>(c, m, "nnz", {}, {r.result.nnz}, "1");
   }
@@ -124,14 +139,14 @@ void write_comm(const Context& c, hid_t file, const RunRecord& r) {
 
 void write_summary(const Context& c, hid_t file, const RunRecord& r) {
   const RunMetrics& m = r.metrics;
-  h5::Handle g = h5::create_group(file, "summary");
+  h5::Handle g = h5::create_group(c, file, "summary");
   std::vector<double> stats;
   for (const auto& s : m.local) stats.insert(stats.end(), {s.min, s.median, s.max});
   h5::rows(c, g, "phase_stats", {m.layout.names.size(), 3}, stats, "s");
   {
-    h5::Handle d(H5Dopen2(g, "phase_stats", H5P_DEFAULT), H5Dclose, "H5Dopen2 phase_stats");
-    h5::attr(d, "phase_names", m.layout.names);
-    h5::attr(d, "stat_names", std::vector<std::string>{"min", "median", "max"});
+    h5::Handle d = h5::open_dataset(c, g, "phase_stats");
+    h5::attr(c, d, "phase_names", m.layout.names);
+    h5::attr(c, d, "stat_names", std::vector<std::string>{"min", "median", "max"});
   }
   h5::rows<double>(c, g, "bytes_per_iteration", {}, {m.bytes_per_iteration[static_cast<std::size_t>(c.rank)]}, "B");
   h5::rows<double>(c, g, "bandwidth", {}, {m.bandwidth[static_cast<std::size_t>(c.rank)]}, "B/s");
@@ -139,7 +154,7 @@ void write_summary(const Context& c, hid_t file, const RunRecord& r) {
 
 void write_metrics(const Context& c, hid_t file, const RunRecord& r) {
   const RunMetrics& m = r.metrics;
-  h5::Handle g = h5::create_group(file, "metrics");
+  h5::Handle g = h5::create_group(c, file, "metrics");
   h5::global_scalar(c, g, "total_time", m.total_time, "s");
   h5::global_scalar(c, g, "aggregate_bandwidth", m.aggregate_bandwidth, "B/s");
   h5::global_scalar(c, g, "effective_bandwidth", m.effective_bandwidth, "B/s");
@@ -151,14 +166,19 @@ void write_metrics(const Context& c, hid_t file, const RunRecord& r) {
     argmin.push_back(o.argmin);
     argmax.push_back(o.argmax);
   }
-  for (const auto& v : r.result.metrics) h5::global_scalar(c, g, v.name, v.value, v.units.c_str());
+  for (const auto& v : r.result.metrics) {
+    if (v.count)
+      h5::global_scalar(c, g, v.name, static_cast<std::int64_t>(v.value), v.units.c_str());
+    else
+      h5::global_scalar(c, g, v.name, v.value, v.units.c_str());
+  }
   const auto f = static_cast<hsize_t>(m.layout.names.size());
   h5::global(c, g, "phase_over_ranks", {f, 3}, over, "s");
   h5::global(c, g, "phase_argmin_rank", {f}, argmin, "1");
   h5::global(c, g, "phase_argmax_rank", {f}, argmax, "1");
   for (const char* name : {"phase_over_ranks", "phase_argmin_rank", "phase_argmax_rank"}) {
-    h5::Handle d(H5Dopen2(g, name, H5P_DEFAULT), H5Dclose, "H5Dopen2");
-    h5::attr(d, "phase_names", m.layout.names);
+    h5::Handle d = h5::open_dataset(c, g, name);
+    h5::attr(c, d, "phase_names", m.layout.names);
   }
 }
 
@@ -166,14 +186,73 @@ void write_metrics(const Context& c, hid_t file, const RunRecord& r) {
 
 void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) {
   const Context c{comm, comm_rank(comm), comm_size(comm)};
-  h5::Handle file = h5::create_file(path, comm);
-  write_root(file, rec, c.size);
+  h5::Handle file = h5::create_file(c, path);
+  write_root(c, file, rec);
   write_config(c, file, rec);
   write_topology(c, file, rec);
   write_timeline(c, file, rec);
   write_comm(c, file, rec);
   write_summary(c, file, rec);
   write_metrics(c, file, rec);
+  h5::close_file(c, file);
+}
+
+namespace {
+
+// Rank 0, after every rank closed the file: data on disk, and the file opens with a plain serial
+// reader. Returns the problem, empty if none.
+std::string settle_and_read_back(const std::string& tmp) {
+  const int fd = ::open(tmp.c_str(), O_RDONLY);
+  if (fd < 0) return std::string("reopening for fsync: ") + std::strerror(errno);
+  const bool synced = ::fsync(fd) == 0;
+  const int err = errno;
+  ::close(fd);
+  if (!synced) return std::string("fsync: ") + std::strerror(err);
+  const hid_t f = H5Fopen(tmp.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) return "the written file does not open: " + h5::last_error();
+  const htri_t has = H5Aexists(f, "format");
+  H5Fclose(f);
+  if (has <= 0) return "the written file has no format attribute";
+  return {};
+}
+
+}  // namespace
+
+void commit_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) {
+  const Context c{comm, comm_rank(comm), comm_size(comm)};
+  const std::string tmp = path + ".tmp";
+  set_pending_output(tmp);
+  std::string failure;
+  try {
+    write_output(tmp, rec, comm);
+  } catch (const h5::Error& e) {
+    failure = e.what();  // the same on every rank
+  }
+  if (failure.empty()) {
+    std::string mine;
+    if (c.rank == 0) {
+      mine = settle_and_read_back(tmp);
+      if (mine.empty() && ::rename(tmp.c_str(), path.c_str()) != 0) mine = std::string("renaming to ") + path + ": " + std::strerror(errno);
+    }
+    bcast_string(mine, 0, comm);
+    failure = mine;
+  }
+  if (!failure.empty()) {
+    MPI_Barrier(comm);  // every rank has closed its handles
+    if (c.rank == 0) ::unlink(tmp.c_str());
+    set_pending_output("");
+    throw OutputError("writing " + path + " failed (" + failure + "); no file was left");
+  }
+  set_pending_output("");
+  if (c.rank == 0) {
+    // Make the rename itself durable (best effort: not every file system allows it).
+    const std::string dir = std::filesystem::path(path).has_parent_path() ? std::filesystem::path(path).parent_path().string() : ".";
+    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+      ::fsync(dfd);
+      ::close(dfd);
+    }
+  }
 }
 
 }  // namespace desync

@@ -23,6 +23,13 @@ int Timeline::event_index(const std::string& name) const {
   return it == names_.end() ? -1 : static_cast<int>(it - names_.begin());
 }
 
+void Timeline::truncate(std::int64_t n) {
+  if (n < 0 || n > iterations_) throw std::invalid_argument("Timeline::truncate: bad size");
+  iterations_ = n;
+  warmup_ = std::min(warmup_, n);
+  data_.resize(static_cast<std::size_t>(n * n_events_));
+}
+
 void Timeline::shift(double amount) {
   for (double& t : data_)
     if (!std::isnan(t)) t -= amount;

@@ -28,6 +28,9 @@ class Timeline {
   int event_index(const std::string& name) const;  // -1 if absent
   const std::vector<double>& data() const { return data_; }
 
+  // Keeps the first n iterations (a run stopped early); warm-up shrinks with it if needed.
+  void truncate(std::int64_t n);
+
   // Converts local clock readings to the common time base: t - offset - origin. NaN stays NaN.
   void shift(double amount);
 

@@ -122,6 +122,12 @@ Topology probe_topology(MPI_Comm comm) {
   if (counts[1] > 0)
     t.warnings.push_back(fmt::format("{} rank(s) have threads not bound to single cores "
                                      "(set OMP_PROC_BIND=close OMP_PLACES=cores)", counts[1]));
+  t.oversubscribed = counts[2] > 0;
+  for (hwloc_obj_type_t type : {HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE}) {
+    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(hw.topo, type, nullptr); o; o = hwloc_get_next_obj_by_type(hw.topo, type, o))
+      t.node_llc_bytes += static_cast<double>(o->attr->cache.size);
+    if (t.node_llc_bytes > 0) break;
+  }
   if (counts[2] > 0)
     t.warnings.push_back(fmt::format("node oversubscribed: {} rank(s) see more threads on their node "
                                      "than hardware threads ({}); timings are not meaningful", counts[2], machine_pus));

@@ -25,6 +25,8 @@ struct Topology {
   std::vector<ThreadPlace> thread;
   int contention_domain = -1;
   std::vector<std::string> warnings;  // identical on all ranks
+  bool oversubscribed = false;        // some node has more threads than hardware threads
+  double node_llc_bytes = 0;          // this node's last-level caches, summed (0: unknown)
   std::string hwloc_version;
 };
 

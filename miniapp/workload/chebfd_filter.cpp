@@ -151,22 +151,26 @@ void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Ti
 }
 
 template <class T>
-void Filter<T>::run(Timeline& tl) {
+void Filter<T>::run(Timeline& tl, IterationControl& control) {
   if (c_.scheme == ChebfdScheme::pipeline) {
-    run_pipeline(tl);
+    run_pipeline(tl, control);
   } else {
     const std::size_t n = (static_cast<std::size_t>(rows) + halo) * nb_;
     Values<T> u("desync::chebfd::u", n), w("desync::chebfd::w", n);
     MPI_Barrier(comm_);  // common start; nothing collective inside the loops but the optional barrier
-    for (int b = 0; b < blocks_; ++b) {
+    bool stop = false;
+    for (int b = 0; b < blocks_ && !stop; ++b) {
       start(u, b);
       product(u, w, b, 1, nullptr, 0);
-      for (int p = 2; p <= np_; ++p) {
+      for (int p = 2; p <= np_ && !stop; ++p) {
         std::swap(u, w);  // u = T_{p-1} x, w = T_{p-2} x
-        product(u, w, b, p, &tl, static_cast<std::int64_t>(b) * (np_ - 1) + p - 2);
+        const std::int64_t it = static_cast<std::int64_t>(b) * (np_ - 1) + p - 2;
+        product(u, w, b, p, &tl, it);
+        stop = control.stop_after(it);
       }
     }
   }
+  control.finish();
   // The one global reduction of the run: all moments of all blocks.
   MPI_Allreduce(MPI_IN_PLACE, sums_.data(), static_cast<int>(sums_.size()), MPI_DOUBLE, MPI_SUM, comm_);
   moments = Moments{np_, nb_, blocks_, {}, {}, {}};

@@ -14,6 +14,7 @@
 #include "comm/halo_plan.hpp"
 #include "config/config.hpp"
 #include "matrix/local_matrix.hpp"
+#include "loop/iteration_control.hpp"
 #include "record/timeline.hpp"
 #include "workload/chebfd_coefficients.hpp"
 #include "workload/chebfd_kernels.hpp"
@@ -53,7 +54,8 @@ class Filter {
          std::vector<double> gc, MPI_Comm comm);
 
   std::int64_t iterations() const;  // timeline iterations of one run()
-  void run(Timeline& tl);           // fills x and moments
+  // Fills x and moments; stops early when `control` says so (moments then cover what ran).
+  void run(Timeline& tl, IterationControl& control);
 
   Values<T> x;  // rows * ns: block b at b * rows * nb, row-major inside
   Moments moments;
@@ -64,7 +66,7 @@ class Filter {
   using Sums = std::vector<double>;
   void start(const Values<T>& u, int b);
   void product(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
-  void run_pipeline(Timeline& tl);
+  void run_pipeline(Timeline& tl, IterationControl& control);
   void finish_barrier(Timeline* tl, std::int64_t it);
   double* slot(int b, int p) { return sums_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_; }
 

@@ -17,7 +17,7 @@
 #include "matrix/row_stream.hpp"
 #include "metrics/barrier_bench.hpp"
 #include "metrics/desync_speedup.hpp"
-#include "report/progress.hpp"
+#include "loop/iteration_control.hpp"
 #include "workload/spmv_state.hpp"
 
 namespace desync {
@@ -127,20 +127,24 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   const double barrier = barrier_cost(comm, cfg.spmv.barrier_samples);
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   const auto iteration = cfg.spmv.scheme == SpmvScheme::nonsplit ? nonsplit_iteration : split_wait_iteration;
+  // Returns the stop signal (0: all iterations ran); the timeline keeps the iterations done.
   auto run_loop = [&](bool with_barrier, Timeline& tl) {
     Kokkos::parallel_for("desync::spmv::init_x", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, a.rows),
                          InitX{s.x, first});
     ExecSpace().fence();
-    Progress progress(total, cfg.run.progress_interval);
+    IterationControl control(comm, total, cfg.run.progress_interval);
     MPI_Barrier(comm);  // common start; nothing collective inside the loop but the experiment's barrier
     for (std::int64_t it = 0; it < total; ++it) {
       iteration(s, tl, it, with_barrier, comm);
-      progress.tick(it + 1);
+      if (control.stop_after(it)) break;
     }
+    control.finish();
+    tl.truncate(control.iterations_done());
+    return control.signal();
   };
 
   WorkloadResult r(Timeline(spmv_event_names(cfg.spmv.scheme), total, cfg.run.warmup));
-  run_loop(cfg.run.barrier, r.timeline);
+  r.stop_signal = run_loop(cfg.run.barrier, r.timeline);
   // After the last swap, x holds the last product and y its input (halo included).
   r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y);
   r.elements_checked = a.rows;
@@ -171,7 +175,8 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   for (const auto& p : plan.recv) counts[2] += static_cast<double>(HaloPlan::bytes(p, 8, 1));
   const double mean_msg = plan.recv.empty() ? 0.0 : counts[2] / static_cast<double>(plan.recv.size());
   MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_DOUBLE, MPI_SUM, comm);
-  const double flops = 2.0 * counts[0] * static_cast<double>(cfg.run.iterations);
+  const auto measured = static_cast<double>(r.timeline.iterations() - r.timeline.warmup());
+  const double flops = 2.0 * counts[0] * measured;
   const double wall = measured_wall(r.timeline, comm);
   const double perf = wall > 0 ? flops / wall : 0.0;
   r.metrics = {{"barrier_cost", barrier, "s"},
@@ -179,12 +184,14 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
                {"cer_median", median_over_ranks(comm_to_exec(comm_time, exec), comm), "1"},
                {"partners_mean", counts[1] / size, "1"},
                {"msg_bytes_mean", median_over_ranks(mean_msg, comm), "B"},
-               {"nnz_total", counts[0], "1"}};
-  if (cfg.run.barrier) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - cfg.run.iterations * barrier), "Gflop/s"});
+               count_value("nnz_total", static_cast<std::int64_t>(counts[0]))};
+  if (cfg.run.barrier) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - measured * barrier), "Gflop/s"});
 
-  if (cfg.spmv.compare_barrier) {
+  if (cfg.spmv.compare_barrier && r.stop_signal == 0) {
     Timeline other(spmv_event_names(cfg.spmv.scheme), total, cfg.run.warmup);
-    run_loop(!cfg.run.barrier, other);
+    // Stopped during the paired run: the first run's numbers stand, P_D is not reported.
+    r.stop_signal = run_loop(!cfg.run.barrier, other);
+    if (r.stop_signal != 0) return r;
     if (fingerprint(s.x, a.rows) != r.result_fingerprint)
       r.extra_verdict = fmt::format("rank {}: the paired run's result differs from the first run's", rank);
     const double wall_other = measured_wall(other, comm);

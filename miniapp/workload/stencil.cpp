@@ -13,7 +13,7 @@
 #include "core/mpi_util.hpp"
 #include "inject/busy_work.hpp"
 #include "kokkos_compat/scoped_region.hpp"
-#include "report/progress.hpp"
+#include "loop/iteration_control.hpp"
 #include "workload/stencil_crs.hpp"
 #include "workload/stencil_reference.hpp"
 #include "workload/stencil_sweep.hpp"
@@ -76,7 +76,7 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   WorkloadResult r(Timeline(stencil_event_names(), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
-  Progress progress(total, cfg.run.progress_interval);
+  IterationControl control(comm, total, cfg.run.progress_interval);
   MPI_Barrier(comm);  // common start; nothing collective inside the loop but the experiment's barrier
   for (std::int64_t it = 0; it < total; ++it) {
     tl.mark(it, begin);
@@ -109,12 +109,15 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
       tl.mark(it, barrier_end);
     }
     std::swap(x, y);
-    progress.tick(it + 1);
+    if (control.stop_after(it)) break;
   }
+  control.finish();
+  tl.truncate(control.iterations_done());
+  r.stop_signal = control.signal();
 
   // Verification against the serial reference (docs/method.md, section 14).
   const std::vector<double> block = own_block(grid, x);
-  const StencilCheck check = check_stencil(c, grid, block, total, c.skip_redundant && s > 1, comm);
+  const StencilCheck check = check_stencil(c, grid, block, control.iterations_done(), c.skip_redundant && s > 1, comm);
   r.elements_checked = check.checked;
   r.element_errors = check.wrong;
   if (check.wrong > 0) r.extra_verdict = fmt::format("rank {}: {} of {} grid values differ from the serial reference; first: {}",
@@ -144,14 +147,14 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, comm);
   const double useful = 9.0 * static_cast<double>(c.n) * static_cast<double>(c.n);
   const double wall = measured_wall(tl, comm);
-  const double flops = useful * static_cast<double>(cfg.run.iterations);
+  const double flops = useful * static_cast<double>(tl.iterations() - tl.warmup());
   r.metrics = {{"gflops", wall > 0 ? 1e-9 * flops / wall : 0.0, "Gflop/s"},
                {"redundant_flops_per_step", sums[2], "1"},
                {"redundant_fraction", sums[2] / useful, "1"},
                {"halo_messages_per_step", sums[0] / size, "1"},
                {"halo_bytes_per_step", sums[1] / size, "B"},
-               {"process_grid_x", static_cast<double>(grid.px), "1"},
-               {"process_grid_y", static_cast<double>(grid.py), "1"}};
+               count_value("process_grid_x", grid.px),
+               count_value("process_grid_y", grid.py)};
   return r;
 }
 

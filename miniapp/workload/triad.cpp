@@ -8,7 +8,7 @@
 #include "inject/busy_work.hpp"
 #include "inject/delay_schedule.hpp"
 #include "kokkos_compat/scoped_region.hpp"
-#include "report/progress.hpp"
+#include "loop/iteration_control.hpp"
 #include "record/iteration_events.hpp"
 #include "workload/triad_kernels.hpp"
 
@@ -106,7 +106,7 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   WorkloadResult r(Timeline(iteration_event_names(), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
-  Progress progress(total, cfg.run.progress_interval);
+  IterationControl control(comm, total, cfg.run.progress_interval);
   ExecSpace().fence();
   MPI_Barrier(comm);  // common start; nothing collective from here to the end of the loop
 
@@ -127,8 +127,11 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
       MPI_Barrier(comm);
       tl.mark(it, ev::barrier_end);
     }
-    progress.tick(it + 1);
+    if (control.stop_after(it)) break;
   }
+  control.finish();
+  tl.truncate(control.iterations_done());
+  r.stop_signal = control.signal();
 
   const std::int64_t wrong = triad_count_wrong(x.a, x.offset, cfg.triad);
   r.bytes_per_iteration = static_cast<double>(x.a.extent(0)) *

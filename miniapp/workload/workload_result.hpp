@@ -22,7 +22,12 @@ struct NamedValue {
   std::string name;
   double value = 0.0;
   std::string units;
+  bool count = false;  // an integer count: stored as int64 and printed without decimals
 };
+
+inline NamedValue count_value(std::string name, std::int64_t n) {
+  return {std::move(name), static_cast<double>(n), "1", true};
+}
 
 struct WorkloadResult {
   explicit WorkloadResult(Timeline t) : timeline(std::move(t)) {}
@@ -41,7 +46,12 @@ struct WorkloadResult {
   std::int64_t rows = 0, nnz = 0;           // matrix workloads: this rank's share
   std::vector<NamedValue> metrics;
   std::string extra_verdict;                // a workload-specific failure reason, empty if none
-  std::uint64_t result_fingerprint = 0;     // hash of this rank's final vector bits (tests compare schemes)
+  std::uint64_t result_fingerprint = 0;
+  // A run stopped early by a signal (loop/iteration_control.hpp): the timeline holds the
+  // iterations done; stop_signal is 0 for a complete run.
+  int stop_signal = 0;
+  // Why the workload could not verify (e.g. a filter stopped before its full degree); empty if it did.
+  std::string verification_skipped;     // hash of this rank's final vector bits (tests compare schemes)
 };
 
 }  // namespace desync

@@ -58,10 +58,10 @@ TEST(H5, CollectiveWritersRoundTrip) {
   const std::string path = shared_temp_path("desync_h5_roundtrip");
   {
     const h5::Context c{MPI_COMM_WORLD, rank, size};
-    h5::Handle f = h5::create_file(path, MPI_COMM_WORLD);
-    h5::attr(f, "label", std::string("round trip"));
-    h5::attr(f, "count", std::int64_t{42});
-    h5::attr(f, "names", std::vector<std::string>{"a", "bbb"});
+    h5::Handle f = h5::create_file(c, path);
+    h5::attr(c, f, "label", std::string("round trip"));
+    h5::attr(c, f, "count", std::int64_t{42});
+    h5::attr(c, f, "names", std::vector<std::string>{"a", "bbb"});
     std::vector<double> row;
     for (int i = 0; i < 6; ++i) row.push_back(100.0 * rank + i);
     h5::rows(c, f, "rows", {3, 2}, row, "s");
@@ -123,7 +123,8 @@ TEST(H5, RunWritesTheDocumentedLayoutUnderItsFinalName) {
   const std::string path = shared_temp_path("desync_run_layout");
   const Config cfg = load_deck("[run]\niterations = 9\nwarmup = 2\nprogress_interval = 0\n[triad]\nsize_per_rank = 500\n",
                                "layout.toml", {});
-  EXPECT_EQ(run_deck(cfg, {path, "test"}, MPI_COMM_WORLD), 0);
+  const RunOptions opt{path, "test"};
+  EXPECT_EQ(run_deck(cfg, opt, preflight_run(cfg, opt, MPI_COMM_WORLD), MPI_COMM_WORLD), 0);
   if (rank != 0) return;
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
   hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);

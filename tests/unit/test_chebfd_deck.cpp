@@ -44,6 +44,36 @@ TEST(ChebfdDeck, Errors) {
   }
 }
 
+// ChebFD counts degree steps: nothing of [run] may be ignored or clamped without a word.
+TEST(ChebfdDeck, WarmupAndIterationsFollowTheDegreeSteps) {
+  const auto with_run = [](const std::string& run, const std::string& chebfd) {
+    return load_deck("[run]\nworkload = \"chebfd\"\n" + run + "[chebfd]\n" + chebfd + matrix, "c.toml", {});
+  };
+  const Config d = with_run("", "np = 5\nns = 8\nnb = 4\n");  // 2 blocks x 4 steps
+  EXPECT_EQ(chebfd_steps(d.chebfd), 8);
+  EXPECT_EQ(d.run.warmup, 7) << "documented default: min(10, steps - 1)";
+  EXPECT_EQ(d.run.warmup + d.run.iterations, 8);
+  EXPECT_NE(d.resolved_toml.find("warmup = 7"), std::string::npos) << d.resolved_toml;
+  EXPECT_EQ(chebfd_steps(with_run("", "np = 5\nscheme = \"pipeline\"\n").chebfd), 4);
+  EXPECT_EQ(with_run("warmup = 3\n", "np = 5\n").run.warmup, 3);
+  try {
+    with_run("warmup = 8\n", "np = 5\n");
+    ADD_FAILURE() << "a warm-up without a measured step must be refused";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("c.toml:3:10: error: [run] warmup = 8: workload \"chebfd\" has 8 degree steps; allowed: 0..7"),
+              std::string::npos) << e.what();
+  }
+  try {
+    with_run("iterations = 100\n", "");
+    ADD_FAILURE() << "[run] iterations has no effect in chebfd and must be refused";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("[run] iterations = 100: not used by workload \"chebfd\""), std::string::npos) << e.what();
+  }
+  // The resolved configuration (with the derived iterations) reloads as the same run.
+  const Config again = load_deck(d.resolved_toml, "r.toml", {});
+  EXPECT_EQ(again.run.warmup, d.run.warmup);
+}
+
 TEST(ChebfdCoefficients, WindowIndicator) {
   // The whole interval: c_0 = 1, c_p = 0, so the filter is the identity.
   const chebfd::Scaling s{1.0, 0.0};

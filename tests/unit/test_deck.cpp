@@ -103,6 +103,24 @@ TEST(Deck, UnknownTableIsAnError) {
   EXPECT_NE(m.find("did you mean 'triad'"), std::string::npos) << m;
 }
 
+// A table the workload does not read is an error with one message, from the deck or from --set.
+TEST(Deck, TablesOfOtherWorkloadsAreErrors) {
+  std::string m = deck_error("[run]\nworkload = \"triad\"\n[stencil]\nn = 64\n");
+  EXPECT_NE(m.find("deck.toml:3:2: error: table [stencil] is not used by workload \"triad\" (it reads [run], [triad], "
+                   "[comm], [inject], [noise], [threads])"),
+            std::string::npos) << m;
+  m = deck_error("", {"stencil.n=64"});
+  EXPECT_NE(m.find("command line (--set stencil.n=64): error: table [stencil] is not used by workload \"triad\""),
+            std::string::npos) << m;
+  EXPECT_NE(deck_error("[matrix]\n[matrix.spin]\nsites = 8\n").find("table [matrix] is not used"), std::string::npos);
+  EXPECT_NE(deck_error("[run]\nworkload = \"stencil\"\n[[inject]]\nrank = 0\niteration = 1\nduration = 1e-3\n")
+                .find("table [inject] is not used by workload \"stencil\""),
+            std::string::npos);
+  EXPECT_NE(deck_error("[run]\nworkload = \"spmv\"\n[matrix]\n[comm]\noffsets = [1]\n").find("table [comm] is not used"),
+            std::string::npos);
+  EXPECT_NO_THROW(load_deck("[run]\nworkload = \"stencil\"\n[stencil]\nn = 64\n[threads]\nper_rank = 1\n", "s.toml", {}));
+}
+
 TEST(Deck, WrongTypeNamesKeyValueAndAllowed) {
   const std::string m = deck_error("[run]\niterations = \"many\"\n");
   EXPECT_NE(m.find("deck.toml:2:14"), std::string::npos) << m;
@@ -177,6 +195,8 @@ TEST(Deck, OverridesWinAndAreValidatedTheSameWay) {
 
 TEST(DeckMatrix, GeneratorsAndTheirTables) {
   const Config c = load_deck(R"(
+[run]
+workload = "spmv"
 [matrix]
 generator = "topi"
 partition = "nnz"
@@ -192,7 +212,7 @@ boundary = ["periodic", "periodic", "open"]
   EXPECT_EQ(c.matrix.topi.nodes, (std::array<std::int64_t, 3>{2, 4, 8}));
   EXPECT_EQ(c.matrix.topi.boundary[2], LatticeBoundary::open);
   EXPECT_FALSE(load_deck("", "e.toml", {}).has_matrix);
-  const Config s = load_deck("[matrix]\n[matrix.spin]\nsites = 26\n", "s.toml", {});
+  const Config s = load_deck("[run]\nworkload = \"spmv\"\n[matrix]\n[matrix.spin]\nsites = 26\n", "s.toml", {});
   EXPECT_EQ(s.matrix.spin.up, 13) << "half filling by default";
   const Config again = load_deck(c.resolved_toml, "r.toml", {});
   EXPECT_EQ(again.matrix.topi.nodes, c.matrix.topi.nodes);
@@ -215,7 +235,7 @@ TEST(DeckSpmv, KeysAndErrors) {
 
 TEST(DeckMatrix, InvalidParametersAreDeckErrors) {
   const auto has = [](const std::string& deck, const std::string& what) {
-    const std::string m = deck_error(deck);
+    const std::string m = deck_error("[run]\nworkload = \"spmv\"\n" + deck);
     EXPECT_NE(m.find(what), std::string::npos) << m;
   };
   has("[matrix]\ngenerator = \"hubbard\"\n", "\"spin\", \"hhq\", \"topi\", \"stencil5\"");
@@ -277,7 +297,8 @@ TEST(DeckStencil, KeysAndErrors) {
     EXPECT_NE(m.find(what), std::string::npos) << m;
   };
   has("variant = \"matrixfree\"\n", "\"spmv\", \"base\", \"ca\"");
-  has("ratio = 0\n", "0 < ratio <= 1");
+  has("ratio = 0\n", "[stencil] ratio = 0: not allowed; allowed: a number in (0, 1]");
+  has("ratio = 2\n", "[stencil] ratio = 2: not allowed; allowed: a number in (0, 1]");
   has("ratio = 1.5\n", "[stencil] ratio = 1.5");
   has("ca_steps = 0\n", "[stencil] ca_steps = 0");
   has("tile = [4]\n", "[mb, nb]");

@@ -63,11 +63,17 @@ TEST(Spin, SpecTestVectors) {
 }
 
 // Builds the Hamiltonian from the definition: enumerate states numerically, look columns up in
-// a map, apply each bond explicitly. Shares no code with the generator.
+// a map, apply each bond explicitly. Shares no code with the generator. States come in ascending
+// order from Gosper's next-combination step, so sparse sectors of long chains (L up to 62) are cheap.
 std::vector<std::map<GlobalIndex, double>> brute_force(const SpinParams& p) {
   std::vector<std::uint64_t> states;
-  for (std::uint64_t m = 0; m < (std::uint64_t{1} << p.sites); ++m)
-    if (__builtin_popcountll(m) == p.up) states.push_back(m);
+  const std::uint64_t end = std::uint64_t{1} << p.sites;
+  for (std::uint64_t m = (std::uint64_t{1} << p.up) - 1; m < end;) {
+    states.push_back(m);
+    if (m == 0) break;
+    const std::uint64_t low = m & (~m + 1), carry = m + low;  // lowest set bit; carry past its run
+    m = carry | (((carry ^ m) >> 2) / low);
+  }
   std::map<std::uint64_t, GlobalIndex> index;
   for (std::size_t i = 0; i < states.size(); ++i) index[states[i]] = static_cast<GlobalIndex>(i);
   std::vector<std::pair<int, int>> bonds;
@@ -88,27 +94,69 @@ std::vector<std::map<GlobalIndex, double>> brute_force(const SpinParams& p) {
   return rows;
 }
 
+// Every row of SPIN(L, n) against brute_force; stops at the first wrong row.
+void expect_matches_brute_force(int L, int n, LatticeBoundary b) {
+  SpinParams p = spin(L, n, b);
+  p.jxy = 1.5;
+  p.jz = 0.7;
+  p.bz = 0.3;
+  const SpinChain g(p);
+  const auto ref = brute_force(p);
+  ASSERT_EQ(g.rows(), static_cast<GlobalIndex>(ref.size())) << "L=" << L << " up=" << n;
+  std::vector<GlobalIndex> c(g.max_row_entries());
+  std::vector<Scalar> v(c.size());
+  for (GlobalIndex r = 0; r < g.rows(); ++r) {
+    const int k = g.row(r, c.data(), v.data());
+    ASSERT_EQ(static_cast<std::size_t>(k), ref[r].size()) << "L=" << L << " up=" << n << " row " << r;
+    int i = 0;
+    for (auto [col, val] : ref[r]) {
+      ASSERT_EQ(c[i], col) << "L=" << L << " up=" << n << " row " << r;
+      ASSERT_NEAR(v[i].real(), val, 1e-14) << "L=" << L << " up=" << n << " row " << r;
+      ASSERT_EQ(v[i].imag(), 0.0);
+      ++i;
+    }
+  }
+}
+
 TEST(Spin, MatchesBruteForceIncludingValues) {
+  for (auto b : {LatticeBoundary::open, LatticeBoundary::periodic})
+    for (auto [L, n] : std::vector<std::pair<int, int>>{{6, 3}, {7, 2}, {8, 4}, {9, 5}, {4, 0}, {5, 5}})
+      expect_matches_brute_force(L, n, b);
+}
+
+// Regression for the bond test in SpinChain::row. With bool flags `bj != bk`, GCC 12.2 at -O2/-O3
+// emitted a test of bk alone (wrong hops in nearly every row: caught here and above in Release
+// builds); a bit taken as `s & (1 << j)` shifts an int past its width for j >= 32 (wrong for L > 32
+// at any -O, and UBSan's shift check). So: every site of chains across the 32-bit boundary up to the
+// 62-site limit, one or two spins up or down, both boundaries, columns and values.
+TEST(Spin, MatchesBruteForceOnLongChains) {
+  for (auto b : {LatticeBoundary::open, LatticeBoundary::periodic})
+    for (int L : {31, 32, 33, 34, 47, 62})
+      for (int n : {1, 2, L - 2, L - 1}) expect_matches_brute_force(L, n, b);
+}
+
+// The same bug class seen directly: one up spin at site i (colex rank i) hops to i-1 and i+1, one
+// down spin at site i (rank L-1-i) likewise, and nothing else; parallel bonds give no entry.
+TEST(Spin, SingleSpinHopsToItsNeighboursOnly) {
   for (auto b : {LatticeBoundary::open, LatticeBoundary::periodic}) {
-    for (auto [L, n] : std::vector<std::pair<int, int>>{{6, 3}, {7, 2}, {8, 4}, {9, 5}, {4, 0}}) {
-      SpinParams p = spin(L, n, b);
-      p.jxy = 1.5;
-      p.jz = 0.7;
-      p.bz = 0.3;
-      const SpinChain g(p);
-      const auto ref = brute_force(p);
-      ASSERT_EQ(g.rows(), static_cast<GlobalIndex>(ref.size()));
-      std::vector<GlobalIndex> c(g.max_row_entries());
-      std::vector<Scalar> v(c.size());
-      for (GlobalIndex r = 0; r < g.rows(); ++r) {
-        const int k = g.row(r, c.data(), v.data());
-        ASSERT_EQ(static_cast<std::size_t>(k), ref[r].size()) << "L=" << L << " row " << r;
-        int i = 0;
-        for (auto [col, val] : ref[r]) {
-          EXPECT_EQ(c[i], col);
-          EXPECT_NEAR(v[i].real(), val, 1e-14);
-          EXPECT_EQ(v[i].imag(), 0.0);
-          ++i;
+    for (int L = 3; L <= 62; ++L) {
+      for (bool flip : {false, true}) {
+        SpinParams p = spin(L, flip ? L - 1 : 1, b);
+        p.jz = 0.0;  // only hops remain
+        const SpinChain g(p);
+        std::vector<GlobalIndex> c(g.max_row_entries());
+        std::vector<Scalar> v(c.size());
+        for (int i = 0; i < L; ++i) {
+          auto rank = [&](int site) { return static_cast<GlobalIndex>(flip ? L - 1 - site : site); };
+          std::vector<GlobalIndex> want;
+          if (i > 0) want.push_back(rank(i - 1));
+          if (i + 1 < L) want.push_back(rank(i + 1));
+          if (b == LatticeBoundary::periodic && (i == 0 || i == L - 1)) want.push_back(rank(L - 1 - i));
+          std::sort(want.begin(), want.end());
+          const int k = g.row(rank(i), c.data(), v.data());
+          ASSERT_EQ(std::vector<GlobalIndex>(c.begin(), c.begin() + k), want)
+              << "L=" << L << (flip ? " down" : " up") << " spin at site " << i;
+          for (int e = 0; e < k; ++e) EXPECT_EQ(v[e].real(), 0.5 * p.jxy);
         }
       }
     }
@@ -145,6 +193,8 @@ TEST(Spin, SymmetricWithDisorder) {
 TEST(Spin, RejectsBadParameters) {
   EXPECT_THROW(SpinChain(spin(1, 0, LatticeBoundary::open)), std::invalid_argument);
   EXPECT_THROW(SpinChain(spin(6, 7, LatticeBoundary::open)), std::invalid_argument);
+  EXPECT_THROW(SpinChain(spin(63, 1, LatticeBoundary::open)), std::invalid_argument);
+  EXPECT_THROW(SpinChain(spin(-1, 0, LatticeBoundary::open)), std::invalid_argument);  // not length_error
 }
 
 }  // namespace

@@ -1,0 +1,142 @@
+#include "app/preflight.hpp"
+
+#include <fcntl.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/errors.hpp"
+#include "core/mpi_util.hpp"
+#include "workload/memory_estimate.hpp"
+
+namespace desync {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every rank throws the message of the lowest rank that found a problem.
+void agree_or_throw(const std::string& mine, MPI_Comm comm) {
+  int first = mine.empty() ? comm_size(comm) : comm_rank(comm);
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == comm_size(comm)) return;
+  std::string msg = mine;
+  bcast_string(msg, first, comm);
+  throw DeckError(msg);
+}
+
+std::string probe(const Config& cfg, const OutputTarget& out, double min_bytes) {
+  const auto fail = [&](const std::string& why) { return fmt::format("{}: error: output file \"{}\": {}", out.where, out.path, why); };
+  if (out.path.empty()) return fail("empty name");
+  std::error_code ec;
+  const fs::path p(out.path);
+  const fs::file_status st = fs::status(p, ec);
+  if (fs::is_directory(st)) return fail("is a directory; give a file name such as " + (p / "run.h5").string());
+  if (fs::exists(st)) {
+    if (fs::equivalent(p, fs::path(cfg.deck_path), ec)) return fail("is the deck itself; choose another name with -o");
+    if (!fs::is_regular_file(st)) return fail("exists and is not a regular file");
+    if (!out.overwrite)
+      return fail("exists; pass --force (or set [run] overwrite = true) to replace it, or choose another name with -o");
+  }
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  const fs::file_status ds = fs::status(dir, ec);
+  if (!fs::exists(ds)) return fail("directory " + dir.string() + " does not exist");
+  if (!fs::is_directory(ds)) return fail(dir.string() + " is not a directory");
+  // Permissions, read-only mounts, quotas on create: only trying tells (access() says yes to root).
+  const std::string tmp = out.path + ".tmp";
+  if (fs::is_directory(fs::status(tmp, ec))) return fail(tmp + " (the file written during the run) is a directory");
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return fail("cannot create files in " + dir.string() + ": " + std::strerror(errno));
+  ::close(fd);
+  ::unlink(tmp.c_str());
+  struct statvfs sv {};
+  if (::statvfs(dir.c_str(), &sv) == 0) {
+    const double free_bytes = static_cast<double>(sv.f_bavail) * static_cast<double>(sv.f_frsize);
+    if (free_bytes < min_bytes)
+      return fail(fmt::format("the file system of {} has {} free, the file needs at least {}", dir.string(),
+                              format_bytes(free_bytes), format_bytes(min_bytes)));
+  }
+  return {};
+}
+
+}  // namespace
+
+OutputTarget output_target(const Config& cfg, const std::string& cli_output, bool cli_force) {
+  OutputTarget t;
+  t.overwrite = cli_force || cfg.run.overwrite;
+  if (!cli_output.empty()) {
+    t.path = cli_output;
+    t.where = "command line (-o " + cli_output + ")";
+  } else if (!cfg.run.output.empty()) {
+    t.path = cfg.run.output;
+    t.where = cfg.run.output_pos.where;
+  } else {
+    t.path = output_path(cfg);
+    t.where = cfg.deck_path + " (default output name)";
+  }
+  return t;
+}
+
+void check_output_path(const Config& cfg, const OutputTarget& out, double min_bytes, MPI_Comm comm) {
+  std::string msg;
+  if (comm_rank(comm) == 0) msg = probe(cfg, out, min_bytes);
+  bcast_string(msg, 0, comm);
+  if (!msg.empty()) throw DeckError(msg);
+}
+
+MemoryEstimate check_memory(const Config& cfg, MPI_Comm comm) {
+  const int rank = comm_rank(comm), size = comm_size(comm);
+  std::string mine;
+  MemoryEstimate est;
+  try {
+    est = estimate_memory(cfg, rank, size);
+  } catch (const DeckError& e) {
+    mine = e.what();
+  }
+  agree_or_throw(mine, comm);
+
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  double sums[2] = {est.total(), 1.0};
+  MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, node);
+  const bool node_root = comm_rank(node) == 0;
+  MPI_Comm_free(&node);
+  if (node_root) {
+    const double limit = cfg.run.memory_limit_gib > 0 ? cfg.run.memory_limit_gib * 1024.0 * 1024.0 * 1024.0 : node_available_bytes();
+    const char* what = cfg.run.memory_limit_gib > 0 ? "[run] memory_limit_gib allows" : "the node has";
+    if (limit > 0 && sums[0] > limit)
+      mine = fmt::format("{}: error: the run needs about {} on one node ({} rank(s); rank {}: {}), but {} {}; "
+                         "use more nodes or ranks, or a smaller problem (docs/decks.md, \"Memory\")",
+                         cfg.deck_path, format_bytes(sums[0]), static_cast<int>(sums[1]), rank, est.describe(), what,
+                         format_bytes(limit));
+  }
+  agree_or_throw(mine, comm);
+  return est;
+}
+
+std::string memory_summary(const Config& cfg, int ranks) {
+  int p = ranks;
+  if (p <= 0) p = cfg.run.workload == Workload::stencil && cfg.stencil.px > 0 ? static_cast<int>(cfg.stencil.px * cfg.stencil.py) : 1;
+  MemoryEstimate m;
+  try {
+    // The larger of the first and last rank's (the ranks whose shares differ most).
+    MemoryEstimate m0 = estimate_memory(cfg, 0, p), m1 = estimate_memory(cfg, p - 1, p);
+    m = m0.total() >= m1.total() ? m0 : m1;
+  } catch (const DeckError&) {
+    return "# memory estimate: give --ranks P (the deck needs a rank count)\n";
+  } catch (const std::bad_alloc&) {
+    throw DeckError(cfg.deck_path + ": error: the matrix is too large to even describe on this machine");
+  }
+  if (cfg.run.memory_limit_gib > 0 && m.total() > cfg.run.memory_limit_gib * 1073741824.0)
+    throw DeckError(fmt::format("{}: error: one rank needs about {}, more than [run] memory_limit_gib = {} GiB",
+                                cfg.deck_path, m.describe(), cfg.run.memory_limit_gib));
+  return fmt::format("# memory estimate on {} rank(s): {} per rank, {} in all; this machine has {} available "
+                     "(docs/decks.md, \"Memory\")\n",
+                     p, m.describe(), format_bytes(m.total() * p), format_bytes(node_available_bytes()));
+}
+
+}  // namespace desync
