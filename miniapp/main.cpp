@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -32,9 +33,15 @@ std::string joined(int argc, char** argv) {
 }
 
 // Kokkos with its start-up chatter reported once, on standard error (kokkos_compat/runtime.hpp).
+// Kokkos' own warnings (unset OMP_PROC_BIND, oversubscription) are switched off: desync reports
+// binding and oversubscription itself, once (record/topology.cpp). A user's KOKKOS_DISABLE_WARNINGS
+// wins (Kokkos refuses a flag that contradicts it).
 std::unique_ptr<desync::compat::Runtime> start_kokkos(char** argv) {
-  static int kargc = 1;
-  auto rt = std::make_unique<desync::compat::Runtime>(kargc, argv);
+  static char flag[] = "--kokkos-disable-warnings";
+  static char* kargv[3] = {argv[0], flag, nullptr};
+  static int kargc = std::getenv("KOKKOS_DISABLE_WARNINGS") ? 1 : 2;
+  if (kargc == 1) kargv[1] = nullptr;
+  auto rt = std::make_unique<desync::compat::Runtime>(kargc, kargv);
   desync::log::gathered(MPI_COMM_WORLD, rt->startup_messages(), "Kokkos said at start-up");
   return rt;
 }

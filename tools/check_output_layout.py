@@ -6,8 +6,11 @@
 Every root attribute and every dataset the document lists must exist with the documented shape
 and a `units` attribute, and every dataset in the file must be documented. Shapes are written
 in the document as `[P, N, E]` (symbols: P ranks, N recorded iterations, E events, T threads,
-F phases, K offsets; digits are literal) or `scalar`. Exit status 0 if all holds, 1 otherwise,
-with one line per problem.
+F phases, K offsets; digits are literal) or `scalar`. Types are checked too: a row that names
+`int`, `int32`, `int64` or `uint8` must hold integers (counts are never stored as float64), one
+that names `float64` or a unit of time/bandwidth must hold floats, and string attributes must
+be printable text (no NUL bytes). Exit status 0 if all holds, 1 otherwise, with one line per
+problem.
 """
 import re
 import sys
@@ -56,6 +59,24 @@ def expected_shape(row, sizes):
     return tuple(dims)
 
 
+INT_WORDS = re.compile(r"\b(int|int32|int64|uint8|count)\b")
+FLOAT_WORDS = re.compile(r"\bfloat64\b")
+
+
+def type_problem(where, row, dtype):
+    """The documented kind of value (integer or float) against the stored dtype."""
+    cells = [c.strip() for c in row.split("|")[1:-1]]
+    typ = " ".join(cells[1:3]) if len(cells) > 3 else (cells[1] if len(cells) > 1 else "")
+    wants_int = bool(INT_WORDS.search(typ))
+    wants_float = bool(FLOAT_WORDS.search(typ))
+    kind = dtype.kind
+    if wants_int and kind not in "iu":
+        return f"{where}: documented as an integer, stored as {dtype}"
+    if wants_float and kind != "f":
+        return f"{where}: documented as float64, stored as {dtype}"
+    return None
+
+
 def main(doc_path, h5_path):
     problems = []
     with h5py.File(h5_path, "r") as f:
@@ -76,6 +97,16 @@ def main(doc_path, h5_path):
                 if group is None:
                     if name not in f.attrs:
                         problems.append(f"root attribute {name} missing")
+                        continue
+                    v = f.attrs[name]
+                    if isinstance(v, (bytes, str)):
+                        text = v.decode("utf-8", "replace") if isinstance(v, bytes) else v
+                        if "\0" in text:
+                            problems.append(f"root attribute {name} holds a NUL byte")
+                    elif hasattr(v, "dtype"):
+                        p = type_problem(f"root attribute {name}", row, v.dtype)
+                        if p:
+                            problems.append(p)
                     continue
                 path = f"{group}/{name}".lstrip("/")
                 seen.add(path)
@@ -89,6 +120,9 @@ def main(doc_path, h5_path):
                     problems.append(f"/{path}: shape {ds.shape}, documented {want}")
                 if "units" not in ds.attrs:
                     problems.append(f"/{path}: no units attribute")
+                p = type_problem(f"/{path}", row, ds.dtype)
+                if p:
+                    problems.append(p)
         undocumented = []
         f.visititems(lambda n, o: undocumented.append(n) if isinstance(o, h5py.Dataset) and n not in seen else None)
         problems += [f"/{n} is in the file but not in {doc_path}" for n in undocumented]

@@ -110,9 +110,9 @@ MemoryEstimate check_memory(const Config& cfg, MPI_Comm comm) {
     const char* what = cfg.run.memory_limit_gib > 0 ? "[run] memory_limit_gib allows" : "the node has";
     if (limit > 0 && sums[0] > limit)
       mine = fmt::format("{}: error: the run needs about {} on one node ({} rank(s); rank {}: {}), but {} {}; "
-                         "use more nodes or ranks, or a smaller problem (docs/decks.md, \"Memory\")",
+                         "reduce {} (docs/decks.md, \"Memory\")",
                          cfg.deck_path, format_bytes(sums[0]), static_cast<int>(sums[1]), rank, est.describe(), what,
-                         format_bytes(limit));
+                         format_bytes(limit), est.knobs);
   }
   agree_or_throw(mine, comm);
   return est;

@@ -49,9 +49,11 @@ std::string verdict(const WorkloadResult& r, const Timeline& tl, MPI_Comm comm, 
     total_errors = 0;
     return "not done: " + r.verification_skipped;
   }
-  std::int64_t e[4] = {r.element_errors, r.message_errors, timeline_disorder(tl), r.extra_verdict.empty() ? 0 : 1};
-  MPI_Allreduce(MPI_IN_PLACE, e, 4, MPI_INT64_T, MPI_SUM, comm);
-  total_errors = e[0] + e[1] + e[2] + e[3];
+  // (the finite check below needs no reference, so it runs whenever the workload verified)
+  std::int64_t e[5] = {r.element_errors, r.message_errors, timeline_disorder(tl), r.extra_verdict.empty() ? 0 : 1,
+                       r.nonfinite};
+  MPI_Allreduce(MPI_IN_PLACE, e, 5, MPI_INT64_T, MPI_SUM, comm);
+  total_errors = e[0] + e[1] + e[2] + e[3] + e[4];
   if (total_errors == 0) return "passed";
   std::string why;
   if (e[3]) {
@@ -66,6 +68,7 @@ std::string verdict(const WorkloadResult& r, const Timeline& tl, MPI_Comm comm, 
   if (e[0]) why += std::to_string(e[0]) + " vector elements wrong; ";
   if (e[1]) why += std::to_string(e[1]) + " messages from the wrong partner or iteration; ";
   if (e[2]) why += std::to_string(e[2]) + " timeline events missing or out of order; ";
+  if (e[4]) why += std::to_string(e[4]) + " values of the result are not finite (Inf or NaN); ";
   return "failed: " + why.substr(0, why.size() - 2);
 }
 

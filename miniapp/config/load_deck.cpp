@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -224,6 +225,36 @@ void reject_unknown_tables(const toml::table& root, const std::string& deck,
   }
 }
 
+// toml++ prints doubles with 17 significant digits (0.05 as 0.050000000000000003); the resolved
+// deck is for people too, so every number token outside strings gets its shortest form that
+// reads back as the same double.
+std::string shortest_floats(const std::string& text) {
+  static const std::regex number(R"((^|[=\[,\s])(-?[0-9]+\.[0-9]+(?:[eE][-+]?[0-9]+)?)(?=$|[,\]\s]))");
+  std::string out, line;
+  std::istringstream in(text);
+  while (std::getline(in, line)) {
+    if (line.find('"') == std::string::npos && line.find('\'') == std::string::npos) {
+      std::string fixed;
+      auto it = std::sregex_iterator(line.begin(), line.end(), number);
+      std::size_t last = 0;
+      for (; it != std::sregex_iterator(); ++it) {
+        const auto& m = *it;
+        const double v = std::stod(m[2].str());
+        std::string shortest = fmt::format("{}", v);
+        if (shortest.find_first_of(".eE") == std::string::npos && shortest.find("inf") == std::string::npos &&
+            shortest.find("nan") == std::string::npos)
+          shortest += ".0";  // stays a TOML float
+        fixed += line.substr(last, static_cast<std::size_t>(m.position(2)) - last) + shortest;
+        last = static_cast<std::size_t>(m.position(2) + m.length(2));
+      }
+      line = fixed + line.substr(last);
+    }
+    out += line + "\n";
+  }
+  if (!text.empty() && text.back() != '\n' && !out.empty()) out.pop_back();
+  return out;
+}
+
 // A table the chosen workload does not read would be silently ignored: refuse it, naming where
 // it came from and what the workload reads.
 void reject_foreign_tables(const toml::table& root, Workload w, const std::string& deck,
@@ -310,7 +341,7 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
 
   std::ostringstream os;
   os << out;
-  c.resolved_toml = os.str() + "\n";
+  c.resolved_toml = shortest_floats(os.str()) + "\n";
   return c;
 }
 

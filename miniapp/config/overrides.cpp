@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "core/log.hpp"
 
 namespace desync {
 namespace {
@@ -32,7 +33,11 @@ std::vector<std::string> split_path(const std::string& path) {
 
 void apply_override(toml::table& root, const std::string& arg) {
   const auto eq = arg.find('=');
-  const std::string where = "command line (--set " + arg + ")";
+  const std::string where = "command line (--set " + log::printable(arg, 120) + ")";
+  // One override is one key and one value: a newline would smuggle in further keys.
+  for (unsigned char c : arg)
+    if (c < 0x20 || c == 0x7f)
+      throw DeckError(where + ": error: control character in the argument; allowed: one line of printable text");
   if (eq == std::string::npos || eq == 0)
     throw DeckError(where + ": error: expected table.key=value");
   const std::string path = arg.substr(0, eq);
@@ -48,7 +53,11 @@ void apply_override(toml::table& root, const std::string& arg) {
   try {
     parsed = toml::parse("v = " + value, source);
   } catch (const toml::parse_error&) {
-    parsed = toml::parse("v = " + quoted(value), source);
+    try {
+      parsed = toml::parse("v = " + quoted(value), source);
+    } catch (const toml::parse_error& e) {
+      throw DeckError(where + ": error: the value is neither TOML nor a plain string: " + std::string(e.description()));
+    }
   }
 
   toml::table* t = &root;

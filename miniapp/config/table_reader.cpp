@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "config/suggest.hpp"
+#include "core/log.hpp"
 
 namespace desync {
 namespace {
@@ -14,11 +15,18 @@ namespace {
 constexpr std::string_view set_prefix = "--set ";
 
 // Values as a user would type them (toml++ prints strings in single quotes).
+// One line, at most 80 characters: long arrays, tables and multi-line strings are cut.
 std::string value_text(const toml::node& n) {
-  if (const auto* s = n.as_string()) return "\"" + s->get() + "\"";
+  if (const auto* s = n.as_string()) return "\"" + log::printable(s->get(), 80) + "\"";
   std::ostringstream os;
   n.visit([&os](const auto& v) { os << v; });
-  return os.str();
+  std::string t = os.str();
+  for (char& c : t)
+    if (c == '\n') c = ' ';
+  std::string one;
+  for (char c : t)
+    if (!(c == ' ' && !one.empty() && one.back() == ' ')) one += c;
+  return log::printable(one, 80);
 }
 
 std::string range_text(std::int64_t min, std::int64_t max) {

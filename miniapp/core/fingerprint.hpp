@@ -13,4 +13,12 @@ inline std::uint64_t fingerprint_bytes(const void* data, std::size_t bytes) {
   return f;
 }
 
+// Values that are not finite (Inf, NaN): a verified quantity with any of them fails, even when a
+// reference computed the same overflow (docs/method.md, section 7).
+inline std::int64_t count_nonfinite(const double* v, std::size_t n) {
+  std::int64_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i) bad += !(v[i] - v[i] == 0.0);  // false for Inf and NaN
+  return bad;
+}
+
 }  // namespace desync

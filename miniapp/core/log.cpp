@@ -11,9 +11,24 @@ int g_rank = 0;
 void set_rank(int rank) { g_rank = rank; }
 bool is_root() { return g_rank == 0; }
 
+std::string printable(const std::string& s, std::size_t max) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+    else out += static_cast<char>(c);
+  }
+  if (out.size() > max) out = out.substr(0, max) + "...";
+  return out;
+}
+
 void error(const std::string& message) {
   if (is_root()) {
-    fmt::print(stderr, "{}\n", message);
+    std::string m = message;
+    while (!m.empty() && m.back() == '\n') m.pop_back();
+    fmt::print(stderr, "{}\n", printable(m));
     std::fflush(stderr);
   }
 }

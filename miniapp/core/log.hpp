@@ -29,7 +29,12 @@ void warn(fmt::format_string<Args...> f, Args&&... args) {
   }
 }
 
+// Prints `message` on one line: control characters (a newline inside a deck string, an escape
+// sequence) are shown escaped, so an error is always exactly one line and never drives the terminal.
 void error(const std::string& message);
+
+// `s` with control characters escaped (\n, \t, \xNN) and cut to at most `max` characters.
+std::string printable(const std::string& s, std::size_t max = std::string::npos);
 
 // Collective: every rank's `text` (may be empty) reaches rank 0, which prints each distinct text
 // once on standard error under `heading`, with the ranks that produced it ("ranks 0-15").

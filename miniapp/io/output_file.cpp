@@ -1,6 +1,8 @@
 #include "io/output_file.hpp"
 
 #include <fcntl.h>
+#include <sys/statvfs.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "core/stop_request.hpp"
 
 #include "core/mpi_util.hpp"
@@ -216,13 +219,40 @@ std::string settle_and_read_back(const std::string& tmp) {
   return {};
 }
 
+// Bytes the file will take: every rank's timeline and per-rank rows, the texts, and a generous
+// allowance for HDF5's metadata. Collective.
+double expected_file_bytes(const RunRecord& r, MPI_Comm comm) {
+  double mine = 8.0 * static_cast<double>(r.result.timeline.data().size()) + 64.0 * 1024.0;
+  MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return mine + static_cast<double>(r.cfg.deck_text.size() + r.cfg.resolved_toml.size() + r.prov.environment.size() +
+                                    r.prov.kokkos_configuration.size()) + 1024.0 * 1024.0;
+}
+
+// A full file system is found before HDF5 writes anything: HDF5 does not recover cleanly from a
+// write that fails half-way (a flush error leaves a file object that crashes MPI_Finalize, and a
+// collective write can hang ranks that did not see the error).
+std::string check_room(const std::string& path, double need) {
+  const auto p = std::filesystem::path(path);
+  const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  struct statvfs sv {};
+  if (::statvfs(dir.c_str(), &sv) != 0) return {};
+  const double free_bytes = static_cast<double>(sv.f_bavail) * static_cast<double>(sv.f_frsize);
+  if (free_bytes >= need) return {};
+  return fmt::format("the file system of {} has {} free, the result needs about {}", dir, format_bytes(free_bytes),
+                     format_bytes(need));
+}
+
 }  // namespace
 
 void commit_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) {
   const Context c{comm, comm_rank(comm), comm_size(comm)};
   const std::string tmp = path + ".tmp";
-  set_pending_output(tmp);
+  const double need = expected_file_bytes(rec, comm);
   std::string failure;
+  if (c.rank == 0) failure = check_room(path, need);
+  bcast_string(failure, 0, comm);
+  if (!failure.empty()) throw OutputError("writing " + path + " failed (" + failure + "); no file was written");
+  set_pending_output(tmp);
   try {
     write_output(tmp, rec, comm);
   } catch (const h5::Error& e) {

@@ -138,6 +138,7 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   double sums[3] = {static_cast<double>(nnz), static_cast<double>(plan.recv.size()), 0.0};
   auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.x);
   for (std::size_t e = 0; e < hx.extent(0); ++e) sums[2] += mod(hx(e)) * mod(hx(e));
+  r.nonfinite = count_nonfinite(reinterpret_cast<const double*>(hx.data()), hx.extent(0) * sizeof(T) / sizeof(double));
   MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, comm);
   const double nr = static_cast<double>(gen.rows());
   const double measured = static_cast<double>(total - r.timeline.warmup());

@@ -1,5 +1,7 @@
 #include "workload/memory_estimate.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -19,6 +21,8 @@ MemoryEstimate triad(const Config& cfg, int rank, int size) {
   const double n = static_cast<double>(t.global_size > 0 ? t.global_size / size + (rank < t.global_size % size ? 1 : 0)
                                                          : t.size_per_rank);
   MemoryEstimate m;
+  m.knobs = t.global_size > 0 ? fmt::format("[triad] global_size = {}", t.global_size)
+                              : fmt::format("[triad] size_per_rank = {}", t.size_per_rank);
   m.add("arrays", n * 8.0 * (t.kernel == TriadKernel::schoenauer ? 4 : 3));
   m.add("messages", 2.0 * static_cast<double>(cfg.comm.offsets.size()) * static_cast<double>(cfg.comm.message_bytes));
   m.add("timeline", timeline_bytes(cfg, cfg.run.warmup + cfg.run.iterations));
@@ -49,6 +53,7 @@ MemoryEstimate spmv(const Config& cfg, int rank, int size) {
   const RankShare s = share(*g, cfg.matrix.partition, rank, size);
   const double halo = std::min(s.nnz, s.total_rows - s.rows);  // remote columns, at most
   MemoryEstimate m;
+  m.knobs = "the [matrix] size, or more ranks";
   // Built local CRS (values complex for TOPI, then magnitudes), halo column list, then the split
   // copy the kernels use: both live at the peak.
   const double built_val = g->is_complex() ? 16.0 + 8.0 : 8.0;
@@ -67,6 +72,7 @@ MemoryEstimate chebfd(const Config& cfg, int rank, int size) {
   const double sd = g->is_complex() ? 16.0 : 8.0;
   const double blocks = static_cast<double>(c.ns / c.nb), nb = static_cast<double>(c.nb);
   MemoryEstimate m;
+  m.knobs = fmt::format("[chebfd] ns = {}, the [matrix] size, or more ranks", c.ns);
   // The built matrix, plus the filter's own CRS (full, or local + remote: about the same).
   m.add("matrix", 2.0 * (s.nnz * (4.0 + sd) + s.rows * 8.0) + halo * 8.0);
   m.add("search space", s.rows * static_cast<double>(c.ns) * sd);
@@ -81,6 +87,7 @@ MemoryEstimate chebfd(const Config& cfg, int rank, int size) {
 MemoryEstimate stencil(const Config& cfg, int rank, int size) {
   const StencilConfig& c = cfg.stencil;
   MemoryEstimate m;
+  m.knobs = fmt::format("[stencil] n = {}, or more ranks", c.n);
   const StencilGrid grid = make_stencil_grid(c, rank, size);
   const double padded = static_cast<double>(grid.padded());
   m.add("grids", 2.0 * padded * 8.0);

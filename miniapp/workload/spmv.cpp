@@ -84,8 +84,9 @@ std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::
   return total;
 }
 
-std::uint64_t fingerprint(const Vector& x, std::int32_t rows) {
+std::uint64_t fingerprint(const Vector& x, std::int32_t rows, std::int64_t* nonfinite = nullptr) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  if (nonfinite) *nonfinite = count_nonfinite(h.data(), static_cast<std::size_t>(rows));
   return fingerprint_bytes(h.data(), static_cast<std::size_t>(rows) * sizeof(double));
 }
 
@@ -148,7 +149,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   // After the last swap, x holds the last product and y its input (halo included).
   r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y);
   r.elements_checked = a.rows;
-  r.result_fingerprint = fingerprint(s.x, a.rows);
+  r.result_fingerprint = fingerprint(s.x, a.rows, &r.nonfinite);
 
   r.composites = {{"exec", {"local", "remote"}}, {"comm", {"pack", "post", "wait"}}};
   r.work_phase = "exec";

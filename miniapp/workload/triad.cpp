@@ -69,7 +69,7 @@ struct CountWrong {
     if (kernel == TriadKernel::divide) expect = triad::divide_chain(triad::init_b(g), divides);
     // A few ulps: the compiler may contract b + s*c into an FMA in one place and not the other.
     const double tol = 1e-13 * (compat::fabs(expect) + 1.0);
-    if (!(compat::fabs(a(i) - expect) <= tol)) ++wrong;
+    if (!(compat::fabs(a(i) - expect) <= tol) || !(a(i) - a(i) == 0.0)) ++wrong;  // also Inf/NaN
   }
 };
 

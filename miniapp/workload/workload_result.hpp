@@ -47,6 +47,7 @@ struct WorkloadResult {
   std::vector<NamedValue> metrics;
   std::string extra_verdict;                // a workload-specific failure reason, empty if none
   std::uint64_t result_fingerprint = 0;
+  std::int64_t nonfinite = 0;               // Inf/NaN values in this rank's final result (fail the run)
   // A run stopped early by a signal (loop/iteration_control.hpp): the timeline holds the
   // iterations done; stop_signal is 0 for a complete run.
   int stop_signal = 0;

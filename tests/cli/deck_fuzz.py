@@ -8,7 +8,10 @@ is checked with a timeout. A mutant fails the test when desync
   - exits with 2 but its stderr is not exactly one non-empty line without control characters,
     or that line does not start with the mutant's path, "command line" or "desync:",
   - exits with 0 but prints something that looks like an error on stderr.
-Mutant I depends only on the seed, I and the decks, so `--only I` reproduces it.
+Mutant I depends only on the seed, I and the decks, so `--only I` reproduces it. Directed cases
+d0, d1, ... (regressions and the edges of --set and --ranks) run before the random mutants.
+desync runs directly (an MPI singleton, Open MPI's isolated mode), with OMP_NUM_THREADS=1,
+OMP_PROC_BIND=false and a TMPDIR of its own.
 
 Python 3 standard library only. Exit status: 0 when no mutant failed, 1 otherwise, 2 on bad usage.
 """
@@ -69,10 +72,10 @@ BAD_SET_ARGS = [
     "noequals", "=1", ".=1", "run.=1", ".run=1", "run..iterations=1", "run.iterations", "run.iterations.x=1",
     "run=1", "inject.rank=1", "inject.0.rank=1", "inject[0].rank=1", "matrix.kind=spin", "bogus.key=1",
     "run.bogus=1", "RUN.ITERATIONS=5", "run.iterations=5=6", "\"run\".iterations=5", "run.\"iterations\"=5",
-    " run.iterations = 5 ", "run.iterations=", "ü.ö=1", "a.b.c.d=1", "",
+    " run.iterations = 5 ", "run.iterations=", "ü.ö=1", "a.b.c.d=1", "", "run.itera\ntions=5", "run.\x1b=1",
 ]
 
-RANKS_VALUES = ["0", "-1", "1", "7", "1000000000"]
+RANKS_VALUES = ["0", "-1", "1", "7", "1000000000", "16777216"]
 
 TABLE_NAMES = ["run", "triad", "comm", "inject", "noise", "threads", "spmv", "matrix", "stencil", "chebfd"]
 UNKNOWN_TABLES = ["bogus", "tread", "Run", "run.sub", "matrix.extra", "spmv.x.y", "\"quoted table\"", "ü",
@@ -302,6 +305,36 @@ def make_mutant(seed, index, decks):
     return origin, data, args, what
 
 
+# Directed cases, checked before the random mutants (labels d0, d1, ...): what earlier fuzzing
+# found, and the edges of --set and --ranks. Each maps the origin deck's bytes to (bytes, args).
+def _append(text):
+    return lambda d: (d.rstrip(b"\n") + b"\n" + text.encode() + b"\n", [])
+
+
+DIRECTED = [
+    ("--set value with a line break", lambda d: (d, ["--set", "run.workload=a\nb"])),
+    ("--set value with an escape character", lambda d: (d, ["--set", "run.workload=a\x1b[31mred"])),
+    ("multi-line string value", _append('[noise]\nkind = """a\nb"""')),
+    ("escape character in a string value", _append('[noise]\nkind = "a\\u001b[31mred"')),
+    ("array of nan and inf as a value", _append("[noise]\nmean = [nan, inf]")),
+    ("long array as a value", _append("[noise]\nmean = [" + ", ".join(["1"] * 200) + "]")),
+    ("table where a value belongs", _append("[noise.kind]\nx = 1\ny = 2")),
+    ("quoted key with a line break", _append('[noise]\n"a\\nb" = 1')),
+    ("NUL byte", lambda d: (d + b"\x00", [])),
+    ("empty deck", lambda d: (b"", [])),
+    ("--ranks 0", lambda d: (d, ["--ranks", "0"])),
+    ("--ranks -1", lambda d: (d, ["--ranks", "-1"])),
+    ("--ranks 1000000000", lambda d: (d, ["--ranks", "1000000000"])),
+    ("--ranks x", lambda d: (d, ["--ranks", "x"])),
+]
+
+
+def make_directed(k, decks):
+    origin = next((p for p in decks if p.name == "quickstart.toml"), decks[0])
+    data, args = DIRECTED[k][1](origin.read_bytes())
+    return origin, data, args, [DIRECTED[k][0]]
+
+
 def run_one(desync, path, args, timeout, env):
     cmd = [desync, "check", str(path)] + args
     # A TMPDIR of its own: isolated Open MPI singletons all use the session directory
@@ -352,11 +385,6 @@ def judge(path, rc, out, err, hung, timeout):
     return f"exit code {rc} (allowed: 0 valid, 2 refused)"
 
 
-def show(data, limit=400):
-    s = data.decode("utf-8", errors="backslashreplace")
-    return s if len(s) <= limit else s[:limit] + f"... ({len(s)} chars)"
-
-
 def report(index, seed, origin, data, args, what, cmd, rc, out, err, why):
     print(f"=== FAIL mutant {index} of {origin}: {why}")
     print(f"    mutations: {_short('; '.join(what), 2000)}")
@@ -390,7 +418,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per `desync check` (default 10)")
     ap.add_argument("--workdir", help="where mutants are written (default: a temporary directory); removed after")
     ap.add_argument("--jobs", type=int, default=2, help="mutants checked at once (default 2)")
-    ap.add_argument("--only", type=int, action="append", help="check only mutant I (repeatable)")
+    ap.add_argument("--only", action="append", metavar="I",
+                    help="check only mutant I (a number, or d0, d1, ... for the directed cases; repeatable)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every mutant's outcome")
     a = ap.parse_args()
@@ -403,7 +432,9 @@ def main():
         ap.error(f"--decks {a.decks}: no *.toml files")
     if a.workdir:
         work = Path(a.workdir)
-        if work.exists():
+        if work.exists():  # left over from an earlier run: only mutants may be in it
+            if not work.is_dir() or any(not e.name.startswith("mutant_") for e in work.iterdir()):
+                ap.error(f"--workdir {a.workdir}: exists and holds more than mutants; give a new directory")
             shutil.rmtree(work)
         work.mkdir(parents=True)
     else:
@@ -412,11 +443,16 @@ def main():
     # An Open MPI singleton starts faster without its helper daemon (check needs no other rank).
     env.setdefault("OMPI_MCA_ess_singleton_isolated", "1")
 
-    indices = a.only if a.only else list(range(a.count))
+    labels = a.only if a.only else [f"d{k}" for k in range(len(DIRECTED))] + [str(i) for i in range(a.count)]
     mutants = []
-    for i in indices:
-        origin, data, args, what = make_mutant(a.seed, i, decks)
-        path = work / f"mutant_{i:04d}.toml"
+    for i in labels:
+        if i.startswith("d") and i[1:].isdigit() and int(i[1:]) < len(DIRECTED):
+            origin, data, args, what = make_directed(int(i[1:]), decks)
+        elif i.isdigit():
+            origin, data, args, what = make_mutant(a.seed, int(i), decks)
+        else:
+            ap.error(f"--only {i}: neither a mutant number nor d0..d{len(DIRECTED) - 1}")
+        path = work / f"mutant_{i}.toml"
         path.write_bytes(data)
         mutants.append((i, origin, data, args, what, path))
 
@@ -436,7 +472,7 @@ def main():
                     counts["valid" if rc == 0 else "refused"] += 1
                 if a.verbose:
                     first = err.decode("utf-8", errors="backslashreplace").split("\n", 1)[0]
-                    print(f"{i:4d} rc={rc} {dt:5.2f}s {origin.name}: {_short('; '.join(what), 200)} "
+                    print(f"{i:>4} rc={rc} {dt:5.2f}s {origin.name}: {_short('; '.join(what), 200)} "
                           f"{_short(' '.join(args), 200)} | {_short(first, 160)}")
     finally:
         if not a.keep:

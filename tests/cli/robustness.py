@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""What happens around a run, tried as a user (or a batch system) would: a stop signal mid-run,
+a full file system, bad output paths, a run too large for the node, JSON on standard output.
+
+    robustness.py CASE --desync BIN --mpiexec MPIEXEC [--preflags "a;b"] --deck DECK --workdir DIR
+
+Each case runs the real binary through mpiexec and asserts on exit codes, messages and the files
+left behind (read with h5py). Exit 0: passed; 77: the environment cannot run the case (printed
+why); anything else: failed.
+"""
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+SKIP = 77
+
+
+def fail(msg):
+    print("FAILED:", msg)
+    sys.exit(1)
+
+
+class Runner:
+    def __init__(self, a):
+        self.a = a
+        self.env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
+        self.pre = [p for p in a.preflags.split(";") if p]
+
+    def cmd(self, np, *args):
+        return [self.a.mpiexec, "-n", str(np), *self.pre, self.a.desync, *args]
+
+    def run(self, np, *args, timeout=120, env=None):
+        t0 = time.monotonic()
+        p = subprocess.run(self.cmd(np, *args), capture_output=True, text=True, timeout=timeout,
+                           env=env or self.env)
+        p.elapsed = time.monotonic() - t0
+        return p
+
+
+def h5_attrs(path):
+    import h5py
+    with h5py.File(path, "r") as f:
+        a = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
+        a["_rows"] = f["timeline/events"].shape[1]
+        a["_warmup_rows"] = int(f["timeline/warmup"][:].sum())
+        return a
+
+
+def desync_errors(stderr):
+    """desync's own error lines (mpiexec adds its banner about the non-zero exit)."""
+    return [l for l in stderr.splitlines() if "error" in l and not l.startswith(("-", " ", "mpiexec", "prterun"))]
+
+
+def case_sigterm(r, a, w):
+    """SIGTERM to every rank mid-run (what srun/scancel deliver): every rank stops after the same
+    iteration, the file holds what ran, marked incomplete, exit code 5."""
+    out = os.path.join(w, "stopped.h5")
+    p = subprocess.Popen(r.cmd(4, "run", a.deck, "--set", "run.iterations=10000000", "--set", "run.warmup=5",
+                               "--set", "run.progress_interval=0.2", "-o", out),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=r.env)
+    # Signal once the measured loop is under way: rank 0's progress lines say so.
+    seen = ""
+    while True:
+        line = p.stdout.readline()
+        seen += line
+        if not line:
+            fail("the run ended before it reported progress:\n" + seen + p.stderr.read())
+        if "iteration " in line and int(line.split("iteration ")[1].split("/")[0]) > 20:
+            break
+    ranks = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+    if len(ranks) != 4:
+        p.kill()
+        fail(f"expected 4 rank processes under mpiexec, found {ranks}")
+    t0 = time.monotonic()
+    for pid in ranks:
+        os.kill(int(pid), signal.SIGTERM)
+    so, se = p.communicate(timeout=120)
+    so = seen + so
+    took = time.monotonic() - t0
+    print(so[-2000:], se[-2000:], sep="\n")
+    print(f"exit {p.returncode} {took:.1f} s after the signal")
+    if p.returncode != 5:
+        fail(f"exit code {p.returncode}, expected 5 (interrupted, file written)")
+    if "stopped by SIGTERM" not in se:
+        fail("no 'stopped by SIGTERM' message")
+    if os.path.exists(out + ".tmp"):
+        fail(".tmp left behind")
+    at = h5_attrs(out)
+    print({k: at[k] for k in ("complete", "stop_signal", "iterations", "last_iteration", "iterations_planned", "_rows")})
+    if at["complete"] != 0 or at["stop_signal"] != "SIGTERM":
+        fail("file not marked incomplete with the signal")
+    if not (20 < at["iterations"] < 10000000) or at["_rows"] != at["iterations"] + at["warmup_iterations"]:
+        fail("iterations do not match the timeline rows")
+    if at["last_iteration"] != at["iterations"] - 1:
+        fail("last_iteration is not the last measured iteration")
+    if at["verification"] != "passed":
+        fail("the iterations that ran do not verify: " + at["verification"])
+
+
+def mount_tmpfs(path, size):
+    os.makedirs(path, exist_ok=True)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", path], capture_output=True, text=True)
+    return p.returncode == 0, p.stderr.strip()
+
+
+def case_full_disk(r, a, w, np):
+    """The result does not fit the file system: no hang, one message, exit 4, no file, no .tmp."""
+    mnt = os.path.join(w, f"full{np}")
+    ok, why = mount_tmpfs(mnt, "1m")
+    if not ok:
+        print(f"SKIP: cannot mount a small tmpfs here ({why})")
+        sys.exit(SKIP)
+    try:
+        out = os.path.join(mnt, "run.h5")
+        # Passes the early free-space check (which only bounds the file below) and then cannot fit.
+        p = r.run(np, "run", a.deck, "--set", f"run.iterations={int(80000 / np)}", "--set", "run.warmup=0",
+                  "--set", "triad.size_per_rank=64", "--set", "run.progress_interval=0", "-o", out, timeout=300)
+        print(p.stdout[-1500:], p.stderr[-3000:], sep="\n")
+        print(f"exit {p.returncode} after {p.elapsed:.1f} s")
+        if p.returncode != 4:
+            fail(f"exit code {p.returncode}, expected 4 (output failed)")
+        errs = desync_errors(p.stderr)
+        if len(errs) != 1 or not ("No space left on device" in errs[0] or " free, the result needs about " in errs[0]):
+            fail(f"expected one error line naming the full disk, got {errs}")
+        left = os.listdir(mnt)
+        if left:
+            fail(f"files left behind: {left}")
+        if "output:" in p.stdout:
+            fail("a summary claims an output file")
+    finally:
+        subprocess.run(["umount", mnt])
+
+
+def case_bad_paths(r, a, w):
+    """Bad output paths are refused before any work: exit 2, one line, no file created, quickly
+    (the deck asks for a long run: doing any work would show)."""
+    deck_copy = os.path.join(w, "deck.toml")
+    shutil.copy(a.deck, deck_copy)
+    existing = os.path.join(w, "exists.h5")
+    open(existing, "w").write("not a result")
+    cases = [
+        (os.path.join(w, "no", "such", "dir", "x.h5"), "does not exist"),
+        (w, "is a directory"),
+        (deck_copy, "is the deck itself"),
+        (existing, "exists; pass --force"),
+    ]
+    ro = os.path.join(w, "ro")
+    ok, why = mount_tmpfs(ro, "64k")
+    if ok:
+        subprocess.run(["mount", "-o", "remount,ro", ro])
+        cases.append((os.path.join(ro, "x.h5"), "Read-only file system"))
+    else:
+        print("note: no read-only mount here:", why)
+    try:
+        for path, expect in cases:
+            p = r.run(2, "run", deck_copy, "--set", "run.iterations=100000000", "-o", path, timeout=60)
+            errs = desync_errors(p.stderr)
+            print(f"{path}: exit {p.returncode} in {p.elapsed:.2f} s: {errs}")
+            if p.returncode != 2:
+                fail(f"{path}: exit {p.returncode}, expected 2")
+            if len(errs) != 1 or expect not in errs[0] or "command line (-o " not in errs[0]:
+                fail(f"{path}: expected one line with '{expect}', got {errs}")
+            if "workload" in p.stdout:
+                fail(f"{path}: the run started before the refusal")
+            if p.elapsed > a.refuse_within:
+                fail(f"{path}: refusal took {p.elapsed:.1f} s (mpiexec start included)")
+        if open(existing).read() != "not a result":
+            fail("the existing file was touched")
+        if os.path.exists(path + ".tmp") or os.path.exists(os.path.join(w, "deck.h5")):
+            fail("a file was left")
+        # --force replaces an existing file.
+        p = r.run(2, "run", deck_copy, "--set", "run.iterations=20", "-o", existing, "--force")
+        if p.returncode != 0 or h5_attrs(existing)["verification"] != "passed":
+            fail(f"--force did not replace the file: {p.returncode} {p.stderr[-500:]}")
+    finally:
+        if ok:
+            subprocess.run(["umount", ro])
+
+
+def case_memory(r, a, w):
+    """A run larger than the node is refused before allocating; check prints the estimate."""
+    big = ["--set", "triad.size_per_rank=1099511627776"]
+    p = r.run(2, "run", a.deck, *big, "-o", os.path.join(w, "big.h5"))
+    errs = desync_errors(p.stderr)
+    print(p.returncode, errs)
+    if p.returncode != 2 or len(errs) != 1 or "needs about" not in errs[0] or "arrays 24 TiB" not in errs[0] \
+            or "[triad] size_per_rank" not in errs[0]:
+        fail(f"expected a one-line memory refusal, got {p.returncode} {errs}")
+    if os.path.exists(os.path.join(w, "big.h5")):
+        fail("a file was created")
+    c = subprocess.run([a.desync, "check", a.deck, "--ranks", "4"], capture_output=True, text=True, env=r.env)
+    if c.returncode != 0 or "# memory estimate on 4 rank(s):" not in c.stdout:
+        fail(f"check prints no memory estimate: {c.stdout[:400]}")
+    lim = subprocess.run([a.desync, "check", a.deck, "--set", "run.memory_limit_gib=0.001"], capture_output=True,
+                         text=True, env=r.env)
+    if lim.returncode != 2 or "memory_limit_gib" not in lim.stderr:
+        fail(f"a deck memory limit is not enforced by check: {lim.returncode} {lim.stderr}")
+
+
+def case_plan_json(r, a, w):
+    """`plan --format json` is valid JSON on stdout with OMP_PROC_BIND unset (Kokkos would warn)."""
+    import json
+    env = dict(r.env)
+    env.pop("OMP_PROC_BIND", None)
+    env.pop("KOKKOS_DISABLE_WARNINGS", None)
+    p = subprocess.run([a.desync, "plan", a.deck, "--ranks", "3", "--format", "json"], capture_output=True, text=True,
+                       env=env)
+    if p.returncode != 0:
+        fail(f"plan failed: {p.stderr}")
+    try:
+        j = json.loads(p.stdout)
+    except json.JSONDecodeError as e:
+        fail(f"stdout is not JSON ({e}): {p.stdout[:300]!r}")
+    if j["ranks_total"] != 3:
+        fail("unexpected plan")
+    # And a run on several ranks prints Kokkos' and desync's warnings once, not once per rank.
+    p = subprocess.run(r.cmd(4, "run", a.run_deck, "--set", "run.iterations=20", "-o", os.path.join(w, "quiet.h5")),
+                       capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        fail(f"run failed: {p.stderr}")
+    lines = p.stdout.splitlines() + p.stderr.splitlines()
+    dup = {l for l in lines if l.strip() and lines.count(l) > 1 and "WARNING" in l}
+    if dup:
+        fail(f"repeated per-rank warnings: {dup}")
+    print("plan JSON parsed; run output has no per-rank duplicates:", len(lines), "lines")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", choices=["sigterm", "full_disk_np1", "full_disk_np4", "bad_paths", "memory", "plan_json"])
+    ap.add_argument("--desync", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--preflags", default="")
+    ap.add_argument("--deck", required=True)
+    ap.add_argument("--run-deck", default=None)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--refuse-within", type=float, default=15.0,
+                    help="seconds a refusal may take, mpiexec start-up on a busy machine included")
+    a = ap.parse_args()
+    a.run_deck = a.run_deck or a.deck
+    w = os.path.join(a.workdir, a.case)
+    shutil.rmtree(w, ignore_errors=True)
+    os.makedirs(w)
+    r = Runner(a)
+    if a.case == "sigterm":
+        case_sigterm(r, a, w)
+    elif a.case.startswith("full_disk"):
+        case_full_disk(r, a, w, int(a.case[-1]))
+    elif a.case == "bad_paths":
+        case_bad_paths(r, a, w)
+    elif a.case == "memory":
+        case_memory(r, a, w)
+    elif a.case == "plan_json":
+        case_plan_json(r, a, w)
+    print("passed:", a.case)
+
+
+if __name__ == "__main__":
+    main()
