@@ -16,7 +16,7 @@ mkdir -p results
 name=$(basename "$deck" .toml)
 IFS=';' read -r -a flags <<<"$DESYNC_MPIEXEC_PREFLAGS"
 OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} mpiexec -n "$ranks" "${flags[@]}" \
-  build/openmp-release/miniapp/desync run "$deck" -o "results/$name.h5"
+  build/openmp-release/miniapp/desync run "$deck" -o "results/$name.h5" --force
 "$DESYNC_PYTHON" tools/desync_view.py timeline "results/$name.h5" -o "results/$name.png"
 # The idle wave up close: the quickstart deck injects its delay at iteration 40.
 "$DESYNC_PYTHON" tools/desync_view.py timeline "results/$name.h5" -o "results/${name}_zoom.png" --iterations 36:52

@@ -59,15 +59,15 @@ def expected_shape(row, sizes):
     return tuple(dims)
 
 
-INT_WORDS = re.compile(r"\b(int|int32|int64|uint8|count)\b")
+INT_WORDS = re.compile(r"\b(int|int32|int64|uint8)\b")
 FLOAT_WORDS = re.compile(r"\bfloat64\b")
 
 
 def type_problem(where, row, dtype):
     """The documented kind of value (integer or float) against the stored dtype."""
     cells = [c.strip() for c in row.split("|")[1:-1]]
-    typ = " ".join(cells[1:3]) if len(cells) > 3 else (cells[1] if len(cells) > 1 else "")
-    wants_int = bool(INT_WORDS.search(typ))
+    typ = cells[1] if len(cells) > 1 else ""  # "int", "[P] int32", "[P, N, E] float64", or a unit
+    wants_int = bool(INT_WORDS.search(typ)) or "int64 count" in row
     wants_float = bool(FLOAT_WORDS.search(typ))
     kind = dtype.kind
     if wants_int and kind not in "iu":

@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "matrix/make_generator.hpp"
+#include "matrix/row_partition.hpp"
+#include "workload/memory_estimate.hpp"
 
 namespace desync {
 
@@ -26,6 +30,21 @@ std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::s
                                   cfg.deck_path, n[0], n[1], n[2], grid, opt.ranks, opt.ranks_per_node, nodes));
   }
   const auto gen = make_generator(cfg.matrix);
+  // Memory first: scanning a rank keeps the set of its remote columns (at most one 8-byte entry
+  // per nonzero, twice while sorting). Sampled on the first and last rank of a row partition.
+  const RowPartition rough = partition_by_rows(gen->rows(), opt.ranks);
+  double nnz_rank = 0;
+  for (int r : {opt.only_rank >= 0 ? opt.only_rank : 0, opt.only_rank >= 0 ? opt.only_rank : opt.ranks - 1})
+    nnz_rank = std::max(nnz_rank, sampled_nnz(*gen, rough.begin(r), rough.end(r)));
+  const double need = 16.0 * nnz_rank + 8.0 * (static_cast<double>(opt.ranks) + 1);
+  const double have = node_available_bytes();
+  if (have > 0 && need > have)
+    throw DeckError(fmt::format("{}: error: desync plan needs about {} to scan one rank ({} rows, about {:.3g} nonzeros "
+                                "each), but this machine has {} available; use more --ranks, or --rank K to scan one rank",
+                                cfg.deck_path, format_bytes(need), rough.rows(0), nnz_rank, format_bytes(have)));
+  if (nnz_rank * opt.ranks > 5e7)
+    std::fprintf(stderr, "desync plan: %lld rows, about %.3g nonzeros, %d ranks: scanning (progress every 5 s)\n",
+                 static_cast<long long>(gen->rows()), nnz_rank * opt.ranks, opt.ranks);
   const double t0 = now();
   double last = t0;
   const Plan p = build_plan(*gen, cfg.matrix, opt, [&](int done, int total) {
