@@ -137,7 +137,7 @@ std::string one_line(std::string s) {
 
 int main(int argc, char** argv) {
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Init_thread(&argc, &argv, desync::required_thread_level(argc, argv), &provided);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   desync::log::set_rank(rank);

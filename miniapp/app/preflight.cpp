@@ -8,7 +8,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
@@ -116,6 +119,48 @@ MemoryEstimate check_memory(const Config& cfg, MPI_Comm comm) {
   }
   agree_or_throw(mine, comm);
   return est;
+}
+
+int required_thread_level(int argc, char** argv) {
+  std::string deck;
+  std::vector<std::string> sets;
+  bool run = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "run" && !run) {
+      run = true;
+    } else if (a == "--set" && i + 1 < argc) {
+      sets.emplace_back(argv[++i]);
+    } else if (a.rfind("--set=", 0) == 0) {
+      sets.push_back(a.substr(6));
+    } else if ((a == "-o" || a == "--output") && i + 1 < argc) {
+      ++i;
+    } else if (run && deck.empty() && !a.empty() && a[0] != '-') {
+      deck = a;
+    }
+  }
+  if (!run || deck.empty()) return MPI_THREAD_FUNNELED;
+  try {
+    std::ifstream in(deck, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.size() > (std::size_t{1} << 20)) return MPI_THREAD_FUNNELED;
+    return load_deck(text, deck, sets).comm.needs_thread_multiple() ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED;
+  } catch (...) {
+    return MPI_THREAD_FUNNELED;
+  }
+}
+
+void check_thread_level(const Config& cfg, MPI_Comm) {
+  if (!cfg.comm.needs_thread_multiple()) return;
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
+  if (provided >= MPI_THREAD_MULTIPLE) return;
+  const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+  const std::string why = cfg.comm.progress == ProgressMode::thread ? "[comm] progress = \"thread\"" : "[comm] send = \"parallel\"";
+  throw DeckError(fmt::format("{}: error: {} needs MPI_THREAD_MULTIPLE, but the MPI library provides {}; use "
+                              "progress = \"wait\" and send = \"nonblocking\" or \"blocking\", or an MPI built with "
+                              "thread support",
+                              cfg.deck_path, why, names[std::clamp(provided, 0, 3)]));
 }
 
 std::string memory_summary(const Config& cfg, int ranks) {

@@ -29,6 +29,14 @@ void check_output_path(const Config& cfg, const OutputTarget& out, double min_by
 // Returns this rank's estimate.
 MemoryEstimate check_memory(const Config& cfg, MPI_Comm comm);
 
+// The MPI thread level `desync ARGS` needs, known before MPI_Init_thread: the deck of a `run`
+// is read (by every process, without MPI) for [comm]'s progress and send modes. Anything that
+// cannot be read yields MPI_THREAD_FUNNELED; the error is reported after MPI_Init as usual.
+int required_thread_level(int argc, char** argv);
+
+// Collective: throws DeckError if the deck needs MPI_THREAD_MULTIPLE and the library gave less.
+void check_thread_level(const Config& cfg, MPI_Comm comm);
+
 // For `desync check`: "# memory estimate ..." lines for `ranks` ranks (0: the deck's own process
 // grid, else 1), or how to get one. Throws DeckError if it exceeds [run] memory_limit_gib.
 std::string memory_summary(const Config& cfg, int ranks);

@@ -89,6 +89,7 @@ const std::string& pending_output() { return g_pending; }
 RunPreflight preflight_run(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
   const int size = comm_size(comm);
   validate_for_ranks(cfg, size);
+  check_thread_level(cfg, comm);
   RunPreflight pre;
   pre.output = output_target(cfg, opt.output, opt.force);
   const std::int64_t planned = cfg.run.warmup + cfg.run.iterations;

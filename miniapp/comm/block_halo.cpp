@@ -1,8 +1,9 @@
 #include "comm/block_halo.hpp"
 
+#include "comm/halo_exchange.hpp"
+
 namespace desync {
 namespace {
-constexpr int tag = 2100;
 
 template <class T>
 struct PackBlock {
@@ -15,19 +16,16 @@ struct PackBlock {
   }
 };
 
-// Doubles per value of T: messages go as MPI_DOUBLE.
-template <class T>
-constexpr int doubles = static_cast<int>(sizeof(T) / sizeof(double));
 }  // namespace
 
 template <class T>
-BlockHalo<T>::BlockHalo(const HaloPlan& plan, std::int32_t rows, int nb, MPI_Comm comm)
+BlockHalo<T>::BlockHalo(const HaloPlan& plan, std::int32_t rows, int nb, const Communicators& comms, const CommConfig& opt)
     : plan_(plan),
       rows_(rows),
       nb_(nb),
-      comm_(comm),
       send_("desync::chebfd::halo_send", plan.send_index_host.size() * static_cast<std::size_t>(nb)),
-      requests_(plan.recv.size() + plan.send.size(), MPI_REQUEST_NULL) {}
+      exchange_(comms, Channel::block_halo, halo_messages(plan.send, sizeof(T) * static_cast<std::size_t>(nb)),
+                halo_messages(plan.recv, sizeof(T) * static_cast<std::size_t>(nb)), opt) {}
 
 template <class T>
 void BlockHalo<T>::pack(const Values<T>& u) {
@@ -40,19 +38,12 @@ void BlockHalo<T>::pack(const Values<T>& u) {
 
 template <class T>
 void BlockHalo<T>::post(const Values<T>& u) {
-  std::size_t r = 0;
-  const int w = nb_ * doubles<T>;
-  for (const auto& p : plan_.recv)
-    MPI_Irecv(reinterpret_cast<double*>(u.data() + (static_cast<std::size_t>(rows_) + p.offset) * nb_), p.count * w,
-              MPI_DOUBLE, p.rank, tag, comm_, &requests_[r++]);
-  for (const auto& p : plan_.send)
-    MPI_Isend(reinterpret_cast<const double*>(send_.data() + static_cast<std::size_t>(p.offset) * nb_), p.count * w,
-              MPI_DOUBLE, p.rank, tag, comm_, &requests_[r++]);
+  exchange_.post(send_.data(), u.data() + static_cast<std::size_t>(rows_) * nb_);
 }
 
 template <class T>
 void BlockHalo<T>::wait() {
-  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  exchange_.complete();
 }
 
 template class BlockHalo<double>;

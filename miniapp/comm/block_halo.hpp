@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "comm/exchange.hpp"
 #include "comm/halo_plan.hpp"
 #include "core/types.hpp"
 
@@ -15,21 +16,19 @@ namespace desync {
 template <class T>
 class BlockHalo {
  public:
-  BlockHalo(const HaloPlan& plan, std::int32_t rows, int nb, MPI_Comm comm);
+  BlockHalo(const HaloPlan& plan, std::int32_t rows, int nb, const Communicators& comms, const CommConfig& opt);
 
   // u: the block's storage ((rows + halo) * nb values of T).
   void pack(const Values<T>& u);
   void post(const Values<T>& u);
   void wait();
-  bool idle() const { return requests_.empty(); }
 
  private:
   const HaloPlan& plan_;
   std::int32_t rows_;
   int nb_;
-  MPI_Comm comm_;
   Values<T> send_;
-  std::vector<MPI_Request> requests_;
+  Exchange exchange_;
 };
 
 extern template class BlockHalo<double>;

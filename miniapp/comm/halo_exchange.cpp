@@ -2,7 +2,6 @@
 
 namespace desync {
 namespace {
-constexpr int tag = 2000;
 
 struct Pack {
   LocalColumns index;
@@ -11,12 +10,19 @@ struct Pack {
 };
 }  // namespace
 
-HaloExchange::HaloExchange(const HaloPlan& plan, std::int32_t rows, MPI_Comm comm)
+// One message per partner (tag 0), counted in bytes of `scalar_bytes * nb` per entry.
+std::vector<Message> halo_messages(const std::vector<HaloPartner>& list, std::size_t entry_bytes) {
+  std::vector<Message> m;
+  for (const auto& p : list)
+    m.push_back({p.rank, static_cast<std::size_t>(p.offset) * entry_bytes, static_cast<std::size_t>(p.count) * entry_bytes, 0});
+  return m;
+}
+
+HaloExchange::HaloExchange(const HaloPlan& plan, std::int32_t rows, const Communicators& comms, const CommConfig& opt)
     : plan_(plan),
       rows_(rows),
-      comm_(comm),
       send_("desync::comm::halo_send", plan.send_index_host.size()),
-      requests_(plan.recv.size() + plan.send.size(), MPI_REQUEST_NULL) {}
+      exchange_(comms, Channel::halo, halo_messages(plan.send, sizeof(double)), halo_messages(plan.recv, sizeof(double)), opt) {}
 
 void HaloExchange::pack(const Vector& x) {
   const auto n = static_cast<std::int32_t>(send_.extent(0));
@@ -26,16 +32,8 @@ void HaloExchange::pack(const Vector& x) {
   ExecSpace().fence();  // the buffer must be complete before MPI reads it
 }
 
-void HaloExchange::post(const Vector& x) {
-  std::size_t r = 0;
-  for (const auto& p : plan_.recv)
-    MPI_Irecv(x.data() + rows_ + p.offset, p.count, MPI_DOUBLE, p.rank, tag, comm_, &requests_[r++]);
-  for (const auto& p : plan_.send)
-    MPI_Isend(send_.data() + p.offset, p.count, MPI_DOUBLE, p.rank, tag, comm_, &requests_[r++]);
-}
+void HaloExchange::post(const Vector& x) { exchange_.post(send_.data(), x.data() + rows_); }
 
-void HaloExchange::wait() {
-  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-}
+void HaloExchange::wait() { exchange_.complete(); }
 
 }  // namespace desync

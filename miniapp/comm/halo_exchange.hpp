@@ -7,14 +7,19 @@
 
 #include <vector>
 
+#include "comm/exchange.hpp"
 #include "comm/halo_plan.hpp"
 #include "core/types.hpp"
 
 namespace desync {
 
+// The exchange's messages for a plan's partner list: entry_bytes per vector entry (scalar bytes
+// times the block width), offsets relative to the send buffer or to the first halo entry.
+std::vector<Message> halo_messages(const std::vector<HaloPartner>& list, std::size_t entry_bytes);
+
 class HaloExchange {
  public:
-  HaloExchange(const HaloPlan& plan, std::int32_t rows, MPI_Comm comm);
+  HaloExchange(const HaloPlan& plan, std::int32_t rows, const Communicators& comms, const CommConfig& opt);
 
   void pack(const Vector& x);
   void post(const Vector& x);  // receives into x(rows + offset ...)
@@ -25,9 +30,8 @@ class HaloExchange {
  private:
   const HaloPlan& plan_;
   std::int32_t rows_;
-  MPI_Comm comm_;
   Vector send_;
-  std::vector<MPI_Request> requests_;
+  Exchange exchange_;
 };
 
 }  // namespace desync

@@ -6,49 +6,44 @@
 
 namespace desync {
 namespace {
-constexpr int tag_base = 1000;  // + offset index: unique per (partner, offset) even when wrapped
+
+// Offset index i travels with tag i: unique per (partner, offset) even when offsets wrap onto the
+// same partner.
+std::vector<Message> messages(const std::vector<int>& peers, std::size_t bytes) {
+  std::vector<Message> m;
+  for (std::size_t i = 0; i < peers.size(); ++i) m.push_back({peers[i], i * bytes, bytes, static_cast<int>(i)});
+  return m;
 }
 
-NeighbourExchange::NeighbourExchange(MPI_Comm comm, const CommConfig& cfg)
-    : comm_(comm),
-      rank_(comm_rank(comm)),
-      bytes_(cfg.message_bytes),
-      partners_(neighbour_partners(rank_, comm_size(comm), cfg.offsets, cfg.boundary)) {
-  const std::size_t k = cfg.offsets.size();
-  send_.assign(k, std::vector<unsigned char>(static_cast<std::size_t>(bytes_), 0));
-  recv_.assign(k, std::vector<unsigned char>(static_cast<std::size_t>(bytes_), 0));
-  requests_.assign(2 * k, MPI_REQUEST_NULL);
-}
+}  // namespace
+
+NeighbourExchange::NeighbourExchange(const Communicators& comms, const TriadConfig& pattern, const CommConfig& opt)
+    : rank_(comm_rank(comms.base())),
+      bytes_(static_cast<std::size_t>(pattern.message_bytes)),
+      partners_(neighbour_partners(rank_, comm_size(comms.base()), pattern.offsets, pattern.boundary)),
+      send_(pattern.offsets.size() * bytes_, 0),
+      recv_(pattern.offsets.size() * bytes_, 0),
+      exchange_(comms, Channel::triad, messages(partners_.send_to, bytes_), messages(partners_.recv_from, bytes_), opt) {}
 
 void NeighbourExchange::post(std::int64_t iteration) {
   iteration_ = iteration;
-  const int count = static_cast<int>(bytes_);
-  const std::size_t k = send_.size();
-  for (std::size_t i = 0; i < k; ++i)
-    if (partners_.recv_from[i] >= 0)
-      MPI_Irecv(recv_[i].data(), count, MPI_BYTE, partners_.recv_from[i], tag_base + static_cast<int>(i),
-                comm_, &requests_[i]);
-  for (std::size_t i = 0; i < k; ++i) {
-    if (partners_.send_to[i] < 0) continue;
-    if (bytes_ >= stamp_bytes) {
+  if (bytes_ >= static_cast<std::size_t>(stamp_bytes))
+    for (std::size_t i = 0; i < partners_.send_to.size(); ++i) {
       const std::int64_t stamp[3] = {rank_, iteration, static_cast<std::int64_t>(i)};
-      std::memcpy(send_[i].data(), stamp, sizeof stamp);
+      std::memcpy(send_.data() + i * bytes_, stamp, sizeof stamp);
     }
-    MPI_Isend(send_[i].data(), count, MPI_BYTE, partners_.send_to[i], tag_base + static_cast<int>(i),
-              comm_, &requests_[k + i]);
-  }
+  exchange_.post(send_.data(), recv_.data());
 }
 
 void NeighbourExchange::wait() {
-  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-  if (bytes_ < stamp_bytes) return;
-  for (std::size_t i = 0; i < recv_.size(); ++i) {
+  exchange_.complete();
+  if (bytes_ < static_cast<std::size_t>(stamp_bytes)) return;
+  for (std::size_t i = 0; i < partners_.recv_from.size(); ++i) {
     if (partners_.recv_from[i] < 0) continue;
     std::int64_t stamp[3];
-    std::memcpy(stamp, recv_[i].data(), sizeof stamp);
+    std::memcpy(stamp, recv_.data() + i * bytes_, sizeof stamp);
     ++checked_;
-    if (stamp[0] != partners_.recv_from[i] || stamp[1] != iteration_ ||
-        stamp[2] != static_cast<std::int64_t>(i))
+    if (stamp[0] != partners_.recv_from[i] || stamp[1] != iteration_ || stamp[2] != static_cast<std::int64_t>(i))
       ++stamp_errors_;
   }
 }

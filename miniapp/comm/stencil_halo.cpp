@@ -53,7 +53,7 @@ struct Scatter {
 
 }  // namespace
 
-StencilHalo::StencilHalo(const StencilGrid& grid, bool corners, MPI_Comm comm) : comm_(comm) {
+StencilHalo::StencilHalo(const StencilGrid& grid, bool corners, const Communicators& comms, const CommConfig& opt) {
   std::vector<std::int64_t> send_index, recv_index;
   for (int k = 0; k < (corners ? 8 : 4); ++k) {
     const int dx = dirs[k][0], dy = dirs[k][1];
@@ -62,14 +62,20 @@ StencilHalo::StencilHalo(const StencilGrid& grid, bool corners, MPI_Comm comm) :
     const auto s0 = static_cast<std::int64_t>(send_index.size()), r0 = static_cast<std::int64_t>(recv_index.size());
     append_region(grid, dx, dy, false, send_index);
     append_region(grid, dx, dy, true, recv_index);
-    send_.push_back({rank, 3000 + k, s0, static_cast<std::int64_t>(send_index.size()) - s0});
-    recv_.push_back({rank, 3000 + direction_index(-dx, -dy), r0, static_cast<std::int64_t>(recv_index.size()) - r0});
+    send_.push_back({rank, k, s0, static_cast<std::int64_t>(send_index.size()) - s0});
+    recv_.push_back({rank, direction_index(-dx, -dy), r0, static_cast<std::int64_t>(recv_index.size()) - r0});
   }
   send_index_ = to_device("desync::stencil::halo_send_index", send_index);
   recv_index_ = to_device("desync::stencil::halo_recv_index", recv_index);
   send_buf_ = Vector("desync::stencil::halo_send", send_index.size());
   recv_buf_ = Vector("desync::stencil::halo_recv", recv_index.size());
-  requests_.assign(recv_.size() + send_.size(), MPI_REQUEST_NULL);
+  const auto messages = [](const std::vector<Partner>& list) {
+    std::vector<Message> m;
+    for (const auto& p : list)
+      m.push_back({p.rank, static_cast<std::size_t>(p.offset) * sizeof(double), static_cast<std::size_t>(p.count) * sizeof(double), p.tag});
+    return m;
+  };
+  exchange_ = std::make_unique<Exchange>(comms, Channel::stencil, messages(send_), messages(recv_), opt);
 }
 
 void StencilHalo::pack(const Vector& x) {
@@ -78,17 +84,9 @@ void StencilHalo::pack(const Vector& x) {
   ExecSpace().fence();  // the buffer must be complete before MPI reads it
 }
 
-void StencilHalo::post() {
-  std::size_t r = 0;
-  for (const auto& p : recv_)
-    MPI_Irecv(recv_buf_.data() + p.offset, static_cast<int>(p.count), MPI_DOUBLE, p.rank, p.tag, comm_, &requests_[r++]);
-  for (const auto& p : send_)
-    MPI_Isend(send_buf_.data() + p.offset, static_cast<int>(p.count), MPI_DOUBLE, p.rank, p.tag, comm_, &requests_[r++]);
-}
+void StencilHalo::post() { exchange_->post(send_buf_.data(), recv_buf_.data()); }
 
-void StencilHalo::wait() {
-  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-}
+void StencilHalo::wait() { exchange_->complete(); }
 
 void StencilHalo::unpack(const Vector& x) {
   const auto n = static_cast<std::int64_t>(recv_buf_.extent(0));

@@ -2,10 +2,15 @@
 // The halo exchange of the stencil workload (docs/method.md, section 14): ghost width g with the
 // four edge neighbours, plus the four corner neighbours (g x g blocks) when `corners` is set (CA).
 // pack() gathers every outgoing strip into one send buffer (a labelled kernel, fenced before any
-// MPI_Isend), post() posts all MPI_Irecv then all MPI_Isend, wait() completes them, unpack()
+// send), post() hands both buffers to the communication layer (comm/exchange.hpp: [comm] decides
+// how the messages travel), wait() completes them, unpack()
 // scatters the receive buffer into the ghost zone (a labelled kernel, fenced). Index lists,
 // buffers and requests are allocated once; the four calls allocate nothing.
 #include <mpi.h>
+
+#include <memory>
+
+#include "comm/exchange.hpp"
 
 #include <vector>
 
@@ -18,11 +23,11 @@ class StencilHalo {
  public:
   struct Partner {
     int rank;
-    int tag;             // 3000 + index of the direction the message travels
+    int tag;             // index of the direction the message travels (channel "stencil")
     std::int64_t offset, count;  // in the send or receive buffer (values)
   };
 
-  StencilHalo(const StencilGrid& grid, bool corners, MPI_Comm comm);
+  StencilHalo(const StencilGrid& grid, bool corners, const Communicators& comms, const CommConfig& opt);
 
   void pack(const Vector& x);
   void post();
@@ -34,11 +39,10 @@ class StencilHalo {
   std::int64_t values_sent() const { return static_cast<std::int64_t>(send_buf_.extent(0)); }
 
  private:
-  MPI_Comm comm_;
   std::vector<Partner> recv_, send_;
   Kokkos::View<std::int64_t*, MemSpace> send_index_, recv_index_;  // padded positions
   Vector send_buf_, recv_buf_;
-  std::vector<MPI_Request> requests_;
+  std::unique_ptr<Exchange> exchange_;
 };
 
 }  // namespace desync

@@ -50,6 +50,14 @@ enum class Boundary { open, periodic };
 inline constexpr EnumTable<Boundary, 2> boundary_names{
     {{Boundary::open, "open"}, {Boundary::periodic, "periodic"}}};
 
+enum class SendMode { nonblocking, blocking, parallel };
+inline constexpr EnumTable<SendMode, 3> send_mode_names{
+    {{SendMode::nonblocking, "nonblocking"}, {SendMode::blocking, "blocking"}, {SendMode::parallel, "parallel"}}};
+
+enum class ProgressMode { wait, thread };
+inline constexpr EnumTable<ProgressMode, 2> progress_mode_names{
+    {{ProgressMode::wait, "wait"}, {ProgressMode::thread, "thread"}}};
+
 enum class NoiseKind { none, uniform, exponential };
 inline constexpr EnumTable<NoiseKind, 3> noise_kind_names{{{NoiseKind::none, "none"},
                                                           {NoiseKind::uniform, "uniform"},
@@ -75,6 +83,10 @@ struct RunConfig {
 
 struct TriadConfig {
   TriadKernel kernel = TriadKernel::stream;
+  // The partner pattern (papers.md A.3.2): rank r sends to r + d and receives from r - d.
+  std::vector<std::int64_t> offsets{1, -1};
+  Boundary boundary = Boundary::open;
+  std::int64_t message_bytes = 16384;
   std::int64_t size_per_rank = 0;  // elements per array and rank; 0: use global_size
   std::int64_t global_size = 0;    // elements per array over all ranks; 0: use size_per_rank
   double scalar = 3.0;
@@ -121,10 +133,15 @@ struct ChebfdConfig {
   std::int64_t verify_rows = 20000;  // global rows up to this: serial reference on rank 0
 };
 
+// How every exchange of every workload sends its messages (comm/exchange.hpp, docs/decks.md
+// [comm]). Chosen once when an exchange is built; nothing here is tested inside a loop.
 struct CommConfig {
-  std::vector<std::int64_t> offsets{1, -1};
-  Boundary boundary = Boundary::open;
-  std::int64_t message_bytes = 16384;
+  SendMode send = SendMode::nonblocking;
+  ProgressMode progress = ProgressMode::wait;
+  std::int64_t fragment_bytes = 0;  // 0: messages go whole
+  std::int64_t communicators = 1;   // N_DUP: messages (fragments) spread over this many duplicates
+  // MPI_THREAD_MULTIPLE is needed by progress = "thread" and send = "parallel".
+  bool needs_thread_multiple() const { return progress == ProgressMode::thread || send == SendMode::parallel; }
 };
 
 struct InjectConfig {

@@ -74,12 +74,13 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   const RowPartition part = make_partition(gen, cfg.matrix.partition, size);
   LocalMatrix<T> m = build_local_matrix<T>(gen, part, rank);
   const HaloPlan plan = build_halo_plan(m.halo_columns, part, comm);
-  const auto [lo, hi] = c.bounds == ChebfdBounds::lanczos ? lanczos_bounds(m, plan, static_cast<int>(c.lanczos_steps), comm)
+  const auto [lo, hi] = c.bounds == ChebfdBounds::lanczos ? lanczos_bounds(m, plan, static_cast<int>(c.lanczos_steps), comm, cfg.comm)
                                                          : gershgorin_bounds(m, comm);
   const Scaling s = scaling(lo, hi);
   const std::vector<double> gc = damped_coefficients(static_cast<int>(c.np), s, c.lambda_min, c.lambda_max);
   const std::int64_t nnz = m.nnz;
-  Filter<T> f(std::move(m), plan, c, c.barrier_per_degree || cfg.run.barrier, s, gc, comm);
+  const Communicators comms(comm, static_cast<int>(cfg.comm.communicators));
+  Filter<T> f(std::move(m), plan, c, c.barrier_per_degree || cfg.run.barrier, s, gc, comms, cfg.comm);
 
   const std::int64_t total = f.iterations();
   WorkloadResult r(Timeline(event_names(c.scheme), total, cfg.run.warmup));  // warm-up resolved at load (< total)

@@ -1,5 +1,8 @@
 #include "workload/chebfd_bounds.hpp"
 
+#include "comm/exchange.hpp"
+#include "comm/halo_exchange.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -94,7 +97,8 @@ std::pair<double, double> gershgorin_bounds(const LocalMatrix<T>& m, MPI_Comm co
 }
 
 template <class T>
-std::pair<double, double> lanczos_bounds(const LocalMatrix<T>& m, const HaloPlan& plan, int steps, MPI_Comm comm) {
+std::pair<double, double> lanczos_bounds(const LocalMatrix<T>& m, const HaloPlan& plan, int steps, MPI_Comm comm,
+                                         const CommConfig& opt) {
   auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.row_ptr);
   auto col = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.col);
   auto val = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.val);
@@ -110,15 +114,13 @@ std::pair<double, double> lanczos_bounds(const LocalMatrix<T>& m, const HaloPlan
     MPI_Allreduce(MPI_IN_PLACE, s, 2, MPI_DOUBLE, MPI_SUM, comm);
     return Host(s[0], s[1]);
   };
+  // Halo exchange of v through the communication layer (setup only; [comm] applies as everywhere).
+  const Communicators comms(comm, static_cast<int>(opt.communicators));
+  Exchange halo(comms, Channel::lanczos, halo_messages(plan.send, sizeof(Host)), halo_messages(plan.recv, sizeof(Host)), opt);
   auto exchange = [&] {
-    std::vector<MPI_Request> req;
-    req.reserve(plan.recv.size() + plan.send.size());
-    for (const auto& p : plan.recv)
-      MPI_Irecv(&v[n + static_cast<std::size_t>(p.offset)], p.count, MPI_C_DOUBLE_COMPLEX, p.rank, 3001, comm, &req.emplace_back());
     for (std::size_t i = 0; i < send.size(); ++i) send[i] = v[static_cast<std::size_t>(plan.send_index_host[i])];
-    for (const auto& p : plan.send)
-      MPI_Isend(&send[static_cast<std::size_t>(p.offset)], p.count, MPI_C_DOUBLE_COMPLEX, p.rank, 3001, comm, &req.emplace_back());
-    MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+    halo.post(send.data(), v.data() + n);
+    halo.complete();
   };
   // Start vector: deterministic in the global row, so the bounds do not depend on the rank count.
   for (std::size_t i = 0; i < n; ++i) {
@@ -166,7 +168,7 @@ std::pair<double, double> lanczos_bounds(const LocalMatrix<T>& m, const HaloPlan
 
 template std::pair<double, double> gershgorin_bounds(const LocalMatrix<double>&, MPI_Comm);
 template std::pair<double, double> gershgorin_bounds(const LocalMatrix<Complex>&, MPI_Comm);
-template std::pair<double, double> lanczos_bounds(const LocalMatrix<double>&, const HaloPlan&, int, MPI_Comm);
-template std::pair<double, double> lanczos_bounds(const LocalMatrix<Complex>&, const HaloPlan&, int, MPI_Comm);
+template std::pair<double, double> lanczos_bounds(const LocalMatrix<double>&, const HaloPlan&, int, MPI_Comm, const CommConfig&);
+template std::pair<double, double> lanczos_bounds(const LocalMatrix<Complex>&, const HaloPlan&, int, MPI_Comm, const CommConfig&);
 
 }  // namespace desync::chebfd

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "comm/halo_plan.hpp"
+#include "config/config.hpp"
 #include "matrix/local_matrix.hpp"
 
 namespace desync::chebfd {
@@ -17,7 +18,8 @@ template <class T>
 std::pair<double, double> gershgorin_bounds(const LocalMatrix<T>& m, MPI_Comm comm);
 
 template <class T>
-std::pair<double, double> lanczos_bounds(const LocalMatrix<T>& m, const HaloPlan& plan, int steps, MPI_Comm comm);
+std::pair<double, double> lanczos_bounds(const LocalMatrix<T>& m, const HaloPlan& plan, int steps, MPI_Comm comm,
+                                         const CommConfig& opt = {});
 
 // Smallest and largest eigenvalue of the symmetric tridiagonal matrix with diagonal a and
 // off-diagonal b (b.size() == a.size() - 1), by Sturm-sequence bisection.

@@ -73,7 +73,7 @@ std::vector<std::string> event_names(ChebfdScheme scheme) {
 
 template <class T>
 Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c, bool barrier, const Scaling& s,
-                  std::vector<double> gc, MPI_Comm comm)
+                  std::vector<double> gc, const Communicators& comms, const CommConfig& opt)
     : rows(m.rows),
       halo(m.halo()),
       first_row(m.first_row),
@@ -81,12 +81,12 @@ Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c,
       barrier_(barrier),
       s_(s),
       gc_(std::move(gc)),
-      comm_(comm),
+      comm_(comms.base()),
       nb_(static_cast<int>(c.nb)),
       np_(static_cast<int>(c.np)),
       blocks_(static_cast<int>(c.ns / c.nb)),
       value_count_(static_cast<unsigned>(nb_ * (Traits<T>::R + 1))),
-      halo_ex_(plan, m.rows, nb_, comm) {
+      halo_ex_(plan, m.rows, nb_, comms, opt) {
   if (c.scheme == ChebfdScheme::splitwait) {
     local_ = part(m, false);
     remote_ = part(m, true);

@@ -51,7 +51,7 @@ template <class T>
 class Filter {
  public:
   Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c, bool barrier, const Scaling& s,
-         std::vector<double> gc, MPI_Comm comm);
+         std::vector<double> gc, const Communicators& comms, const CommConfig& opt);
 
   std::int64_t iterations() const;  // timeline iterations of one run()
   // Fills x and moments; stops early when `control` says so (moments then cover what ran).

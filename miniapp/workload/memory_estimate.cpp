@@ -24,7 +24,7 @@ MemoryEstimate triad(const Config& cfg, int rank, int size) {
   m.knobs = t.global_size > 0 ? fmt::format("[triad] global_size = {}", t.global_size)
                               : fmt::format("[triad] size_per_rank = {}", t.size_per_rank);
   m.add("arrays", n * 8.0 * (t.kernel == TriadKernel::schoenauer ? 4 : 3));
-  m.add("messages", 2.0 * static_cast<double>(cfg.comm.offsets.size()) * static_cast<double>(cfg.comm.message_bytes));
+  m.add("messages", 2.0 * static_cast<double>(t.offsets.size()) * static_cast<double>(t.message_bytes));
   m.add("timeline", timeline_bytes(cfg, cfg.run.warmup + cfg.run.iterations));
   return m;
 }

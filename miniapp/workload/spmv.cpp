@@ -121,7 +121,8 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   const GlobalIndex first = m.first_row;
   const std::int64_t nnz = m.nnz;
   m = LocalMatrix<double>();  // the split copy is what the kernels use
-  HaloExchange halo(plan, a.rows, comm);
+  const Communicators comms(comm, static_cast<int>(cfg.comm.communicators));
+  HaloExchange halo(plan, a.rows, comms, cfg.comm);
   const auto n = static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.halo);
   SpmvState s{a, halo, cfg.spmv.kernel, Vector("desync::spmv::x", n), Vector("desync::spmv::y", n)};
 

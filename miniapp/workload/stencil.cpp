@@ -65,7 +65,8 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   if (c.variant == StencilVariant::spmv) crs = build_stencil_crs(grid, runs_host[0], w, cfg.deck_path);
   runs_host.clear();
 
-  StencilHalo halo(grid, ca, comm);
+  const Communicators comms(comm, static_cast<int>(cfg.comm.communicators));
+  StencilHalo halo(grid, ca, comms, cfg.comm);
   Vector x("desync::stencil::x", static_cast<std::size_t>(grid.padded()));
   Vector y("desync::stencil::y", static_cast<std::size_t>(grid.padded()));
   for (const Vector& v : {x, y})

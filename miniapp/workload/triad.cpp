@@ -101,7 +101,8 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
   compat::ScopedRegion region("desync::triad");
   const int rank = comm_rank(comm), size = comm_size(comm);
   const Arrays x = make_arrays(cfg.triad, rank, size);
-  NeighbourExchange exchange(comm, cfg.comm);
+  const Communicators comms(comm, static_cast<int>(cfg.comm.communicators));
+  NeighbourExchange exchange(comms, cfg.triad, cfg.comm);
   const std::vector<double> delay = delay_schedule(cfg, rank);
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   WorkloadResult r(Timeline(iteration_event_names(), total, cfg.run.warmup));
@@ -141,13 +142,13 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
   r.element_errors = wrong;
   r.messages_checked = exchange.messages_checked();
   r.message_errors = exchange.stamp_errors();
-  r.offsets = cfg.comm.offsets;
+  r.offsets = cfg.triad.offsets;
   const Partners& p = exchange.partners();
   for (std::size_t k = 0; k < p.send_to.size(); ++k) {
     r.partners.send_rank.push_back(p.send_to[k]);
     r.partners.recv_rank.push_back(p.recv_from[k]);
-    r.partners.send_bytes.push_back(p.send_to[k] >= 0 ? cfg.comm.message_bytes : 0);
-    r.partners.recv_bytes.push_back(p.recv_from[k] >= 0 ? cfg.comm.message_bytes : 0);
+    r.partners.send_bytes.push_back(p.send_to[k] >= 0 ? cfg.triad.message_bytes : 0);
+    r.partners.recv_bytes.push_back(p.recv_from[k] >= 0 ? cfg.triad.message_bytes : 0);
   }
   return r;
 }

@@ -41,11 +41,12 @@ class Exchange : public ::testing::TestWithParam<Pattern> {};
 
 TEST_P(Exchange, SendListsMatchReceiveListsAndStampsArrive) {
   const int rank = comm_rank(MPI_COMM_WORLD), size = comm_size(MPI_COMM_WORLD);
-  CommConfig cfg;
+  TriadConfig cfg;
   cfg.offsets = GetParam().offsets;
   cfg.boundary = GetParam().boundary;
   cfg.message_bytes = 64;
-  NeighbourExchange x(MPI_COMM_WORLD, cfg);
+  const Communicators comms(MPI_COMM_WORLD, 1);
+  NeighbourExchange x(comms, cfg, CommConfig{});
   const std::size_t k = cfg.offsets.size();
 
   // Globally: if r sends to s for offset i, s receives from r for offset i, and vice versa.
@@ -90,10 +91,11 @@ INSTANTIATE_TEST_SUITE_P(
                       Pattern{{-3, 5}, Boundary::periodic}));
 
 TEST(Exchange, ZeroByteMessagesStillComplete) {
-  CommConfig cfg;
+  TriadConfig cfg;
   cfg.message_bytes = 0;
   cfg.boundary = Boundary::periodic;
-  NeighbourExchange x(MPI_COMM_WORLD, cfg);
+  const Communicators comms(MPI_COMM_WORLD, 1);
+  NeighbourExchange x(comms, cfg, CommConfig{});
   x.post(0);
   x.wait();
   EXPECT_EQ(x.messages_checked(), 0);  // too small for a stamp: nothing to check, nothing wrong

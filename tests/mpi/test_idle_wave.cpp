@@ -20,7 +20,7 @@ constexpr std::int64_t k = 8, warmup = 2, iterations = 20;
 // Wait durations of the measured iterations of every rank: [rank][iteration].
 std::vector<std::vector<double>> waits(bool inject) {
   std::string deck = "[run]\niterations = 20\nwarmup = 2\nprogress_interval = 0\n"
-                     "[triad]\nsize_per_rank = 2000\n[comm]\noffsets = [1, -1]\nboundary = \"open\"\n";
+                     "[triad]\nsize_per_rank = 2000\noffsets = [1, -1]\nboundary = \"open\"\n";
   if (inject) deck += "[[inject]]\nrank = 0\niteration = 8\nduration = 0.4\n";
   const WorkloadResult r = run_triad(load_deck(deck, "wave.toml", {}), MPI_COMM_WORLD);
   std::vector<double> mine;

@@ -26,7 +26,6 @@ progress_interval = 0
 [triad]
 global_size = 4099
 divides = 8
-[comm]
 offsets = [1, -1, 2]
 [[inject]]
 rank = 0
@@ -35,7 +34,7 @@ duration = 0.002
 )", "run.toml", {});
   cfg.triad.kernel = std::get<0>(GetParam());
   cfg.run.barrier = std::get<1>(GetParam());
-  cfg.comm.boundary = std::get<2>(GetParam());
+  cfg.triad.boundary = std::get<2>(GetParam());
   const WorkloadResult r = run_triad(cfg, MPI_COMM_WORLD);
 
   EXPECT_EQ(r.element_errors, 0);

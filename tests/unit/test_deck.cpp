@@ -28,9 +28,9 @@ TEST(Deck, EmptyDeckGivesDocumentedDefaults) {
   EXPECT_EQ(c.triad.kernel, TriadKernel::stream);
   EXPECT_EQ(c.triad.size_per_rank, 2'000'000);
   EXPECT_EQ(c.triad.global_size, 0);
-  EXPECT_EQ(c.comm.offsets, (std::vector<std::int64_t>{1, -1}));
-  EXPECT_EQ(c.comm.boundary, Boundary::open);
-  EXPECT_EQ(c.comm.message_bytes, 16384);
+  EXPECT_EQ(c.triad.offsets, (std::vector<std::int64_t>{1, -1}));
+  EXPECT_EQ(c.triad.boundary, Boundary::open);
+  EXPECT_EQ(c.triad.message_bytes, 16384);
   EXPECT_TRUE(c.inject.empty());
   EXPECT_EQ(c.noise.kind, NoiseKind::none);
   EXPECT_EQ(output_path(c), "empty.h5");
@@ -46,10 +46,13 @@ output = "x.h5"
 [triad]
 kernel = "schoenauer"
 global_size = 1000
-[comm]
 offsets = [1, -1, -2]
 boundary = "periodic"
 message_bytes = 8
+[comm]
+send = "blocking"
+fragment_bytes = 4096
+communicators = 3
 [[inject]]
 rank = 1
 iteration = 7
@@ -70,8 +73,8 @@ per_rank = 2
   EXPECT_EQ(c.triad.kernel, TriadKernel::schoenauer);
   EXPECT_EQ(c.triad.global_size, 1000);
   EXPECT_EQ(c.triad.size_per_rank, 0);
-  EXPECT_EQ(c.comm.offsets, (std::vector<std::int64_t>{1, -1, -2}));
-  EXPECT_EQ(c.comm.boundary, Boundary::periodic);
+  EXPECT_EQ(c.triad.offsets, (std::vector<std::int64_t>{1, -1, -2}));
+  EXPECT_EQ(c.triad.boundary, Boundary::periodic);
   ASSERT_EQ(c.inject.size(), 2u);
   EXPECT_EQ(c.inject[1].rank, 2);
   EXPECT_DOUBLE_EQ(c.inject[1].duration, 1.0);
@@ -80,13 +83,13 @@ per_rank = 2
 }
 
 TEST(Deck, ResolvedConfigurationReloadsToTheSameValues) {
-  const Config a = load_deck("[run]\niterations = 33\n[comm]\noffsets = [2, -1]\n[[inject]]\nrank = 0\niteration = 3\nduration = 0.1\n",
+  const Config a = load_deck("[run]\niterations = 33\n[triad]\noffsets = [2, -1]\n[[inject]]\nrank = 0\niteration = 3\nduration = 0.1\n",
                              "a.toml", {"triad.kernel=divide"});
   const Config b = load_deck(a.resolved_toml, "b.toml", {});
   EXPECT_EQ(b.resolved_toml, a.resolved_toml);
   EXPECT_EQ(b.run.iterations, 33);
   EXPECT_EQ(b.triad.kernel, TriadKernel::divide);
-  EXPECT_EQ(b.comm.offsets, (std::vector<std::int64_t>{2, -1}));
+  EXPECT_EQ(b.triad.offsets, (std::vector<std::int64_t>{2, -1}));
 }
 
 TEST(Deck, UnknownKeyNamesLineColumnAndSuggestion) {
@@ -116,9 +119,26 @@ TEST(Deck, TablesOfOtherWorkloadsAreErrors) {
   EXPECT_NE(deck_error("[run]\nworkload = \"stencil\"\n[[inject]]\nrank = 0\niteration = 1\nduration = 1e-3\n")
                 .find("table [inject] is not used by workload \"stencil\""),
             std::string::npos);
-  EXPECT_NE(deck_error("[run]\nworkload = \"spmv\"\n[matrix]\n[comm]\noffsets = [1]\n").find("table [comm] is not used"),
+  EXPECT_NE(deck_error("[run]\nworkload = \"spmv\"\n[matrix]\n[triad]\noffsets = [1]\n").find("table [triad] is not used"),
             std::string::npos);
   EXPECT_NO_THROW(load_deck("[run]\nworkload = \"stencil\"\n[stencil]\nn = 64\n[threads]\nper_rank = 1\n", "s.toml", {}));
+}
+
+// [comm] holds the communication options of every workload; the triad's partner keys moved.
+TEST(Deck, CommOptionsAndMovedKeys) {
+  const Config c = load_deck("[comm]\nsend = \"parallel\"\nprogress = \"thread\"\nfragment_bytes = 100\ncommunicators = 4\n",
+                             "c.toml", {});
+  EXPECT_EQ(c.comm.send, SendMode::parallel);
+  EXPECT_EQ(c.comm.progress, ProgressMode::thread);
+  EXPECT_EQ(c.comm.fragment_bytes, 100);
+  EXPECT_EQ(c.comm.communicators, 4);
+  EXPECT_TRUE(c.comm.needs_thread_multiple());
+  EXPECT_FALSE(load_deck("", "e.toml", {}).comm.needs_thread_multiple());
+  const std::string m = deck_error("[comm]\noffsets = [1, -1]\n");
+  EXPECT_NE(m.find("[comm] offsets = [ 1, -1 ]: moved to [triad] offsets"), std::string::npos) << m;
+  EXPECT_NE(deck_error("", {"comm.message_bytes=8"}).find("moved to [triad] message_bytes"), std::string::npos);
+  EXPECT_NE(deck_error("[comm]\ncommunicators = 0\n").find("an integer in [1, 64]"), std::string::npos);
+  EXPECT_NO_THROW(load_deck("[run]\nworkload = \"stencil\"\n[comm]\nsend = \"blocking\"\n", "s.toml", {}));
 }
 
 TEST(Deck, WrongTypeNamesKeyValueAndAllowed) {
@@ -142,9 +162,9 @@ TEST(Deck, BadEnumListsChoices) {
 
 TEST(Deck, CrossFieldChecks) {
   EXPECT_NE(deck_error("[triad]\nsize_per_rank = 10\nglobal_size = 100\n").find("not both"), std::string::npos);
-  EXPECT_NE(deck_error("[comm]\noffsets = [1, 0]\n").find("offset 0"), std::string::npos);
-  EXPECT_NE(deck_error("[comm]\noffsets = [1, 1]\n").find("listed twice"), std::string::npos);
-  EXPECT_NE(deck_error("[comm]\noffsets = []\n").find("non-empty array"), std::string::npos);
+  EXPECT_NE(deck_error("[triad]\noffsets = [1, 0]\n").find("offset 0"), std::string::npos);
+  EXPECT_NE(deck_error("[triad]\noffsets = [1, 1]\n").find("listed twice"), std::string::npos);
+  EXPECT_NE(deck_error("[triad]\noffsets = []\n").find("non-empty array"), std::string::npos);
   EXPECT_NE(deck_error("[noise]\nkind = \"uniform\"\n").find("mean > 0"), std::string::npos);
 }
 
@@ -177,10 +197,10 @@ TEST(Deck, InvalidTomlReportsPosition) {
 
 TEST(Deck, OverridesWinAndAreValidatedTheSameWay) {
   const Config c = load_deck("[run]\niterations = 5\n", "o.toml",
-                             {"run.iterations=7", "triad.kernel=divide", "comm.offsets=[1,-1,2]", "run.barrier=true"});
+                             {"run.iterations=7", "triad.kernel=divide", "triad.offsets=[1,-1,2]", "run.barrier=true"});
   EXPECT_EQ(c.run.iterations, 7);
   EXPECT_EQ(c.triad.kernel, TriadKernel::divide);
-  EXPECT_EQ(c.comm.offsets.size(), 3u);
+  EXPECT_EQ(c.triad.offsets.size(), 3u);
   EXPECT_TRUE(c.run.barrier);
 
   const std::string m = deck_error("", {"run.iterations=abc"});

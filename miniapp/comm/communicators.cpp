@@ -1,0 +1,13 @@
+#include "comm/communicators.hpp"
+
+namespace desync {
+
+Communicators::Communicators(MPI_Comm comm, int n) : comms_{comm} {
+  for (int k = 1; k < n; ++k) MPI_Comm_dup(comm, &comms_.emplace_back());
+}
+
+Communicators::~Communicators() {
+  for (std::size_t k = 1; k < comms_.size(); ++k) MPI_Comm_free(&comms_[k]);
+}
+
+}  // namespace desync

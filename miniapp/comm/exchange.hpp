@@ -1,0 +1,83 @@
+#pragma once
+// The one communication layer (docs/method.md, section 5): a persistent exchange built once from
+// the messages one rank sends and receives, then driven by split-phase post() / complete() every
+// iteration. It knows no workload: a message is (peer, byte offset into the buffer given to
+// post(), bytes, tag). How messages travel is chosen once, at construction, from [comm]:
+//   send      nonblocking: MPI_Isend each message after all receives are posted;
+//             blocking:    MPI_Send one after another (receives pre-posted; the seed study);
+//             parallel:    MPI_Send from host threads, dynamic schedule over messages; one
+//                          thread sends all fragments of a message, in order, since only
+//                          sends from one thread keep their order (MPI_THREAD_MULTIPLE);
+//   fragment_bytes  messages above it go as fragments of at most that size, each its own MPI
+//             message (the receiver posts one receive per fragment; same peer and tag, so MPI's
+//             non-overtaking rule keeps them in order);
+//   communicators   fragment j of a message with tag t goes over communicator (t + j) mod N;
+//   progress  wait:   complete() is MPI_Waitall;
+//             thread: a progress thread tests the requests from post() on, while the rank
+//             computes; complete() waits for it (MPI_THREAD_MULTIPLE).
+// post() and complete() allocate nothing; the options are not tested inside them (the send
+// function is picked at construction).
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "comm/channels.hpp"
+#include "comm/communicators.hpp"
+#include "config/config.hpp"
+
+namespace desync {
+
+struct Message {
+  int peer = -1;
+  std::size_t offset = 0;  // bytes from the base pointer given to post()
+  std::size_t bytes = 0;
+  int tag = 0;             // 0 .. channel_tags - 1, the same on both sides
+};
+
+class ProgressThread;
+
+class Exchange {
+ public:
+  Exchange(const Communicators& comms, Channel channel, const std::vector<Message>& sends,
+           const std::vector<Message>& recvs, const CommConfig& opt);
+  ~Exchange();
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+
+  // Posts every receive into recv_base, then the sends from send_base (in the chosen send mode).
+  void post(const void* send_base, void* recv_base);
+  // Completes every receive and send of the last post().
+  void complete();
+
+  std::size_t send_messages() const { return send_pieces_.size(); }  // MPI messages per post()
+  std::size_t recv_messages() const { return recv_pieces_.size(); }
+
+ private:
+  struct Piece {
+    int peer;
+    std::size_t offset;
+    int bytes;
+    int tag;
+    MPI_Comm comm;
+  };
+  // Pieces of every message, in order; `groups` gets each message's [begin, end) among them.
+  static std::vector<Piece> cut(const Communicators& comms, Channel channel, const std::vector<Message>& list,
+                                std::int64_t fragment_bytes, std::vector<std::pair<int, int>>* groups = nullptr);
+  static void send_nonblocking(Exchange& x, const char* base);
+  static void send_blocking(Exchange& x, const char* base);
+  static void send_parallel(Exchange& x, const char* base);
+
+  std::vector<std::pair<int, int>> send_groups_;  // per message: its pieces [begin, end); filled by
+                                                  // cut() while send_pieces_ is built, so declared first
+  std::vector<Piece> send_pieces_, recv_pieces_;
+  std::vector<MPI_Request> requests_;  // receives, then (nonblocking) sends
+  int active_ = 0;                     // requests used by one post()
+  void (*send_)(Exchange&, const char*) = nullptr;
+  std::unique_ptr<ProgressThread> progress_;
+};
+
+}  // namespace desync
