@@ -16,10 +16,10 @@
 #include "bench_util.hpp"
 #include "matrix/local_matrix.hpp"
 #include "matrix/stencil5.hpp"
-#include "workload/chebfd.hpp"
-#include "workload/chebfd_kernels.hpp"
-#include "workload/spmv_matrix.hpp"
-#include "workload/triad_kernels.hpp"
+#include "chebfd/chebfd.hpp"
+#include "chebfd/chebfd_kernels.hpp"
+#include "spmv/spmv_matrix.hpp"
+#include "triad/triad_kernels.hpp"
 
 namespace {
 using namespace desync;

@@ -17,10 +17,10 @@
 #include "matrix/local_matrix.hpp"
 #include "matrix/spin_chain.hpp"
 #include "matrix/stencil5.hpp"
-#include "workload/spmv.hpp"
-#include "workload/spmv_kernels.hpp"
-#include "workload/spmv_matrix.hpp"
-#include "workload/triad_kernels.hpp"
+#include "spmv/spmv.hpp"
+#include "spmv/spmv_kernels.hpp"
+#include "spmv/spmv_matrix.hpp"
+#include "triad/triad_kernels.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

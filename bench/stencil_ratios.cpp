@@ -17,8 +17,8 @@
 #include "config/config.hpp"
 #include "core/mpi_util.hpp"
 #include "metrics/phase_stats.hpp"
-#include "workload/stencil.hpp"
-#include "workload/triad_kernels.hpp"
+#include "stencil/stencil.hpp"
+#include "triad/triad_kernels.hpp"
 
 namespace {
 using namespace desync;

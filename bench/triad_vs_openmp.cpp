@@ -11,8 +11,8 @@
 
 #include "bench_util.hpp"
 #include "kokkos_compat/concurrency.hpp"
-#include "workload/triad.hpp"
-#include "workload/triad_kernels.hpp"
+#include "triad/triad.hpp"
+#include "triad/triad_kernels.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

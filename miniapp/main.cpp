@@ -20,7 +20,7 @@
 #include "desync_version.hpp"
 #include "host/host_threads.hpp"
 #include "kokkos_compat/runtime.hpp"
-#include "workload/memory_estimate.hpp"
+#include "app/workloads.hpp"
 
 namespace {
 

@@ -10,7 +10,8 @@
 #include "core/memory.hpp"
 #include "matrix/make_generator.hpp"
 #include "matrix/row_partition.hpp"
-#include "workload/memory_estimate.hpp"
+#include "app/workloads.hpp"
+#include "matrix/sampled_nnz.hpp"
 
 namespace desync {
 

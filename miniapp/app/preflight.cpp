@@ -15,7 +15,7 @@
 
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "workload/memory_estimate.hpp"
+#include "app/workloads.hpp"
 
 namespace desync {
 namespace fs = std::filesystem;

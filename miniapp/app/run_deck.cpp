@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "app/preflight.hpp"
+#include "app/workloads.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "core/stop_request.hpp"
@@ -16,10 +17,6 @@
 #include "kokkos_compat/concurrency.hpp"
 #include "metrics/phase_stats.hpp"
 #include "report/summary_table.hpp"
-#include "workload/chebfd.hpp"
-#include "workload/spmv.hpp"
-#include "workload/stencil.hpp"
-#include "workload/triad.hpp"
 
 namespace desync {
 namespace {
@@ -114,10 +111,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   for (const auto& w : topo.warnings) log::warn("{}\n", w);
   const ClockOffset clock = estimate_clock_offset(comm);
 
-  WorkloadResult result = cfg.run.workload == Workload::chebfd    ? run_chebfd(cfg, comm)
-                          : cfg.run.workload == Workload::spmv    ? run_spmv(cfg, comm)
-                          : cfg.run.workload == Workload::stencil ? run_stencil(cfg, comm)
-                                                                  : run_triad(cfg, comm);
+  WorkloadResult result = workload_entry(cfg.run.workload).run(cfg, comm);
   if (result.stop_signal != 0)
     log::warn("stopped by {} after {} of {} iterations; writing what was recorded, marked incomplete\n",
               signal_name(result.stop_signal), result.timeline.iterations(), planned);

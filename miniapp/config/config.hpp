@@ -181,8 +181,10 @@ struct Config {
 };
 
 // The deck tables each workload reads; any other table in its deck is an error, in `check` as in
-// `run` (docs/decks.md, "Tables per workload").
+// `run` (docs/decks.md, "Tables per workload"). Defined by the workload registry (app/workloads.cpp).
 const std::vector<std::string>& workload_tables(Workload w);
+// The workload's own rank-count rules (registry); validate_for_ranks calls it.
+void validate_workload_for_ranks(const Config& cfg, int nranks);
 
 // ChebFD's timeline iterations: the degree steps 2..np, per block unless pipelined.
 std::int64_t chebfd_steps(const ChebfdConfig& c);

@@ -13,7 +13,6 @@
 #include "config/overrides.hpp"
 #include "config/suggest.hpp"
 #include "config/table_reader.hpp"
-#include "workload/stencil_grid.hpp"
 
 namespace desync {
 namespace {
@@ -287,20 +286,6 @@ void reject_foreign_tables(const toml::table& root, Workload w, const std::strin
 
 }  // namespace
 
-const std::vector<std::string>& workload_tables(Workload w) {
-  static const std::vector<std::string> triad{"run", "triad", "comm", "inject", "noise", "threads"};
-  static const std::vector<std::string> spmv{"run", "spmv", "matrix", "comm", "threads"};
-  static const std::vector<std::string> stencil{"run", "stencil", "comm", "threads"};
-  static const std::vector<std::string> chebfd{"run", "chebfd", "matrix", "comm", "threads"};
-  switch (w) {
-    case Workload::triad: return triad;
-    case Workload::spmv: return spmv;
-    case Workload::stencil: return stencil;
-    case Workload::chebfd: return chebfd;
-  }
-  return triad;
-}
-
 std::int64_t chebfd_steps(const ChebfdConfig& c) {
   return c.scheme == ChebfdScheme::pipeline ? c.np - 1 : (c.ns / c.nb) * (c.np - 1);
 }
@@ -365,12 +350,7 @@ void validate_for_ranks(const Config& cfg, int nranks) {
                                   "rank(s), allowed: 0..{}",
                                   inj.rank_pos.where, i, inj.rank, nranks, nranks - 1));
   }
-  if (cfg.run.workload == Workload::triad && cfg.triad.global_size > 0 &&
-      cfg.triad.global_size < nranks)
-    throw DeckError(fmt::format("{}: error: [triad] global_size = {}: fewer elements than the {} "
-                                "ranks; allowed: >= {}",
-                                cfg.deck_path, cfg.triad.global_size, nranks, nranks));
-  if (cfg.run.workload == Workload::stencil) validate_stencil_grid(cfg.stencil, nranks);
+  validate_workload_for_ranks(cfg, nranks);
 }
 
 std::string output_path(const Config& cfg) {

@@ -28,6 +28,9 @@ class Timeline {
   int event_index(const std::string& name) const;  // -1 if absent
   const std::vector<double>& data() const { return data_; }
 
+  // Memory of a timeline of `iterations` rows at the largest event list (12 events): estimates.
+  static double bytes_estimate(std::int64_t iterations) { return 12.0 * 8.0 * static_cast<double>(iterations); }
+
   // Keeps the first n iterations (a run stopped early); warm-up shrinks with it if needed.
   void truncate(std::int64_t n);
 

@@ -10,7 +10,7 @@
 
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "workload/chebfd.hpp"
+#include "chebfd/chebfd.hpp"
 
 namespace desync {
 namespace {

@@ -8,7 +8,7 @@
 #include "comm/halo_plan.hpp"
 #include "core/mpi_util.hpp"
 #include "matrix/make_generator.hpp"
-#include "workload/chebfd_bounds.hpp"
+#include "chebfd/chebfd_bounds.hpp"
 
 namespace desync {
 namespace {

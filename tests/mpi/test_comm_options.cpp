@@ -11,10 +11,10 @@
 
 #include "config/config.hpp"
 #include "core/mpi_util.hpp"
-#include "workload/chebfd.hpp"
-#include "workload/spmv.hpp"
-#include "workload/stencil.hpp"
-#include "workload/triad.hpp"
+#include "chebfd/chebfd.hpp"
+#include "spmv/spmv.hpp"
+#include "stencil/stencil.hpp"
+#include "triad/triad.hpp"
 
 namespace desync {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "comm/neighbour_exchange.hpp"
-#include "comm/neighbour_partners.hpp"
+#include "triad/neighbour_exchange.hpp"
+#include "triad/neighbour_partners.hpp"
 #include "core/mpi_util.hpp"
 
 namespace desync {

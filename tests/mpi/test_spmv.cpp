@@ -8,7 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "workload/spmv.hpp"
+#include "spmv/spmv.hpp"
 
 namespace desync {
 namespace {

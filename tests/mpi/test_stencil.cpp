@@ -14,9 +14,9 @@
 #include "config/config.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "workload/stencil.hpp"
-#include "workload/stencil_grid.hpp"
-#include "workload/stencil_reference.hpp"
+#include "stencil/stencil.hpp"
+#include "stencil/stencil_grid.hpp"
+#include "stencil/stencil_reference.hpp"
 
 namespace desync {
 namespace {

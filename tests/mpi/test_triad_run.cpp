@@ -8,7 +8,7 @@
 
 #include "core/mpi_util.hpp"
 #include "record/iteration_events.hpp"
-#include "workload/triad.hpp"
+#include "triad/triad.hpp"
 
 namespace desync {
 namespace {

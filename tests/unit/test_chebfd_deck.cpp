@@ -6,7 +6,7 @@
 
 #include "config/config.hpp"
 #include "core/errors.hpp"
-#include "workload/chebfd_coefficients.hpp"
+#include "chebfd/chebfd_coefficients.hpp"
 
 namespace desync {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "config/config.hpp"
-#include "workload/stencil.hpp"
-#include "workload/triad.hpp"
+#include "stencil/stencil.hpp"
+#include "triad/triad.hpp"
 
 namespace desync {
 namespace {

@@ -3,8 +3,8 @@
 
 #include "metrics/desync_speedup.hpp"
 #include "metrics/phase_stats.hpp"
-#include "workload/spmv.hpp"
-#include "workload/spmv_state.hpp"
+#include "spmv/spmv.hpp"
+#include "spmv/spmv_state.hpp"
 
 namespace desync {
 namespace {

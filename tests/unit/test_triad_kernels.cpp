@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "workload/triad.hpp"
-#include "workload/triad_kernels.hpp"
+#include "triad/triad.hpp"
+#include "triad/triad_kernels.hpp"
 
 namespace desync {
 namespace {

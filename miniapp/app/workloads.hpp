@@ -1,0 +1,33 @@
+#pragma once
+// The one list of workloads (app/workloads.cpp): what `desync run` can run, which deck tables
+// each reads, whether it needs a [matrix], its rank-count rules, its memory estimate and its run
+// function. Adding a workload touches its own folder, this registry and the docs.
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "core/memory.hpp"
+#include "workload/workload_result.hpp"
+
+namespace desync {
+
+struct WorkloadEntry {
+  Workload id;
+  const char* name;                 // as in [run] workload
+  std::vector<std::string> tables;  // deck tables it reads; others are errors
+  bool needs_matrix;
+  // Rank-count rules beyond the deck itself (throws DeckError), or null.
+  void (*validate_ranks)(const Config& cfg, int nranks);
+  MemoryEstimate (*memory)(const Config& cfg, int rank, int size);
+  WorkloadResult (*run)(const Config& cfg, MPI_Comm comm);
+};
+
+const std::vector<WorkloadEntry>& workload_registry();
+const WorkloadEntry& workload_entry(Workload w);
+
+// Peak memory of `rank` of `size` for the deck's workload.
+MemoryEstimate estimate_memory(const Config& cfg, int rank, int size);
+
+}  // namespace desync

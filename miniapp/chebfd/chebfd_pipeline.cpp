@@ -1,0 +1,60 @@
+// PIPELINE (papers.md A.3.4): the degree loop outside, the ns/nb sub-blocks inside; the halo
+// exchange of sub-block k+1 is in flight while the fused kernel runs on sub-block k, so no block
+// is read or written twice. One timeline iteration per degree: begin, pack/post/wait of the first
+// sub-block, fused_end after the last sub-block (the later exchanges overlap the kernels and are
+// counted inside "fused"), barrier_end.
+#include <utility>
+
+#include "chebfd/chebfd_filter.hpp"
+
+namespace desync::chebfd {
+namespace {
+using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+enum : int { begin, pack_end, post_end, wait_end, fused_end, barrier_end };
+}  // namespace
+
+template <class T>
+void Filter<T>::run_pipeline(Timeline& tl, IterationControl& control) {
+  const std::size_t n = (static_cast<std::size_t>(rows) + halo) * nb_;
+  std::vector<Values<T>> u, w;
+  for (int b = 0; b < blocks_; ++b) {
+    u.emplace_back("desync::chebfd::u", n);
+    w.emplace_back("desync::chebfd::w", n);
+  }
+  for (int b = 0; b < blocks_; ++b) {
+    start(u[b], b);
+    product(u[b], w[b], b, 1, nullptr, 0);
+  }
+  MPI_Barrier(comm_);  // common start
+  for (int p = 2; p <= np_; ++p) {
+    const std::int64_t it = p - 2;
+    const Step st{2 * s_.alpha, 2 * s_.beta, gc_[static_cast<std::size_t>(p)], 0};
+    for (int b = 0; b < blocks_; ++b) std::swap(u[b], w[b]);
+    tl.mark(it, begin);
+    halo_ex_.pack(u[0]);
+    tl.mark(it, pack_end);
+    halo_ex_.post(u[0]);
+    tl.mark(it, post_end);
+    halo_ex_.wait();
+    tl.mark(it, wait_end);
+    for (int b = 0; b < blocks_; ++b) {
+      if (b + 1 < blocks_) {
+        halo_ex_.pack(u[b + 1]);
+        halo_ex_.post(u[b + 1]);
+      }
+      const Fused<T, false> f{value_count_, full_.row_ptr, full_.col, full_.val, u[b], w[b], x,
+                              static_cast<std::size_t>(b) * rows * nb_, nb_, st};
+      Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> r(slot(b, p), value_count_);
+      Kokkos::parallel_reduce("desync::chebfd::fused", RowPolicy(0, rows), f, r);
+      if (b + 1 < blocks_) halo_ex_.wait();
+    }
+    tl.mark(it, fused_end);
+    finish_barrier(&tl, it);
+    if (control.stop_after(it)) break;
+  }
+}
+
+template void Filter<double>::run_pipeline(Timeline&, IterationControl&);
+template void Filter<Complex>::run_pipeline(Timeline&, IterationControl&);
+
+}  // namespace desync::chebfd

@@ -1,0 +1,48 @@
+#pragma once
+// The halo exchange of the stencil workload (docs/method.md, section 14): ghost width g with the
+// four edge neighbours, plus the four corner neighbours (g x g blocks) when `corners` is set (CA).
+// pack() gathers every outgoing strip into one send buffer (a labelled kernel, fenced before any
+// send), post() hands both buffers to the communication layer (comm/exchange.hpp: [comm] decides
+// how the messages travel), wait() completes them, unpack()
+// scatters the receive buffer into the ghost zone (a labelled kernel, fenced). Index lists,
+// buffers and requests are allocated once; the four calls allocate nothing.
+#include <mpi.h>
+
+#include <memory>
+
+#include "comm/exchange.hpp"
+
+#include <vector>
+
+#include "core/types.hpp"
+#include "stencil/stencil_grid.hpp"
+
+namespace desync {
+
+class StencilHalo {
+ public:
+  struct Partner {
+    int rank;
+    int tag;             // index of the direction the message travels (channel "stencil")
+    std::int64_t offset, count;  // in the send or receive buffer (values)
+  };
+
+  StencilHalo(const StencilGrid& grid, bool corners, const Communicators& comms, const CommConfig& opt);
+
+  void pack(const Vector& x);
+  void post();
+  void wait();
+  void unpack(const Vector& x);
+
+  const std::vector<Partner>& recv() const { return recv_; }
+  const std::vector<Partner>& send() const { return send_; }
+  std::int64_t values_sent() const { return static_cast<std::int64_t>(send_buf_.extent(0)); }
+
+ private:
+  std::vector<Partner> recv_, send_;
+  Kokkos::View<std::int64_t*, MemSpace> send_index_, recv_index_;  // padded positions
+  Vector send_buf_, recv_buf_;
+  std::unique_ptr<Exchange> exchange_;
+};
+
+}  // namespace desync
