@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
       Kokkos::parallel_for("desync::triad::stream", RangePolicy(0, n), triad::Stream{a, b, c, 3.0});
       Kokkos::fence();
     };
-    constexpr int marks_per_iteration = 5;  // compute_begin/end, post_end, wait_end, barrier_end
+    constexpr int marks_per_iteration = 5;  // compute_begin/end, post_end, wait_end, sync_end
 
     Timeline tl(iteration_event_names(), iters, 0);
     const double t_mark = bench::best_time(20, [&] {
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
           tl.mark(i, ev::compute_end);
           tl.mark(i, ev::post_end);
           tl.mark(i, ev::wait_end);
-          tl.mark(i, ev::barrier_end);
+          tl.mark(i, ev::sync_end);
         }
       }));
     }

@@ -25,9 +25,9 @@ void stencil_ranks(const Config& cfg, int nranks) { validate_stencil_grid(cfg.st
 const std::vector<WorkloadEntry>& workload_registry() {
   static const std::vector<WorkloadEntry> list{
       {Workload::triad, "triad", {"run", "triad", "comm", "inject", "noise", "threads"}, false, triad_ranks, triad_memory, run_triad},
-      {Workload::spmv, "spmv", {"run", "spmv", "matrix", "comm", "threads"}, true, nullptr, spmv_memory, run_spmv},
-      {Workload::stencil, "stencil", {"run", "stencil", "comm", "threads"}, false, stencil_ranks, stencil_memory, run_stencil},
-      {Workload::chebfd, "chebfd", {"run", "chebfd", "matrix", "comm", "threads"}, true, nullptr, chebfd_memory, run_chebfd},
+      {Workload::spmv, "spmv", {"run", "spmv", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, spmv_memory, run_spmv},
+      {Workload::stencil, "stencil", {"run", "stencil", "comm", "inject", "noise", "threads"}, false, stencil_ranks, stencil_memory, run_stencil},
+      {Workload::chebfd, "chebfd", {"run", "chebfd", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, chebfd_memory, run_chebfd},
   };
   return list;
 }

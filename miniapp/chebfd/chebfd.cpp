@@ -80,14 +80,12 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   const std::vector<double> gc = damped_coefficients(static_cast<int>(c.np), s, c.lambda_min, c.lambda_max);
   const std::int64_t nnz = m.nnz;
   const Communicators comms(comm, static_cast<int>(cfg.comm.communicators));
-  Filter<T> f(std::move(m), plan, c, c.barrier_per_degree || cfg.run.barrier, s, gc, comms, cfg.comm);
+  Filter<T> f(std::move(m), plan, c, s, gc, comms, cfg.comm);
 
   const std::int64_t total = f.iterations();
   WorkloadResult r(Timeline(event_names(c.scheme), total, cfg.run.warmup));  // warm-up resolved at load (< total)
-  IterationControl control(comm, total, cfg.run.progress_interval);
-  f.run(r.timeline, control);
-  r.timeline.truncate(control.iterations_done());
-  r.stop_signal = control.signal();
+  ExperimentLoop loop(cfg, comm, r.timeline, cfg.comm.sync);
+  r.stop_signal = f.run(r.timeline, loop);
 
   // Verification (docs/method.md section 15): the moments and the reference need every degree.
   constexpr bool complex = std::is_same_v<T, Complex>;

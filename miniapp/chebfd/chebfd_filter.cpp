@@ -10,8 +10,8 @@ namespace desync::chebfd {
 namespace {
 
 using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
-constexpr int begin = 0, pack_end = 1, post_end = 2, ns_wait_end = 3, fused_end = 4, ns_barrier_end = 5;  // NON-SPLIT, PIPELINE
-constexpr int sw_local_end = 3, sw_wait_end = 4, remote_end = 5, sw_barrier_end = 6;  // SPLIT-WAIT
+constexpr int begin = 0, pack_end = 1, post_end = 2, ns_wait_end = 3, fused_end = 4;  // NON-SPLIT, PIPELINE
+constexpr int sw_local_end = 3, sw_wait_end = 4, remote_end = 5;  // SPLIT-WAIT (then delay_end, sync_end)
 
 template <class T>
 struct StartBlock {
@@ -67,18 +67,17 @@ void reduce(const char* label, std::int32_t rows, const F& f, double* out) {
 
 std::vector<std::string> event_names(ChebfdScheme scheme) {
   if (scheme == ChebfdScheme::splitwait)
-    return {"begin", "pack_end", "post_end", "local_end", "wait_end", "remote_end", "barrier_end"};
-  return {"begin", "pack_end", "post_end", "wait_end", "fused_end", "barrier_end"};
+    return {"begin", "pack_end", "post_end", "local_end", "wait_end", "remote_end", "delay_end", "sync_end"};
+  return {"begin", "pack_end", "post_end", "wait_end", "fused_end", "delay_end", "sync_end"};
 }
 
 template <class T>
-Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c, bool barrier, const Scaling& s,
+Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c, const Scaling& s,
                   std::vector<double> gc, const Communicators& comms, const CommConfig& opt)
     : rows(m.rows),
       halo(m.halo()),
       first_row(m.first_row),
       c_(c),
-      barrier_(barrier),
       s_(s),
       gc_(std::move(gc)),
       comm_(comms.base()),
@@ -110,10 +109,10 @@ void Filter<T>::start(const Values<T>& u, int b) {
 }
 
 template <class T>
-void Filter<T>::finish_barrier(Timeline* tl, std::int64_t it) {
-  if (!tl || !barrier_) return;
-  MPI_Barrier(comm_);
-  tl->mark(it, c_.scheme == ChebfdScheme::splitwait ? sw_barrier_end : ns_barrier_end);
+void Filter<T>::finish_step(Timeline* tl, std::int64_t it) {
+  if (!tl) return;  // the init step is not on the timeline
+  loop_->delay(it);
+  loop_->sync(it);
 }
 
 // One product step of block b at degree p (p = 1: the init) with the scheme's event order;
@@ -147,17 +146,18 @@ void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Ti
     else reduce("desync::chebfd::remote", rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p));
     mark(remote_end);
   }
-  finish_barrier(tl, it);
+  finish_step(tl, it);
 }
 
 template <class T>
-void Filter<T>::run(Timeline& tl, IterationControl& control) {
+int Filter<T>::run(Timeline& tl, ExperimentLoop& loop) {
+  loop_ = &loop;
   if (c_.scheme == ChebfdScheme::pipeline) {
-    run_pipeline(tl, control);
+    run_pipeline(tl, loop);
   } else {
     const std::size_t n = (static_cast<std::size_t>(rows) + halo) * nb_;
     Values<T> u("desync::chebfd::u", n), w("desync::chebfd::w", n);
-    MPI_Barrier(comm_);  // common start; nothing collective inside the loops but the optional barrier
+    loop.start();  // nothing collective inside the loops but the experiment's sync
     bool stop = false;
     for (int b = 0; b < blocks_ && !stop; ++b) {
       start(u, b);
@@ -166,11 +166,11 @@ void Filter<T>::run(Timeline& tl, IterationControl& control) {
         std::swap(u, w);  // u = T_{p-1} x, w = T_{p-2} x
         const std::int64_t it = static_cast<std::int64_t>(b) * (np_ - 1) + p - 2;
         product(u, w, b, p, &tl, it);
-        stop = control.stop_after(it);
+        stop = loop.stop_after(it);
       }
     }
   }
-  control.finish();
+  const int signal = loop.finish();
   // The one global reduction of the run: all moments of all blocks.
   MPI_Allreduce(MPI_IN_PLACE, sums_.data(), static_cast<int>(sums_.size()), MPI_DOUBLE, MPI_SUM, comm_);
   moments = Moments{np_, nb_, blocks_, {}, {}, {}};
@@ -188,6 +188,7 @@ void Filter<T>::run(Timeline& tl, IterationControl& control) {
         if (R == 2) moments.eta_im[e] = sl[k * R + 1];
         moments.mu[e] = sl[nb_ * R + k];
       }
+  return signal;
 }
 
 template class Filter<double>;

@@ -4,7 +4,7 @@
 // schemes. Every degree step p = 2..np is one timeline iteration: per block (block loop outside,
 // NON-SPLIT and SPLIT-WAIT) or over all sub-blocks (PIPELINE, degree loop outside). The init
 // (T_0, T_1, one product) is not on the timeline. The per-degree moments are summed locally and
-// reduced once, after all loops, so the loops hold no collective but the optional barrier.
+// reduced once, after all loops, so the loops hold no collective but the experiment's sync.
 #include <mpi.h>
 
 #include <string>
@@ -14,7 +14,7 @@
 #include "comm/halo_plan.hpp"
 #include "config/config.hpp"
 #include "matrix/local_matrix.hpp"
-#include "loop/iteration_control.hpp"
+#include "loop/experiment_loop.hpp"
 #include "record/timeline.hpp"
 #include "chebfd/chebfd_coefficients.hpp"
 #include "chebfd/chebfd_kernels.hpp"
@@ -50,12 +50,13 @@ std::vector<std::string> event_names(ChebfdScheme scheme);
 template <class T>
 class Filter {
  public:
-  Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c, bool barrier, const Scaling& s,
+  Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c, const Scaling& s,
          std::vector<double> gc, const Communicators& comms, const CommConfig& opt);
 
   std::int64_t iterations() const;  // timeline iterations of one run()
-  // Fills x and moments; stops early when `control` says so (moments then cover what ran).
-  void run(Timeline& tl, IterationControl& control);
+  // Fills x and moments inside `loop` (its delay slot and sync after every degree step); stops
+  // early when the loop says so (moments then cover what ran). Returns the stop signal, 0 if none.
+  int run(Timeline& tl, ExperimentLoop& loop);
 
   Values<T> x;  // rows * ns: block b at b * rows * nb, row-major inside
   Moments moments;
@@ -66,12 +67,12 @@ class Filter {
   using Sums = std::vector<double>;
   void start(const Values<T>& u, int b);
   void product(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
-  void run_pipeline(Timeline& tl, IterationControl& control);
-  void finish_barrier(Timeline* tl, std::int64_t it);
+  void run_pipeline(Timeline& tl, ExperimentLoop& loop);
+  void finish_step(Timeline* tl, std::int64_t it);
   double* slot(int b, int p) { return sums_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_; }
 
   const ChebfdConfig& c_;
-  bool barrier_;
+  ExperimentLoop* loop_ = nullptr;
   Scaling s_;
   std::vector<double> gc_;
   MPI_Comm comm_;

@@ -2,7 +2,7 @@
 // exchange of sub-block k+1 is in flight while the fused kernel runs on sub-block k, so no block
 // is read or written twice. One timeline iteration per degree: begin, pack/post/wait of the first
 // sub-block, fused_end after the last sub-block (the later exchanges overlap the kernels and are
-// counted inside "fused"), barrier_end.
+// counted inside "fused"), then the delay slot and the sync.
 #include <utility>
 
 #include "chebfd/chebfd_filter.hpp"
@@ -10,11 +10,11 @@
 namespace desync::chebfd {
 namespace {
 using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
-enum : int { begin, pack_end, post_end, wait_end, fused_end, barrier_end };
+enum : int { begin, pack_end, post_end, wait_end, fused_end };
 }  // namespace
 
 template <class T>
-void Filter<T>::run_pipeline(Timeline& tl, IterationControl& control) {
+void Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
   const std::size_t n = (static_cast<std::size_t>(rows) + halo) * nb_;
   std::vector<Values<T>> u, w;
   for (int b = 0; b < blocks_; ++b) {
@@ -25,7 +25,7 @@ void Filter<T>::run_pipeline(Timeline& tl, IterationControl& control) {
     start(u[b], b);
     product(u[b], w[b], b, 1, nullptr, 0);
   }
-  MPI_Barrier(comm_);  // common start
+  loop.start();
   for (int p = 2; p <= np_; ++p) {
     const std::int64_t it = p - 2;
     const Step st{2 * s_.alpha, 2 * s_.beta, gc_[static_cast<std::size_t>(p)], 0};
@@ -49,12 +49,12 @@ void Filter<T>::run_pipeline(Timeline& tl, IterationControl& control) {
       if (b + 1 < blocks_) halo_ex_.wait();
     }
     tl.mark(it, fused_end);
-    finish_barrier(&tl, it);
-    if (control.stop_after(it)) break;
+    finish_step(&tl, it);
+    if (loop.stop_after(it)) break;
   }
 }
 
-template void Filter<double>::run_pipeline(Timeline&, IterationControl&);
-template void Filter<Complex>::run_pipeline(Timeline&, IterationControl&);
+template void Filter<double>::run_pipeline(Timeline&, ExperimentLoop&);
+template void Filter<Complex>::run_pipeline(Timeline&, ExperimentLoop&);
 
 }  // namespace desync::chebfd

@@ -58,6 +58,10 @@ enum class ProgressMode { wait, thread };
 inline constexpr EnumTable<ProgressMode, 2> progress_mode_names{
     {{ProgressMode::wait, "wait"}, {ProgressMode::thread, "thread"}}};
 
+enum class SyncMode { none, barrier, allreduce };
+inline constexpr EnumTable<SyncMode, 3> sync_mode_names{
+    {{SyncMode::none, "none"}, {SyncMode::barrier, "barrier"}, {SyncMode::allreduce, "allreduce"}}};
+
 enum class NoiseKind { none, uniform, exponential };
 inline constexpr EnumTable<NoiseKind, 3> noise_kind_names{{{NoiseKind::none, "none"},
                                                           {NoiseKind::uniform, "uniform"},
@@ -140,6 +144,7 @@ struct CommConfig {
   ProgressMode progress = ProgressMode::wait;
   std::int64_t fragment_bytes = 0;  // 0: messages go whole
   std::int64_t communicators = 1;   // N_DUP: messages (fragments) spread over this many duplicates
+  SyncMode sync = SyncMode::none;   // after every iteration; [run] barrier = true is "barrier"
   // MPI_THREAD_MULTIPLE is needed by progress = "thread" and send = "parallel".
   bool needs_thread_multiple() const { return progress == ProgressMode::thread || send == SendMode::parallel; }
 };

@@ -165,6 +165,7 @@ CommConfig read_comm(TableReader r) {
   c.progress = r.choice("progress", c.progress, progress_mode_names);
   c.fragment_bytes = r.integer("fragment_bytes", c.fragment_bytes, 0, std::numeric_limits<int>::max());
   c.communicators = r.integer("communicators", c.communicators, 1, 64);
+  c.sync = r.choice("sync", c.sync, sync_mode_names);
   r.finish();
   return c;
 }
@@ -333,6 +334,15 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
       throw DeckError(deck_path + ": error: workload \"" + std::string(enum_name(workload_names, c.run.workload)) +
                       "\" needs a [matrix] table (generator and its parameters)");
     c.matrix = read_matrix(section("matrix"));
+  }
+  // [run] barrier (and ChebFD's barrier_per_degree) say sync = "barrier" in the older words.
+  const bool barrier_alias = c.run.barrier || (c.run.workload == Workload::chebfd && c.chebfd.barrier_per_degree);
+  if (barrier_alias) {
+    if (c.comm.sync == SyncMode::allreduce)
+      throw DeckError(fmt::format("{}: error: [run] barrier = true (or [chebfd] barrier_per_degree) asks for a barrier "
+                                  "but [comm] sync = \"allreduce\"; keep one of them", deck_path));
+    c.comm.sync = SyncMode::barrier;
+    out.get("comm")->as_table()->insert_or_assign("sync", "barrier");
   }
   if (c.run.workload == Workload::chebfd) resolve_chebfd_run(c.run, c.chebfd, run_reader, *out.get("run")->as_table());
 

@@ -7,11 +7,11 @@
 namespace desync {
 
 namespace ev {
-enum : int { compute_begin, compute_end, delay_begin, delay_end, post_end, wait_end, barrier_end, count };
+enum : int { compute_begin, compute_end, delay_begin, delay_end, post_end, wait_end, sync_end, count };
 }
 
 inline std::vector<std::string> iteration_event_names() {
-  return {"compute_begin", "compute_end", "delay_begin", "delay_end", "post_end", "wait_end", "barrier_end"};
+  return {"compute_begin", "compute_end", "delay_begin", "delay_end", "post_end", "wait_end", "sync_end"};
 }
 
 }  // namespace desync

@@ -17,7 +17,7 @@
 #include "matrix/row_stream.hpp"
 #include "metrics/barrier_bench.hpp"
 #include "metrics/desync_speedup.hpp"
-#include "loop/iteration_control.hpp"
+#include "loop/experiment_loop.hpp"
 #include "spmv/spmv_state.hpp"
 
 namespace desync {
@@ -130,23 +130,24 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   const auto iteration = cfg.spmv.scheme == SpmvScheme::nonsplit ? nonsplit_iteration : split_wait_iteration;
   // Returns the stop signal (0: all iterations ran); the timeline keeps the iterations done.
-  auto run_loop = [&](bool with_barrier, Timeline& tl) {
+  // A run with a global sync is the "barrier" line of the papers' P_D (section 13).
+  const bool synced = cfg.comm.sync != SyncMode::none;
+  auto run_loop = [&](SyncMode sync, Timeline& tl) {
     Kokkos::parallel_for("desync::spmv::init_x", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, a.rows),
                          InitX{s.x, first});
-    ExecSpace().fence();
-    IterationControl control(comm, total, cfg.run.progress_interval);
-    MPI_Barrier(comm);  // common start; nothing collective inside the loop but the experiment's barrier
+    ExperimentLoop loop(cfg, comm, tl, sync);
+    loop.start();
     for (std::int64_t it = 0; it < total; ++it) {
-      iteration(s, tl, it, with_barrier, comm);
-      if (control.stop_after(it)) break;
+      iteration(s, tl, it);
+      loop.delay(it);  // after the product, before the next exchange
+      loop.sync(it);
+      if (loop.stop_after(it)) break;
     }
-    control.finish();
-    tl.truncate(control.iterations_done());
-    return control.signal();
+    return loop.finish();
   };
 
   WorkloadResult r(Timeline(spmv_event_names(cfg.spmv.scheme), total, cfg.run.warmup));
-  r.stop_signal = run_loop(cfg.run.barrier, r.timeline);
+  r.stop_signal = run_loop(cfg.comm.sync, r.timeline);
   // After the last swap, x holds the last product and y its input (halo included).
   r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y);
   r.elements_checked = a.rows;
@@ -187,22 +188,22 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
                {"partners_mean", counts[1] / size, "1"},
                {"msg_bytes_mean", median_over_ranks(mean_msg, comm), "B"},
                count_value("nnz_total", static_cast<std::int64_t>(counts[0]))};
-  if (cfg.run.barrier) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - measured * barrier), "Gflop/s"});
+  if (synced) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - measured * barrier), "Gflop/s"});
 
   if (cfg.spmv.compare_barrier && r.stop_signal == 0) {
     Timeline other(spmv_event_names(cfg.spmv.scheme), total, cfg.run.warmup);
     // Stopped during the paired run: the first run's numbers stand, P_D is not reported.
-    r.stop_signal = run_loop(!cfg.run.barrier, other);
+    r.stop_signal = run_loop(synced ? SyncMode::none : SyncMode::barrier, other);
     if (r.stop_signal != 0) return r;
     if (fingerprint(s.x, a.rows) != r.result_fingerprint)
       r.extra_verdict = fmt::format("rank {}: the paired run's result differs from the first run's", rank);
     const double wall_other = measured_wall(other, comm);
-    const double wall_free = cfg.run.barrier ? wall_other : wall;
-    const double wall_bar = cfg.run.barrier ? wall : wall_other;
+    const double wall_free = synced ? wall_other : wall;
+    const double wall_bar = synced ? wall : wall_other;
     const double p_bar = flops / (wall_bar - static_cast<double>(cfg.run.iterations) * barrier);
     r.metrics.push_back({"gflops_barrier_free", 1e-9 * flops / wall_free, "Gflop/s"});
     r.metrics.push_back({"gflops_barrier", 1e-9 * flops / wall_bar, "Gflop/s"});
-    if (!cfg.run.barrier) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * p_bar, "Gflop/s"});
+    if (!synced) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * p_bar, "Gflop/s"});
     r.metrics.push_back({"desync_speedup", desync_speedup(flops, wall_free, wall_bar, cfg.run.iterations, barrier), "1"});
   }
   return r;

@@ -4,10 +4,10 @@
 
 namespace desync {
 namespace {
-enum : int { begin, pack_end, post_end, local_end, wait_end, remote_end, barrier_end };
+enum : int { begin, pack_end, post_end, local_end, wait_end, remote_end };
 }
 
-void split_wait_iteration(SpmvState& s, Timeline& tl, std::int64_t it, bool barrier, MPI_Comm comm) {
+void split_wait_iteration(SpmvState& s, Timeline& tl, std::int64_t it) {
   tl.mark(it, begin);
   s.halo.pack(s.x);
   tl.mark(it, pack_end);
@@ -19,10 +19,6 @@ void split_wait_iteration(SpmvState& s, Timeline& tl, std::int64_t it, bool barr
   tl.mark(it, wait_end);
   s.remote();
   tl.mark(it, remote_end);
-  if (barrier) {
-    MPI_Barrier(comm);
-    tl.mark(it, barrier_end);
-  }
   s.swap();
 }
 

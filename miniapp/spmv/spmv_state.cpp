@@ -34,8 +34,8 @@ void SpmvState::remote() {
 
 std::vector<std::string> spmv_event_names(SpmvScheme scheme) {
   if (scheme == SpmvScheme::nonsplit)
-    return {"begin", "pack_end", "post_end", "wait_end", "local_end", "remote_end", "barrier_end"};
-  return {"begin", "pack_end", "post_end", "local_end", "wait_end", "remote_end", "barrier_end"};
+    return {"begin", "pack_end", "post_end", "wait_end", "local_end", "remote_end", "delay_end", "sync_end"};
+  return {"begin", "pack_end", "post_end", "local_end", "wait_end", "remote_end", "delay_end", "sync_end"};
 }
 
 }  // namespace desync

@@ -28,8 +28,8 @@ struct SpmvState {
 std::vector<std::string> spmv_event_names(SpmvScheme scheme);
 
 // NON-SPLIT: post, wait, then local and remote part (no overlap inside the rank).
-void nonsplit_iteration(SpmvState& s, Timeline& tl, std::int64_t it, bool barrier, MPI_Comm comm);
+void nonsplit_iteration(SpmvState& s, Timeline& tl, std::int64_t it);
 // SPLIT-WAIT: post, local part, wait, remote part (communication overlaps the local part).
-void split_wait_iteration(SpmvState& s, Timeline& tl, std::int64_t it, bool barrier, MPI_Comm comm);
+void split_wait_iteration(SpmvState& s, Timeline& tl, std::int64_t it);
 
 }  // namespace desync

@@ -13,7 +13,7 @@
 #include "core/mpi_util.hpp"
 #include "inject/busy_work.hpp"
 #include "kokkos_compat/scoped_region.hpp"
-#include "loop/iteration_control.hpp"
+#include "loop/experiment_loop.hpp"
 #include "stencil/stencil_crs.hpp"
 #include "stencil/stencil_reference.hpp"
 #include "stencil/stencil_sweep.hpp"
@@ -21,7 +21,7 @@
 namespace desync {
 namespace {
 
-enum : int { begin, pack_end, latency_end, post_end, wait_end, unpack_end, sweep_end, barrier_end };
+enum : int { begin, pack_end, latency_end, post_end, wait_end, unpack_end, sweep_end, delay_end, sync_end };
 
 using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
 
@@ -38,7 +38,7 @@ std::vector<double> own_block(const StencilGrid& s, const Vector& x) {
 }  // namespace
 
 std::vector<std::string> stencil_event_names() {
-  return {"begin", "pack_end", "latency_end", "post_end", "wait_end", "unpack_end", "sweep_end", "barrier_end"};
+  return {"begin", "pack_end", "latency_end", "post_end", "wait_end", "unpack_end", "sweep_end", "delay_end", "sync_end"};
 }
 
 WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
@@ -77,8 +77,8 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   WorkloadResult r(Timeline(stencil_event_names(), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
-  IterationControl control(comm, total, cfg.run.progress_interval);
-  MPI_Barrier(comm);  // common start; nothing collective inside the loop but the experiment's barrier
+  ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
+  loop.start();
   for (std::int64_t it = 0; it < total; ++it) {
     tl.mark(it, begin);
     const std::int64_t k = it % s;  // position in the CA cycle (always 0 for base and spmv)
@@ -105,20 +105,16 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
       ExecSpace().fence();
     }
     tl.mark(it, sweep_end);
-    if (cfg.run.barrier) {
-      MPI_Barrier(comm);
-      tl.mark(it, barrier_end);
-    }
+    loop.delay(it);  // after the sweep, before the next exchange
+    loop.sync(it);
     std::swap(x, y);
-    if (control.stop_after(it)) break;
+    if (loop.stop_after(it)) break;
   }
-  control.finish();
-  tl.truncate(control.iterations_done());
-  r.stop_signal = control.signal();
+  r.stop_signal = loop.finish();
 
   // Verification against the serial reference (docs/method.md, section 14).
   const std::vector<double> block = own_block(grid, x);
-  const StencilCheck check = check_stencil(c, grid, block, control.iterations_done(), c.skip_redundant && s > 1, comm);
+  const StencilCheck check = check_stencil(c, grid, block, loop.iterations_done(), c.skip_redundant && s > 1, comm);
   r.elements_checked = check.checked;
   r.element_errors = check.wrong;
   if (check.wrong > 0) r.extra_verdict = fmt::format("rank {}: {} of {} grid values differ from the serial reference; first: {}",

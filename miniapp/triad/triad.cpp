@@ -5,10 +5,8 @@
 #include "triad/neighbour_exchange.hpp"
 #include "core/mpi_util.hpp"
 #include "core/types.hpp"
-#include "inject/busy_work.hpp"
-#include "inject/delay_schedule.hpp"
 #include "kokkos_compat/scoped_region.hpp"
-#include "loop/iteration_control.hpp"
+#include "loop/experiment_loop.hpp"
 #include "record/iteration_events.hpp"
 #include "triad/triad_kernels.hpp"
 
@@ -103,36 +101,25 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
   const Arrays x = make_arrays(cfg.triad, rank, size);
   const Communicators comms(comm, static_cast<int>(cfg.comm.communicators));
   NeighbourExchange exchange(comms, cfg.triad, cfg.comm);
-  const std::vector<double> delay = delay_schedule(cfg, rank);
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   WorkloadResult r(Timeline(iteration_event_names(), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
-  IterationControl control(comm, total, cfg.run.progress_interval);
-  ExecSpace().fence();
-  MPI_Barrier(comm);  // common start; nothing collective from here to the end of the loop
+  ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
+  loop.start();
 
   for (std::int64_t it = 0; it < total; ++it) {
     tl.mark(it, ev::compute_begin);
     sweep(cfg.triad, x);
     tl.mark(it, ev::compute_end);
-    if (delay[static_cast<std::size_t>(it)] > 0.0) {
-      tl.mark(it, ev::delay_begin);
-      busy_divide(delay[static_cast<std::size_t>(it)]);
-      tl.mark(it, ev::delay_end);
-    }
+    loop.delay(it);  // the papers' delay: extra work after the sweep, before communicating
     exchange.post(it);
     tl.mark(it, ev::post_end);
     exchange.wait();
     tl.mark(it, ev::wait_end);
-    if (cfg.run.barrier) {
-      MPI_Barrier(comm);
-      tl.mark(it, ev::barrier_end);
-    }
-    if (control.stop_after(it)) break;
+    loop.sync(it);
+    if (loop.stop_after(it)) break;
   }
-  control.finish();
-  tl.truncate(control.iterations_done());
-  r.stop_signal = control.signal();
+  r.stop_signal = loop.finish();
 
   const std::int64_t wrong = triad_count_wrong(x.a, x.offset, cfg.triad);
   r.bytes_per_iteration = static_cast<double>(x.a.extent(0)) *

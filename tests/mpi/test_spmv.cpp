@@ -66,7 +66,7 @@ TEST(SpmvRecord, TimelineAndPartnersAreComplete) {
   const Timeline& tl = r.timeline;
   ASSERT_EQ(tl.iterations(), 9);
   for (std::int64_t it = 0; it < tl.iterations(); ++it)
-    for (int e = 1; e + 1 < tl.events(); ++e) EXPECT_LE(tl.at(it, e - 1), tl.at(it, e)) << tl.event_names()[e];
+    for (int e = 1; e + 2 < tl.events(); ++e) EXPECT_LE(tl.at(it, e - 1), tl.at(it, e)) << tl.event_names()[e];  // all but delay_end, sync_end
   EXPECT_EQ(tl.event_names()[3], "local_end") << "split-wait computes the local part before waiting";
   if (size > 1) {
     EXPECT_FALSE(r.partners.recv_rank.empty());

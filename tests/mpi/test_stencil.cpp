@@ -101,7 +101,7 @@ TEST(StencilRecord, TimelineCompositesAndPartners) {
     EXPECT_EQ(std::isnan(tl.at(it, tl.event_index("wait_end"))), !exchange) << it;
     EXPECT_EQ(std::isnan(tl.at(it, tl.event_index("latency_end"))), !exchange) << it;
     EXPECT_FALSE(std::isnan(tl.at(it, tl.event_index("sweep_end"))));
-    EXPECT_TRUE(std::isnan(tl.at(it, tl.event_index("barrier_end"))));
+    EXPECT_TRUE(std::isnan(tl.at(it, tl.event_index("sync_end"))));
   }
   EXPECT_EQ(r.work_phase, "sweep");
   const auto [px, py] = stencil_process_grid(deck("n = 20\n").stencil, size);

@@ -33,7 +33,7 @@ iteration = 5
 duration = 0.002
 )", "run.toml", {});
   cfg.triad.kernel = std::get<0>(GetParam());
-  cfg.run.barrier = std::get<1>(GetParam());
+  cfg.comm.sync = std::get<1>(GetParam()) ? SyncMode::barrier : SyncMode::none;
   cfg.triad.boundary = std::get<2>(GetParam());
   const WorkloadResult r = run_triad(cfg, MPI_COMM_WORLD);
 
@@ -50,7 +50,7 @@ duration = 0.002
     EXPECT_LE(tl.at(it, ev::compute_begin), tl.at(it, ev::compute_end));
     EXPECT_LE(tl.at(it, ev::compute_end), tl.at(it, ev::post_end));
     EXPECT_LE(tl.at(it, ev::post_end), tl.at(it, ev::wait_end));
-    EXPECT_EQ(std::isnan(tl.at(it, ev::barrier_end)), !cfg.run.barrier);
+    EXPECT_EQ(std::isnan(tl.at(it, ev::sync_end)), cfg.comm.sync == SyncMode::none);
     const bool injected = rank == 0 && it == 3 + 5;
     EXPECT_EQ(std::isnan(tl.at(it, ev::delay_end)), !injected) << "iteration " << it;
     if (injected) {

@@ -22,7 +22,7 @@ Timeline synthetic(bool barrier) {
     }
     tl.set(k, ev::post_end, t += 0.5);
     tl.set(k, ev::wait_end, t += 1 + k);
-    if (barrier) tl.set(k, ev::barrier_end, t += 0.25);
+    if (barrier) tl.set(k, ev::sync_end, t += 0.25);
   }
   return tl;
 }
@@ -30,11 +30,11 @@ Timeline synthetic(bool barrier) {
 const PhaseLayout triad = phase_layout(iteration_event_names());
 namespace phase {
 const int compute = triad.index("compute"), delay = triad.index("delay"), post = triad.index("post"),
-          wait = triad.index("wait"), barrier = triad.index("barrier"), iteration = triad.index("iteration");
+          wait = triad.index("wait"), barrier = triad.index("sync"), iteration = triad.index("iteration");
 }
 
 TEST(PhaseStats, LayoutFromEventNames) {
-  EXPECT_EQ(triad.names, (std::vector<std::string>{"compute", "delay", "post", "wait", "barrier", "iteration"}));
+  EXPECT_EQ(triad.names, (std::vector<std::string>{"compute", "delay", "post", "wait", "sync", "iteration"}));
   const PhaseLayout l = phase_layout({"begin", "a_end", "b_end"}, {{"ab", {"a", "b"}}});
   EXPECT_EQ(l.names, (std::vector<std::string>{"a", "b", "ab", "iteration"}));
 }

@@ -29,7 +29,7 @@ TEST(Timeline, StartsAllNaNAndStoresMarks) {
 TEST(Timeline, EventIndexByName) {
   Timeline tl(iteration_event_names(), 1, 0);
   EXPECT_EQ(tl.event_index("compute_begin"), ev::compute_begin);
-  EXPECT_EQ(tl.event_index("barrier_end"), ev::barrier_end);
+  EXPECT_EQ(tl.event_index("sync_end"), ev::sync_end);
   EXPECT_EQ(tl.event_index("nope"), -1);
 }
 
@@ -40,7 +40,7 @@ TEST(Timeline, ShiftKeepsNaN) {
   tl.shift(10.0);
   EXPECT_DOUBLE_EQ(tl.at(0, ev::compute_begin), 0.0);
   EXPECT_DOUBLE_EQ(tl.at(1, ev::compute_begin), 2.5);
-  EXPECT_TRUE(std::isnan(tl.at(1, ev::barrier_end)));
+  EXPECT_TRUE(std::isnan(tl.at(1, ev::sync_end)));
 }
 
 TEST(Timeline, RejectsMoreWarmupThanIterations) {

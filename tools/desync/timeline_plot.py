@@ -25,6 +25,7 @@ STYLE = {
     "post": dict(facecolor="#bdbdbd", edgecolor="#808080", hatch=None, label="post (Isend/Irecv)"),
     "wait": dict(facecolor="#e0201b", edgecolor="#e0201b", hatch=None, label="wait (Waitall)"),
     "barrier": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="barrier"),
+    "sync": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="sync (barrier/allreduce)"),
 }
 UNKNOWN_STYLE = dict(facecolor="#a0a0a0", edgecolor="#707070", hatch=None)
 BAR_HEIGHT = 0.8

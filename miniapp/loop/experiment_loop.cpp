@@ -1,0 +1,60 @@
+#include "loop/experiment_loop.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <stdexcept>
+
+#include "core/mpi_util.hpp"
+#include "inject/busy_work.hpp"
+#include "inject/delay_schedule.hpp"
+
+namespace desync {
+
+ExperimentLoop::ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, SyncMode sync)
+    : comm_(comm),
+      tl_(tl),
+      delay_(delay_schedule(cfg, comm_rank(comm))),
+      delay_begin_(tl.event_index("delay_begin")),
+      delay_end_(tl.event_index("delay_end")),
+      sync_end_(tl.event_index("sync_end")),
+      control_(comm, tl.iterations(), cfg.run.progress_interval) {
+  if (delay_end_ < 0 || sync_end_ < 0) throw std::logic_error("ExperimentLoop: the timeline needs delay_end and sync_end");
+  // The schedule covers [run] warmup + iterations, which is the timeline's length for every
+  // workload (ChebFD's iterations are resolved to its degree steps at load).
+  delay_.resize(static_cast<std::size_t>(tl.iterations()), 0.0);
+  switch (sync) {
+    case SyncMode::none: sync_ = sync_none; break;
+    case SyncMode::barrier: sync_ = sync_barrier; break;
+    case SyncMode::allreduce: sync_ = sync_allreduce; break;
+  }
+}
+
+void ExperimentLoop::start() {
+  Kokkos::fence();
+  MPI_Barrier(comm_);  // common start; nothing collective inside the loop but the experiment's sync
+}
+
+void ExperimentLoop::inject(std::int64_t it, double seconds) {
+  if (delay_begin_ >= 0) tl_.mark(it, delay_begin_);
+  busy_divide(seconds);
+  tl_.mark(it, delay_end_);
+}
+
+void ExperimentLoop::sync_barrier(ExperimentLoop& l, std::int64_t it) {
+  MPI_Barrier(l.comm_);
+  l.tl_.mark(it, l.sync_end_);
+}
+
+void ExperimentLoop::sync_allreduce(ExperimentLoop& l, std::int64_t it) {
+  // The seed study's global synchronization: a reduction of one double (its value is irrelevant).
+  double in = l.token_;
+  MPI_Allreduce(&in, &l.token_, 1, MPI_DOUBLE, MPI_SUM, l.comm_);
+  l.tl_.mark(it, l.sync_end_);
+}
+
+int ExperimentLoop::finish() {
+  control_.finish();
+  tl_.truncate(control_.iterations_done());
+  return control_.signal();
+}
+
+}  // namespace desync

@@ -1,0 +1,55 @@
+#pragma once
+// The frame every workload's measured loop runs in (docs/method.md, section 6):
+//   start()        common start: the device is idle and every rank leaves a barrier together;
+//   delay(it)      the delay slot, where [[inject]] delays and [noise] act as core-bound busy
+//                  work (marks delay_begin if the timeline has it, and delay_end, only when a
+//                  delay happens: otherwise the events stay NaN and the phase does not exist);
+//   sync(it)       the global synchronization after the iteration, [comm] sync: none, an
+//                  MPI_Barrier or a one-double MPI_Allreduce (marks sync_end);
+//   stop_after(it) progress line and the stop-signal agreement (loop/iteration_control.hpp);
+//   finish()       completes the agreement, keeps the iterations done on the timeline.
+// The delays of every iteration are drawn before the loop, and the sync function is chosen when
+// the loop is built: nothing is decided inside the loop.
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "config/config.hpp"
+#include "loop/iteration_control.hpp"
+#include "record/timeline.hpp"
+
+namespace desync {
+
+class ExperimentLoop {
+ public:
+  // The timeline must have the events delay_end and sync_end (delay_begin is optional).
+  ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, SyncMode sync);
+
+  void start();
+  void delay(std::int64_t it) {
+    const double d = delay_[static_cast<std::size_t>(it)];
+    if (d > 0.0) inject(it, d);
+  }
+  void sync(std::int64_t it) { sync_(*this, it); }
+  bool stop_after(std::int64_t it) { return control_.stop_after(it); }
+  // Returns the stop signal (0: every iteration ran); the timeline keeps the iterations done.
+  int finish();
+  std::int64_t iterations_done() const { return control_.iterations_done(); }
+
+ private:
+  void inject(std::int64_t it, double seconds);
+  static void sync_none(ExperimentLoop&, std::int64_t) {}
+  static void sync_barrier(ExperimentLoop& l, std::int64_t it);
+  static void sync_allreduce(ExperimentLoop& l, std::int64_t it);
+
+  MPI_Comm comm_;
+  Timeline& tl_;
+  std::vector<double> delay_;
+  int delay_begin_, delay_end_, sync_end_;
+  void (*sync_)(ExperimentLoop&, std::int64_t) = sync_none;
+  double token_ = 0.0;  // the allreduce's one double
+  IterationControl control_;
+};
+
+}  // namespace desync
