@@ -107,6 +107,8 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
             enum_name(workload_names, cfg.run.workload), size, compat::concurrency(), compat::execution_space_name(),
             format_bytes(mem.total()));
   const Provenance prov = collect_provenance(opt.command_line, comm);
+  const MpiLibraryRecord mpi = probe_mpi_library(comm);
+  if (const std::string w = eager_limit_mismatch(mpi, cfg.comm.eager_limit); !w.empty()) log::warn("{}\n", w);
   const Topology topo = probe_topology(comm);
   for (const auto& w : topo.warnings) log::warn("{}\n", w);
   const ClockOffset clock = estimate_clock_offset(comm);
@@ -127,7 +129,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   const std::string verification = verdict(result, result.timeline, comm, errors);
 
   g_pending = out.path + ".tmp";
-  commit_output(out.path, RunRecord{cfg, prov, topo, clock, result, metrics, verification, errors, planned}, comm);
+  commit_output(out.path, RunRecord{cfg, prov, topo, clock, result, metrics, verification, errors, planned, mpi}, comm);
   g_pending.clear();
 
   log::info("{}", summary_table(metrics, result.metrics, tl.iterations() - tl.warmup(), verification, out.path,

@@ -145,6 +145,7 @@ struct CommConfig {
   std::int64_t fragment_bytes = 0;  // 0: messages go whole
   std::int64_t communicators = 1;   // N_DUP: messages (fragments) spread over this many duplicates
   SyncMode sync = SyncMode::none;   // after every iteration; [run] barrier = true is "barrier"
+  std::int64_t eager_limit = 0;     // declared for the record (bytes); 0: none. Checked against MPI_T
   // MPI_THREAD_MULTIPLE is needed by progress = "thread" and send = "parallel".
   bool needs_thread_multiple() const { return progress == ProgressMode::thread || send == SendMode::parallel; }
 };

@@ -166,6 +166,7 @@ CommConfig read_comm(TableReader r) {
   c.fragment_bytes = r.integer("fragment_bytes", c.fragment_bytes, 0, std::numeric_limits<int>::max());
   c.communicators = r.integer("communicators", c.communicators, 1, 64);
   c.sync = r.choice("sync", c.sync, sync_mode_names);
+  c.eager_limit = r.integer("eager_limit", c.eager_limit, 0, std::numeric_limits<int>::max());
   r.finish();
   return c;
 }

@@ -33,6 +33,8 @@ void write_root(const Context& c, hid_t file, const RunRecord& r) {
   h5::attr(c, file, "kokkos_version", r.prov.kokkos_version);
   h5::attr(c, file, "execution_space", r.prov.execution_space);
   h5::attr(c, file, "mpi_library_version", r.prov.mpi_library_version);
+  h5::attr(c, file, "mpi_thread_level", r.mpi.thread_level);
+  h5::attr(c, file, "eager_limit_declared", r.cfg.comm.eager_limit);
   h5::attr(c, file, "start_time", r.prov.start_time);
   h5::attr(c, file, "command_line", r.prov.command_line);
   h5::attr(c, file, "ranks", std::int64_t{c.size});
@@ -58,6 +60,7 @@ void write_config(const Context& c, hid_t file, const RunRecord& r) {
   h5::Handle p = h5::create_group(c, file, "provenance");
   h5::global_text(c, p, "environment", r.prov.environment);
   h5::global_text(c, p, "kokkos_configuration", r.prov.kokkos_configuration);
+  h5::global_text(c, p, "mpi_eager", r.mpi.text());
   h5::global_text(c, p, "hwloc_version", r.topo.hwloc_version);
 }
 

@@ -7,6 +7,7 @@
 #include "config/config.hpp"
 #include "metrics/phase_stats.hpp"
 #include "record/clock_sync.hpp"
+#include "record/mpi_library.hpp"
 #include "record/provenance.hpp"
 #include "record/topology.hpp"
 #include "workload/workload_result.hpp"
@@ -25,6 +26,7 @@ struct RunRecord {
   std::string verification;       // "passed", "failed: ..." or "not done: ..."
   std::int64_t verification_errors = 0;
   std::int64_t iterations_planned = 0;  // warm-up + measured iterations the deck asked for
+  const MpiLibraryRecord& mpi;
 };
 
 // Writes `path` directly (collective; h5::Error on every rank if any rank's write fails).

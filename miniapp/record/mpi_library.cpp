@@ -1,0 +1,139 @@
+#include "record/mpi_library.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "core/mpi_util.hpp"
+
+extern char** environ;
+
+namespace desync {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool about_eager(const std::string& name) {
+  const std::string n = lower(name);
+  return n.find("eager") != std::string::npos || n.find("rndv") != std::string::npos ||
+         n.find("rendezvous") != std::string::npos;
+}
+
+std::vector<std::pair<std::string, std::int64_t>> read_cvars() {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  int provided = 0;
+  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return out;
+  int n = 0;
+  MPI_T_cvar_get_num(&n);
+  for (int i = 0; i < n; ++i) {
+    char name[256];
+    int name_len = sizeof name, verbosity = 0, bind = 0, scope = 0, desc_len = 0;
+    MPI_Datatype type;
+    MPI_T_enum enumtype;
+    if (MPI_T_cvar_get_info(i, name, &name_len, &verbosity, &type, &enumtype, nullptr, &desc_len, &bind, &scope) != MPI_SUCCESS)
+      continue;
+    if (bind != MPI_T_BIND_NO_OBJECT || !about_eager(name)) continue;
+    const bool is32 = type == MPI_INT || type == MPI_UNSIGNED;
+    const bool is64 = type == MPI_LONG || type == MPI_UNSIGNED_LONG || type == MPI_LONG_LONG || type == MPI_UNSIGNED_LONG_LONG ||
+                      type == MPI_COUNT;
+    if (!is32 && !is64) continue;
+    MPI_T_cvar_handle h;
+    int count = 0;
+    if (MPI_T_cvar_handle_alloc(i, nullptr, &h, &count) != MPI_SUCCESS) continue;
+    std::int64_t buf[8] = {0};
+    if (count == 1) MPI_T_cvar_read(h, buf);
+    MPI_T_cvar_handle_free(&h);
+    if (count != 1) continue;
+    std::int64_t v = buf[0];
+    if (is32) {
+      std::int32_t x;
+      std::memcpy(&x, buf, sizeof x);
+      v = x;
+    }
+    out.emplace_back(name, v);
+  }
+  // Before MPI_Finalize: Open MPI 4.1 crashes in an MPI_T_finalize that comes after it.
+  MPI_T_finalize();
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> eager_environment() {
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string kv = *e;
+    const std::string name = kv.substr(0, kv.find('='));
+    const bool mpi = name.rfind("OMPI_MCA_", 0) == 0 || name.rfind("MPIR_CVAR_", 0) == 0 || name.rfind("I_MPI_", 0) == 0 ||
+                     name.rfind("UCX_", 0) == 0 || name.rfind("MV2_", 0) == 0 || name.rfind("FI_", 0) == 0;
+    if (mpi && (about_eager(name) || lower(name).find("thresh") != std::string::npos)) out.push_back(kv);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::string MpiLibraryRecord::text() const {
+  std::string s;
+  for (const auto& [n, v] : eager_cvars) s += fmt::format("{} = {}\n", n, v);
+  for (const auto& e : environment) s += "env " + e + "\n";
+  return s;
+}
+
+MpiLibraryRecord probe_mpi_library(MPI_Comm comm) {
+  MpiLibraryRecord r;
+  std::string text;
+  if (comm_rank(comm) == 0) {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&provided);
+    const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+    r.thread_level = names[std::clamp(provided, 0, 3)];
+    r.eager_cvars = read_cvars();
+    r.environment = eager_environment();
+    text = r.thread_level + "\n";
+    for (const auto& [n, v] : r.eager_cvars) text += n + "\t" + std::to_string(v) + "\n";
+    text += "--\n";
+    for (const auto& e : r.environment) text += e + "\n";
+  }
+  bcast_string(text, 0, comm);
+  if (comm_rank(comm) != 0) {
+    std::size_t pos = text.find('\n');
+    r.thread_level = text.substr(0, pos);
+    bool env = false;
+    while (pos + 1 < text.size()) {
+      const std::size_t nl = text.find('\n', pos + 1);
+      const std::string line = text.substr(pos + 1, nl - pos - 1);
+      pos = nl;
+      if (line == "--") {
+        env = true;
+      } else if (env) {
+        r.environment.push_back(line);
+      } else {
+        const std::size_t tab = line.find('\t');
+        r.eager_cvars.emplace_back(line.substr(0, tab), std::stoll(line.substr(tab + 1)));
+      }
+    }
+  }
+  return r;
+}
+
+std::string eager_limit_mismatch(const MpiLibraryRecord& r, std::int64_t declared) {
+  if (declared <= 0) return {};
+  std::string limits;
+  for (const auto& [n, v] : r.eager_cvars) {
+    if (lower(n).find("rndv") != std::string::npos) continue;  // rendezvous protocol sizes, not the limit
+    if (v == declared) return {};
+    limits += fmt::format("{}{} = {}", limits.empty() ? "" : ", ", n, v);
+  }
+  if (limits.empty()) return {};
+  return fmt::format("[comm] eager_limit = {} matches none of the eager limits the MPI library reports ({}); set the "
+                     "library's own variable (e.g. OMPI_MCA_btl_vader_eager_limit) to change it",
+                     declared, limits);
+}
+
+}  // namespace desync
