@@ -133,6 +133,8 @@ def build_parser():
     add_window_args(p)
     p.add_argument("--title", help="title line (workload and verdict are always shown)")
     p.add_argument("--dpi", type=int, default=150, help="resolution (default 150)")
+    p.add_argument("--no-messages", action="store_true",
+                   help="do not draw message lines (drawn when the file has /messages)")
     p.set_defaults(func=cmd_timeline)
 
     p = sub.add_parser("trace", help="export Chrome Trace Event JSON for Perfetto")

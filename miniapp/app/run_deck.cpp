@@ -123,6 +123,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   double origin = tl.iterations() == 0 ? 0.0 : tl.at(tl.warmup() < tl.iterations() ? tl.warmup() : 0, 0);
   MPI_Bcast(&origin, 1, MPI_DOUBLE, 0, comm);
   result.timeline.shift(clock.offset + origin);
+  if (result.messages) result.messages->shift(clock.offset + origin);
   const RunMetrics metrics = compute_metrics(result.timeline, phase_layout(result.timeline.event_names(), result.composites),
                                              result.work_phase, result.bytes_per_iteration, comm);
   std::int64_t errors = 0;

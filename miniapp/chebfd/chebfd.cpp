@@ -79,13 +79,14 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   const Scaling s = scaling(lo, hi);
   const std::vector<double> gc = damped_coefficients(static_cast<int>(c.np), s, c.lambda_min, c.lambda_max);
   const std::int64_t nnz = m.nnz;
-  const Communicators comms(comm, static_cast<int>(cfg.comm.communicators));
+  const Communicators comms(comm, cfg.comm);
   Filter<T> f(std::move(m), plan, c, s, gc, comms, cfg.comm);
 
   const std::int64_t total = f.iterations();
   WorkloadResult r(Timeline(event_names(c.scheme), total, cfg.run.warmup));  // warm-up resolved at load (< total)
   ExperimentLoop loop(cfg, comm, r.timeline, cfg.comm.sync);
   r.stop_signal = f.run(r.timeline, loop);
+  r.messages = comms.log();
 
   // Verification (docs/method.md section 15): the moments and the reference need every degree.
   constexpr bool complex = std::is_same_v<T, Complex>;

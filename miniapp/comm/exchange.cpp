@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/clock.hpp"
+
 namespace desync {
 
 // Drives a set of requests to completion with MPI_Testall from its own thread while the rank's
@@ -25,11 +27,14 @@ class ProgressThread {
     cv_.notify_all();
     thread_.join();
   }
-  void start(MPI_Request* r, int n) {
+  // done: per request, where to store its completion time (null: not recorded); index: scratch.
+  void start(MPI_Request* r, int n, double* done = nullptr, int* index = nullptr) {
     {
       std::lock_guard<std::mutex> lock(m_);
       reqs_ = r;
       n_ = n;
+      done_ = done;
+      index_ = index;
       busy_ = true;
     }
     cv_.notify_all();
@@ -46,8 +51,20 @@ class ProgressThread {
       cv_.wait(lock, [this] { return busy_ || quit_; });
       if (quit_) return;
       lock.unlock();
-      int done = 0;
-      while (!done) MPI_Testall(n_, reqs_, &done, MPI_STATUSES_IGNORE);
+      if (done_) {
+        int left = n_;
+        while (left > 0) {
+          int k = 0;
+          MPI_Testsome(n_, reqs_, &k, index_, MPI_STATUSES_IGNORE);
+          if (k == MPI_UNDEFINED) break;
+          const double t = now();
+          for (int j = 0; j < k; ++j) done_[index_[j]] = t;
+          left -= k;
+        }
+      } else {
+        int done = 0;
+        while (!done) MPI_Testall(n_, reqs_, &done, MPI_STATUSES_IGNORE);
+      }
       lock.lock();
       busy_ = false;
       cv_.notify_all();
@@ -57,6 +74,8 @@ class ProgressThread {
   std::condition_variable cv_;
   MPI_Request* reqs_ = nullptr;
   int n_ = 0;
+  double* done_ = nullptr;
+  int* index_ = nullptr;
   bool busy_ = false, quit_ = false;
   std::thread thread_;
 };
@@ -74,7 +93,7 @@ std::vector<Exchange::Piece> Exchange::cut(const Communicators& comms, Channel c
     for (std::size_t j = 0; j < n; ++j) {
       const std::size_t begin = j * limit, len = std::min(limit, m.bytes - std::min(m.bytes, begin));
       const int k = static_cast<int>((static_cast<std::size_t>(m.tag) + j) % static_cast<std::size_t>(comms.size()));
-      out.push_back({m.peer, m.offset + begin, static_cast<int>(len), mpi_tag(channel, m.tag), comms[k]});
+      out.push_back({m.peer, m.offset + begin, static_cast<int>(len), mpi_tag(channel, m.tag), comms[k], k});
     }
   }
   return out;
@@ -91,47 +110,112 @@ Exchange::Exchange(const Communicators& comms, Channel channel, const std::vecto
   }
   active_ = static_cast<int>(recv_pieces_.size() + (opt.send == SendMode::nonblocking ? send_pieces_.size() : 0));
   requests_.assign(static_cast<std::size_t>(active_), MPI_REQUEST_NULL);
+  log_ = comms.log().get();
+  complete_ = log_ ? complete_logged : complete_waitall;
+  done_index_.assign(static_cast<std::size_t>(active_), 0);
   if (opt.progress == ProgressMode::thread) progress_ = std::make_unique<ProgressThread>();
 }
 
 Exchange::~Exchange() = default;
 
+// Where the send pieces' post and completion times go in the log, or null (not recording).
+namespace {
+struct Stamps {
+  double* post = nullptr;
+  double* done = nullptr;
+};
+}  // namespace
+
+#define DESYNC_SEND_STAMPS(x)                                                              \
+  Stamps st;                                                                               \
+  if ((x).log_ && (x).first_ >= 0) {                                                       \
+    const std::int64_t s0 = (x).first_ + static_cast<std::int64_t>((x).recv_pieces_.size()); \
+    st = {(x).log_->post_times() + s0, (x).log_->done_times() + s0};                       \
+  }
+
 void Exchange::send_nonblocking(Exchange& x, const char* base) {
+  DESYNC_SEND_STAMPS(x)
   MPI_Request* r = x.requests_.data() + x.recv_pieces_.size();
-  for (const Piece& p : x.send_pieces_) MPI_Isend(base + p.offset, p.bytes, MPI_BYTE, p.peer, p.tag, p.comm, r++);
+  std::size_t i = 0;
+  for (const Piece& p : x.send_pieces_) {
+    if (st.post) st.post[i++] = now();
+    MPI_Isend(base + p.offset, p.bytes, MPI_BYTE, p.peer, p.tag, p.comm, r++);
+  }
 }
 
 void Exchange::send_blocking(Exchange& x, const char* base) {
-  for (const Piece& p : x.send_pieces_) MPI_Send(base + p.offset, p.bytes, MPI_BYTE, p.peer, p.tag, p.comm);
+  DESYNC_SEND_STAMPS(x)
+  std::size_t i = 0;
+  for (const Piece& p : x.send_pieces_) {
+    if (st.post) st.post[i] = now();
+    MPI_Send(base + p.offset, p.bytes, MPI_BYTE, p.peer, p.tag, p.comm);
+    if (st.done) st.done[i] = now();
+    ++i;
+  }
 }
 
 void Exchange::send_parallel(Exchange& x, const char* base) {
+  DESYNC_SEND_STAMPS(x)
   const Piece* pieces = x.send_pieces_.data();
   const std::pair<int, int>* groups = x.send_groups_.data();
   using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
   Kokkos::parallel_for("desync::comm::parallel_send", Policy(0, static_cast<int>(x.send_groups_.size())), [=](int m) {
     for (int i = groups[m].first; i < groups[m].second; ++i) {
       const Piece& p = pieces[i];
+      if (st.post) st.post[i] = now();
       MPI_Send(base + p.offset, p.bytes, MPI_BYTE, p.peer, p.tag, p.comm);
+      if (st.done) st.done[i] = now();
     }
   });
   Kokkos::DefaultHostExecutionSpace().fence();
 }
 
+void Exchange::log_post() {
+  first_ = log_->reserve(static_cast<std::int64_t>(recv_pieces_.size() + send_pieces_.size()));
+  if (first_ < 0) return;
+  std::int64_t i = first_;
+  for (const Piece& p : recv_pieces_) log_->describe(i++, p.peer, p.bytes, p.comm_index, p.tag, false);
+  for (const Piece& p : send_pieces_) log_->describe(i++, p.peer, p.bytes, p.comm_index, p.tag, true);
+}
+
 void Exchange::post(const void* send_base, void* recv_base) {
+  if (log_) log_post();
+  double* recv_post = log_ && first_ >= 0 ? log_->post_times() + first_ : nullptr;
   auto* rb = static_cast<char*>(recv_base);
   MPI_Request* r = requests_.data();
-  for (const Piece& p : recv_pieces_) MPI_Irecv(rb + p.offset, p.bytes, MPI_BYTE, p.peer, p.tag, p.comm, r++);
-  if (progress_ && send_ != send_nonblocking) progress_->start(requests_.data(), active_);  // receives progress during blocking sends
+  for (const Piece& p : recv_pieces_) {
+    if (recv_post) *recv_post++ = now();
+    MPI_Irecv(rb + p.offset, p.bytes, MPI_BYTE, p.peer, p.tag, p.comm, r++);
+  }
+  double* done = log_ && first_ >= 0 ? log_->done_times() + first_ : nullptr;
+  if (progress_ && send_ != send_nonblocking) progress_->start(requests_.data(), active_, done, done_index_.data());  // receives progress during blocking sends
   send_(*this, static_cast<const char*>(send_base));
-  if (progress_ && send_ == send_nonblocking) progress_->start(requests_.data(), active_);
+  if (progress_ && send_ == send_nonblocking) progress_->start(requests_.data(), active_, done, done_index_.data());
 }
 
 void Exchange::complete() {
   if (progress_)
     progress_->finish();
   else
-    MPI_Waitall(active_, requests_.data(), MPI_STATUSES_IGNORE);
+    complete_(*this);
+}
+
+void Exchange::complete_waitall(Exchange& x) { MPI_Waitall(x.active_, x.requests_.data(), MPI_STATUSES_IGNORE); }
+
+// Requests complete one by one; each gets its own completion time (receives first in the log,
+// then nonblocking sends: the same order as the requests).
+void Exchange::complete_logged(Exchange& x) {
+  if (x.first_ < 0) return complete_waitall(x);
+  double* done = x.log_->done_times() + x.first_;
+  int left = x.active_;
+  while (left > 0) {
+    int k = 0;
+    MPI_Waitsome(x.active_, x.requests_.data(), &k, x.done_index_.data(), MPI_STATUSES_IGNORE);
+    if (k == MPI_UNDEFINED) break;
+    const double t = now();
+    for (int j = 0; j < k; ++j) done[x.done_index_[static_cast<std::size_t>(j)]] = t;
+    left -= k;
+  }
 }
 
 }  // namespace desync

@@ -16,7 +16,9 @@
 //             thread: a progress thread tests the requests from post() on, while the rank
 //             computes; complete() waits for it (MPI_THREAD_MULTIPLE).
 // post() and complete() allocate nothing; the options are not tested inside them (the send
-// function is picked at construction).
+// and completion functions are picked at construction). With [comm] record_messages every MPI
+// message's post and completion time goes into the run's MessageLog (completion times come from
+// MPI_Waitsome, one stamp per request as it completes).
 #include <mpi.h>
 
 #include <cstddef>
@@ -63,6 +65,7 @@ class Exchange {
     int bytes;
     int tag;
     MPI_Comm comm;
+    int comm_index;
   };
   // Pieces of every message, in order; `groups` gets each message's [begin, end) among them.
   static std::vector<Piece> cut(const Communicators& comms, Channel channel, const std::vector<Message>& list,
@@ -77,6 +80,13 @@ class Exchange {
   std::vector<MPI_Request> requests_;  // receives, then (nonblocking) sends
   int active_ = 0;                     // requests used by one post()
   void (*send_)(Exchange&, const char*) = nullptr;
+  void (*complete_)(Exchange&) = nullptr;
+  static void complete_waitall(Exchange& x);
+  static void complete_logged(Exchange& x);
+  void log_post();
+  MessageLog* log_ = nullptr;  // null unless [comm] record_messages
+  std::int64_t first_ = -1;    // this post's first event in the log (receives, then sends); -1: none
+  std::vector<int> done_index_;  // MPI_Waitsome's output (preallocated)
   std::unique_ptr<ProgressThread> progress_;
 };
 

@@ -146,6 +146,8 @@ struct CommConfig {
   std::int64_t communicators = 1;   // N_DUP: messages (fragments) spread over this many duplicates
   SyncMode sync = SyncMode::none;   // after every iteration; [run] barrier = true is "barrier"
   std::int64_t eager_limit = 0;     // declared for the record (bytes); 0: none. Checked against MPI_T
+  bool record_messages = false;     // message events (record/message_log.hpp)
+  std::int64_t record_messages_max = 1'000'000;  // events kept per rank; more are counted as dropped
   // MPI_THREAD_MULTIPLE is needed by progress = "thread" and send = "parallel".
   bool needs_thread_multiple() const { return progress == ProgressMode::thread || send == SendMode::parallel; }
 };

@@ -167,6 +167,8 @@ CommConfig read_comm(TableReader r) {
   c.communicators = r.integer("communicators", c.communicators, 1, 64);
   c.sync = r.choice("sync", c.sync, sync_mode_names);
   c.eager_limit = r.integer("eager_limit", c.eager_limit, 0, std::numeric_limits<int>::max());
+  c.record_messages = r.boolean("record_messages", c.record_messages);
+  c.record_messages_max = r.integer("record_messages_max", c.record_messages_max, 1, std::int64_t{1} << 31);
   r.finish();
   return c;
 }

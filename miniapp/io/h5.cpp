@@ -244,6 +244,8 @@ template void rows<std::int32_t>(const Context&, hid_t, const std::string&, cons
                                  const std::vector<std::int32_t>&, const char*);
 template void rows<std::int64_t>(const Context&, hid_t, const std::string&, const std::vector<hsize_t>&,
                                  const std::vector<std::int64_t>&, const char*);
+template void rows<std::uint8_t>(const Context&, hid_t, const std::string&, const std::vector<hsize_t>&,
+                                 const std::vector<std::uint8_t>&, const char*);
 template void global<double>(const Context&, hid_t, const std::string&, const std::vector<hsize_t>&,
                              const std::vector<double>&, const char*);
 template void global<std::int32_t>(const Context&, hid_t, const std::string&, const std::vector<hsize_t>&,

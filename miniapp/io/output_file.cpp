@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -143,6 +144,32 @@ void write_comm(const Context& c, hid_t file, const RunRecord& r) {
   }
 }
 
+// /messages: every rank's message events, rows padded to the longest with -1 / NaN.
+void write_messages(const Context& c, hid_t file, const RunRecord& r) {
+  int has = r.result.messages ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &has, 1, MPI_INT, MPI_MAX, c.comm);
+  if (!has) return;
+  static const MessageLog empty(0);
+  const MessageLog& log = r.result.messages ? *r.result.messages : empty;
+  long long m = log.count();
+  MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_LONG_LONG, MPI_MAX, c.comm);
+  const auto pad = [&](auto v, auto fill) {
+    v.resize(static_cast<std::size_t>(m), fill);
+    return v;
+  };
+  h5::Handle g = h5::create_group(c, file, "messages");
+  const std::vector<hsize_t> row{static_cast<hsize_t>(m)};
+  h5::rows<std::int64_t>(c, g, "count", {}, {log.count()}, "1");
+  h5::rows<std::int64_t>(c, g, "dropped", {}, {log.dropped()}, "1");
+  h5::rows(c, g, "peer", row, pad(log.peer(), std::int32_t{-1}), "1");
+  h5::rows(c, g, "bytes", row, pad(log.bytes(), std::int64_t{0}), "B");
+  h5::rows(c, g, "communicator", row, pad(log.comm(), std::int32_t{-1}), "1");
+  h5::rows(c, g, "tag", row, pad(log.tag(), std::int32_t{-1}), "1");
+  h5::rows(c, g, "send", row, pad(log.send(), std::uint8_t{0}), "1");
+  h5::rows(c, g, "post", row, pad(log.post(), std::nan("")), "s");
+  h5::rows(c, g, "done", row, pad(log.done(), std::nan("")), "s");
+}
+
 void write_summary(const Context& c, hid_t file, const RunRecord& r) {
   const RunMetrics& m = r.metrics;
   h5::Handle g = h5::create_group(c, file, "summary");
@@ -198,6 +225,7 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) 
   write_topology(c, file, rec);
   write_timeline(c, file, rec);
   write_comm(c, file, rec);
+  write_messages(c, file, rec);
   write_summary(c, file, rec);
   write_metrics(c, file, rec);
   h5::close_file(c, file);

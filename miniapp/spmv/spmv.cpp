@@ -121,7 +121,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   const GlobalIndex first = m.first_row;
   const std::int64_t nnz = m.nnz;
   m = LocalMatrix<double>();  // the split copy is what the kernels use
-  const Communicators comms(comm, static_cast<int>(cfg.comm.communicators));
+  const Communicators comms(comm, cfg.comm);
   HaloExchange halo(plan, a.rows, comms, cfg.comm);
   const auto n = static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.halo);
   SpmvState s{a, halo, cfg.spmv.kernel, Vector("desync::spmv::x", n), Vector("desync::spmv::y", n)};
@@ -148,6 +148,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
 
   WorkloadResult r(Timeline(spmv_event_names(cfg.spmv.scheme), total, cfg.run.warmup));
   r.stop_signal = run_loop(cfg.comm.sync, r.timeline);
+  r.messages = comms.log();  // the paired run (compare_barrier) records into it too
   // After the last swap, x holds the last product and y its input (halo included).
   r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y);
   r.elements_checked = a.rows;

@@ -65,7 +65,7 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   if (c.variant == StencilVariant::spmv) crs = build_stencil_crs(grid, runs_host[0], w, cfg.deck_path);
   runs_host.clear();
 
-  const Communicators comms(comm, static_cast<int>(cfg.comm.communicators));
+  const Communicators comms(comm, cfg.comm);
   StencilHalo halo(grid, ca, comms, cfg.comm);
   Vector x("desync::stencil::x", static_cast<std::size_t>(grid.padded()));
   Vector y("desync::stencil::y", static_cast<std::size_t>(grid.padded()));
@@ -111,6 +111,7 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
     if (loop.stop_after(it)) break;
   }
   r.stop_signal = loop.finish();
+  r.messages = comms.log();
 
   // Verification against the serial reference (docs/method.md, section 14).
   const std::vector<double> block = own_block(grid, x);

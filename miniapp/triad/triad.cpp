@@ -99,7 +99,7 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
   compat::ScopedRegion region("desync::triad");
   const int rank = comm_rank(comm), size = comm_size(comm);
   const Arrays x = make_arrays(cfg.triad, rank, size);
-  const Communicators comms(comm, static_cast<int>(cfg.comm.communicators));
+  const Communicators comms(comm, cfg.comm);
   NeighbourExchange exchange(comms, cfg.triad, cfg.comm);
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   WorkloadResult r(Timeline(iteration_event_names(), total, cfg.run.warmup));
@@ -120,6 +120,7 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
     if (loop.stop_after(it)) break;
   }
   r.stop_signal = loop.finish();
+  r.messages = comms.log();
 
   const std::int64_t wrong = triad_count_wrong(x.a, x.offset, cfg.triad);
   r.bytes_per_iteration = static_cast<double>(x.a.extent(0)) *

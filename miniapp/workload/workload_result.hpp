@@ -3,10 +3,12 @@
 // flop models of one iteration, its local verification outcome, its communication partners and
 // any run-level numbers of its own.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "metrics/phase_stats.hpp"
+#include "record/message_log.hpp"
 #include "record/timeline.hpp"
 
 namespace desync {
@@ -52,7 +54,8 @@ struct WorkloadResult {
   // iterations done; stop_signal is 0 for a complete run.
   int stop_signal = 0;
   // Why the workload could not verify (e.g. a filter stopped before its full degree); empty if it did.
-  std::string verification_skipped;     // hash of this rank's final vector bits (tests compare schemes)
+  std::string verification_skipped;
+  std::shared_ptr<MessageLog> messages;     // [comm] record_messages: every exchange's MPI messages     // hash of this rank's final vector bits (tests compare schemes)
 };
 
 }  // namespace desync

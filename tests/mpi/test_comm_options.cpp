@@ -87,5 +87,40 @@ TEST(CommOptions, StencilSameNumbers) {
                            [](const Config& c) { return run_stencil(c, MPI_COMM_WORLD); });
 }
 
+// Message events: every MPI message of every iteration is in the log, sends and receives, each
+// completed after it was posted; fragments are counted as the messages they are.
+TEST(CommOptions, MessageEventsCoverEveryMessage) {
+  for (const Variant& v : variants) {
+    const Config cfg = load_deck("[run]\niterations = 5\nwarmup = 1\nprogress_interval = 0\n[triad]\nsize_per_rank = 100\n"
+                                 "offsets = [1, -1]\nboundary = \"periodic\"\nmessage_bytes = 1000\n" + comm_table(v) +
+                                     "record_messages = true\n",
+                                 "log.toml", {});
+    if (cfg.comm.needs_thread_multiple() && !thread_multiple()) continue;
+    const WorkloadResult r = run_triad(cfg, MPI_COMM_WORLD);
+    SCOPED_TRACE(comm_table(v));
+    ASSERT_TRUE(r.messages);
+    const int pieces = v.fragment_bytes > 0 ? (1000 + v.fragment_bytes - 1) / v.fragment_bytes : 1;
+    EXPECT_EQ(r.messages->count(), 6 * 2 * 2 * pieces) << "iterations x offsets x directions x fragments";
+    EXPECT_EQ(r.messages->dropped(), 0);
+    const auto post = r.messages->post(), done = r.messages->done();
+    const auto send = r.messages->send();
+    int sends = 0;
+    for (std::size_t i = 0; i < post.size(); ++i) {
+      EXPECT_LE(post[i], done[i]) << "event " << i;
+      sends += send[i];
+    }
+    EXPECT_EQ(2 * sends, static_cast<int>(post.size()));
+  }
+}
+
+TEST(CommOptions, FullMessageLogCountsWhatItDrops) {
+  const Config cfg = load_deck("[run]\niterations = 5\nwarmup = 0\nprogress_interval = 0\n[triad]\nsize_per_rank = 100\n"
+                               "offsets = [1, -1]\nboundary = \"periodic\"\n[comm]\nrecord_messages = true\nrecord_messages_max = 10\n",
+                               "small.toml", {});
+  const WorkloadResult r = run_triad(cfg, MPI_COMM_WORLD);
+  EXPECT_EQ(r.messages->count(), 8) << "two whole posts of 4 messages fit in 10";
+  EXPECT_EQ(r.messages->dropped(), 12);
+}
+
 }  // namespace
 }  // namespace desync

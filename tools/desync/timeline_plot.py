@@ -11,6 +11,7 @@ from .errors import DesyncError
 from .formatting import iteration_span, rank_ranges
 from .h5file import open_output, root_attributes
 from .phases import phase_intervals, valid
+from .messages import in_window, read_messages
 from .timeline import read_timeline
 from .window import select_window
 
@@ -42,7 +43,8 @@ def cmd_timeline(args):
         window = select_window(f, args.ranks, args.iterations, args.include_warmup)
         tl = read_timeline(f, window)
         attrs = root_attributes(f)
-    fig = draw_timeline(tl, attrs, args.title, args.dpi)
+        msgs = None if getattr(args, "no_messages", False) else read_messages(f)
+    fig = draw_timeline(tl, attrs, args.title, args.dpi, msgs)
     fig.savefig(args.output, dpi=args.dpi)
     print("wrote %s (%d ranks x %d iterations)" % (args.output, len(tl.ranks), len(tl.iterations)))
     return 0
@@ -63,7 +65,10 @@ def rect_paths(x0, x1, y0, y1):
     return paths
 
 
-def draw_timeline(tl, attrs, title=None, dpi=150):
+MAX_MESSAGE_LINES = 20000  # more would be a grey fog: every k-th is drawn, the legend says so
+
+
+def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -103,7 +108,29 @@ def draw_timeline(tl, attrs, title=None, dpi=150):
             rect_paths(x0, x1, y - BAR_HEIGHT / 2, y + BAR_HEIGHT / 2),
             facecolors=st["facecolor"], edgecolors=st["edgecolor"], linewidths=0,
             hatch=st["hatch"], zorder=2), autolim=False)
+    if msgs is not None and len(msgs):
+        draw_messages(ax, tl, msgs, t_min - pad, t_max + pad, handles)
     return fig
+
+
+def draw_messages(ax, tl, msgs, t0, t1, handles):
+    """One line per message from (sender, post time) to (receiver, completion time)."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.lines import Line2D
+
+    keep = np.flatnonzero(in_window(msgs, tl.ranks, t0, t1))
+    if not len(keep):
+        return
+    step = max(1, int(np.ceil(len(keep) / MAX_MESSAGE_LINES)))
+    keep = keep[::step]
+    row = {int(r): i for i, r in enumerate(tl.ranks)}
+    y0 = np.array([row[int(s)] for s in msgs.src[keep]], float)
+    y1 = np.array([row[int(d)] for d in msgs.dst[keep]], float)
+    segs = np.stack([np.stack([msgs.t_post[keep], y0], 1), np.stack([msgs.t_done[keep], y1], 1)], 1)
+    ax.add_collection(LineCollection(segs, colors="#1f3b73", linewidths=0.6, alpha=0.55, zorder=4), autolim=False)
+    label = "message" + ("" if step == 1 else " (every %d-th)" % step)
+    handles.append(Line2D([], [], color="#1f3b73", lw=0.8, label=label))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.005, 1.0), frameon=False, fontsize=9)
 
 
 def timeline_bars(tl):
