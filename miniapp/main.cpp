@@ -125,14 +125,6 @@ int dispatch(int argc, char** argv, int rank) {
   return desync::run_deck(cfg, opt, pre, MPI_COMM_WORLD);
 }
 
-// One line: a multi-line message (Kokkos' allocation failures are) is joined.
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n') c = ' ';
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -158,7 +150,7 @@ int main(int argc, char** argv) {
     const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
     std::fprintf(stderr, "desync: error on rank %d: %s\n", rank,
                  oom ? "out of memory (an allocation failed; docs/decks.md, \"Memory\", explains the estimate)"
-                     : one_line(e.what()).c_str());
+                     : desync::log::printable(e.what()).c_str());
     std::error_code ec;
     if (!desync::pending_output().empty()) std::filesystem::remove(desync::pending_output(), ec);
     MPI_Abort(MPI_COMM_WORLD, desync::exit_runtime_error);

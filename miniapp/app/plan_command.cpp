@@ -33,16 +33,19 @@ std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::s
   const auto gen = make_generator(cfg.matrix);
   // Memory first: scanning a rank keeps the set of its remote columns (at most one 8-byte entry
   // per nonzero, twice while sorting). Sampled on the first and last rank of a row partition.
-  const RowPartition rough = partition_by_rows(gen->rows(), opt.ranks);
-  double nnz_rank = 0;
-  for (int r : {opt.only_rank >= 0 ? opt.only_rank : 0, opt.only_rank >= 0 ? opt.only_rank : opt.ranks - 1})
-    nnz_rank = std::max(nnz_rank, sampled_nnz(*gen, rough.begin(r), rough.end(r)));
+  RankShare largest;
+  for (int r : {opt.only_rank >= 0 ? opt.only_rank : 0, opt.only_rank >= 0 ? opt.only_rank : opt.ranks - 1}) {
+    const RankShare s = rank_share(*gen, PartitionKind::rows, r, opt.ranks);
+    if (s.nnz >= largest.nnz) largest = s;
+  }
+  const double nnz_rank = largest.nnz;
   const double need = 16.0 * nnz_rank + 8.0 * (static_cast<double>(opt.ranks) + 1);
   const double have = node_available_bytes();
   if (have > 0 && need > have)
     throw DeckError(fmt::format("{}: error: desync plan needs about {} to scan one rank ({} rows, about {:.3g} nonzeros "
                                 "each), but this machine has {} available; use more --ranks, or --rank K to scan one rank",
-                                cfg.deck_path, format_bytes(need), rough.rows(0), nnz_rank, format_bytes(have)));
+                                cfg.deck_path, format_bytes(need), static_cast<long long>(largest.rows), nnz_rank,
+                                format_bytes(have)));
   if (nnz_rank * opt.ranks > 5e7)
     std::fprintf(stderr, "desync plan: %lld rows, about %.3g nonzeros, %d ranks: scanning (progress every 5 s)\n",
                  static_cast<long long>(gen->rows()), nnz_rank * opt.ranks, opt.ranks);

@@ -1,7 +1,6 @@
 #include "app/preflight.hpp"
 
 #include <fcntl.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -13,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/disk_space.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
 #include "app/workloads.hpp"
@@ -24,12 +24,7 @@ namespace {
 
 // Every rank throws the message of the lowest rank that found a problem.
 void agree_or_throw(const std::string& mine, MPI_Comm comm) {
-  int first = mine.empty() ? comm_size(comm) : comm_rank(comm);
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == comm_size(comm)) return;
-  std::string msg = mine;
-  bcast_string(msg, first, comm);
-  throw DeckError(msg);
+  if (const std::string msg = first_message(mine, comm); !msg.empty()) throw DeckError(msg);
 }
 
 std::string probe(const Config& cfg, const OutputTarget& out, double min_bytes) {
@@ -45,7 +40,7 @@ std::string probe(const Config& cfg, const OutputTarget& out, double min_bytes) 
     if (!out.overwrite)
       return fail("exists; pass --force (or set [run] overwrite = true) to replace it, or choose another name with -o");
   }
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  const fs::path dir = directory_of(out.path);
   const fs::file_status ds = fs::status(dir, ec);
   if (!fs::exists(ds)) return fail("directory " + dir.string() + " does not exist");
   if (!fs::is_directory(ds)) return fail(dir.string() + " is not a directory");
@@ -56,13 +51,10 @@ std::string probe(const Config& cfg, const OutputTarget& out, double min_bytes) 
   if (fd < 0) return fail("cannot create files in " + dir.string() + ": " + std::strerror(errno));
   ::close(fd);
   ::unlink(tmp.c_str());
-  struct statvfs sv {};
-  if (::statvfs(dir.c_str(), &sv) == 0) {
-    const double free_bytes = static_cast<double>(sv.f_bavail) * static_cast<double>(sv.f_frsize);
-    if (free_bytes < min_bytes)
-      return fail(fmt::format("the file system of {} has {} free, the file needs at least {}", dir.string(),
-                              format_bytes(free_bytes), format_bytes(min_bytes)));
-  }
+  const double room = free_bytes(dir.string());
+  if (room >= 0 && room < min_bytes)
+    return fail(fmt::format("the file system of {} has {} free, the file needs at least {}", dir.string(),
+                            format_bytes(room), format_bytes(min_bytes)));
   return {};
 }
 

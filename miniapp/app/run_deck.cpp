@@ -53,15 +53,7 @@ std::string verdict(const WorkloadResult& r, const Timeline& tl, MPI_Comm comm, 
   total_errors = e[0] + e[1] + e[2] + e[3] + e[4];
   if (total_errors == 0) return "passed";
   std::string why;
-  if (e[3]) {
-    // The lowest failing rank's own reason.
-    const int rank = comm_rank(comm);
-    int first = r.extra_verdict.empty() ? comm_size(comm) : rank;
-    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
-    std::string reason = r.extra_verdict;
-    bcast_string(reason, first, comm);
-    why += reason + "; ";
-  }
+  if (e[3]) why += first_message(r.extra_verdict, comm) + "; ";  // the lowest failing rank's own reason
   if (e[0]) why += std::to_string(e[0]) + " vector elements wrong; ";
   if (e[1]) why += std::to_string(e[1]) + " messages from the wrong partner or iteration; ";
   if (e[2]) why += std::to_string(e[2]) + " timeline events missing or out of order; ";

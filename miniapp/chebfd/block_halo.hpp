@@ -1,6 +1,6 @@
 #pragma once
 // The halo exchange of a block of nb vectors stored row-major (element (i, k) at i*nb + k), for
-// the ChebFD schemes: HaloExchange's scheme (pack kernel fenced before MPI_Isend, receives posted
+// the ChebFD schemes: HaloExchange's scheme (pack kernel fenced before the sends, receives posted
 // first, straight into the halo rows of the block) with nb values of type T per halo row, so a
 // message carries count * nb * sizeof(T) bytes. Buffers and requests are allocated once.
 #include <mpi.h>

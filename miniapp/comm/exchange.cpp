@@ -118,23 +118,14 @@ Exchange::Exchange(const Communicators& comms, Channel channel, const std::vecto
 
 Exchange::~Exchange() = default;
 
-// Where the send pieces' post and completion times go in the log, or null (not recording).
-namespace {
-struct Stamps {
-  double* post = nullptr;
-  double* done = nullptr;
-};
-}  // namespace
-
-#define DESYNC_SEND_STAMPS(x)                                                              \
-  Stamps st;                                                                               \
-  if ((x).log_ && (x).first_ >= 0) {                                                       \
-    const std::int64_t s0 = (x).first_ + static_cast<std::int64_t>((x).recv_pieces_.size()); \
-    st = {(x).log_->post_times() + s0, (x).log_->done_times() + s0};                       \
-  }
+Exchange::Stamps Exchange::send_stamps() const {
+  if (!log_ || first_ < 0) return {};
+  const std::int64_t s0 = first_ + static_cast<std::int64_t>(recv_pieces_.size());  // sends follow receives
+  return {log_->post_times() + s0, log_->done_times() + s0};
+}
 
 void Exchange::send_nonblocking(Exchange& x, const char* base) {
-  DESYNC_SEND_STAMPS(x)
+  const Stamps st = x.send_stamps();
   MPI_Request* r = x.requests_.data() + x.recv_pieces_.size();
   std::size_t i = 0;
   for (const Piece& p : x.send_pieces_) {
@@ -144,7 +135,7 @@ void Exchange::send_nonblocking(Exchange& x, const char* base) {
 }
 
 void Exchange::send_blocking(Exchange& x, const char* base) {
-  DESYNC_SEND_STAMPS(x)
+  const Stamps st = x.send_stamps();
   std::size_t i = 0;
   for (const Piece& p : x.send_pieces_) {
     if (st.post) st.post[i] = now();
@@ -155,7 +146,7 @@ void Exchange::send_blocking(Exchange& x, const char* base) {
 }
 
 void Exchange::send_parallel(Exchange& x, const char* base) {
-  DESYNC_SEND_STAMPS(x)
+  const Stamps st = x.send_stamps();
   const Piece* pieces = x.send_pieces_.data();
   const std::pair<int, int>* groups = x.send_groups_.data();
   using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;

@@ -84,6 +84,12 @@ class Exchange {
   static void complete_waitall(Exchange& x);
   static void complete_logged(Exchange& x);
   void log_post();
+  // Where this post's send pieces record their post and completion times; null: not recording.
+  struct Stamps {
+    double* post = nullptr;
+    double* done = nullptr;
+  };
+  Stamps send_stamps() const;
   MessageLog* log_ = nullptr;  // null unless [comm] record_messages
   std::int64_t first_ = -1;    // this post's first event in the log (receives, then sends); -1: none
   std::vector<int> done_index_;  // MPI_Waitsome's output (preallocated)

@@ -1,6 +1,6 @@
 #pragma once
 // The halo exchange of a distributed vector, for the SpMV and ChebFD schemes: pack the entries
-// partners need (a labelled kernel, fenced before MPI_Isend), post all receives first, straight
+// partners need (a labelled kernel, fenced before any send), post all receives first, straight
 // into the halo part of the vector, then the sends; wait() completes both. Buffers and requests
 // are allocated once; post() and wait() allocate nothing.
 #include <mpi.h>

@@ -99,17 +99,13 @@ std::string last_error() {
 }
 
 void agree(const Context& c, bool ok, const std::string& what, const std::string& detail) {
-  int first_bad = ok ? c.size : c.rank;
-  MPI_Allreduce(MPI_IN_PLACE, &first_bad, 1, MPI_INT, MPI_MIN, c.comm);
-  if (first_bad == c.size) return;
-  std::string msg;
-  if (c.rank == first_bad) {
+  std::string mine;
+  if (!ok) {
     const std::string why = detail.empty() ? last_error() : detail;
-    msg = what + (why.empty() ? "" : ": " + why);
-    if (c.size > 1) msg = "rank " + std::to_string(first_bad) + ": " + msg;
+    mine = what + (why.empty() ? "" : ": " + why);
+    if (c.size > 1) mine = "rank " + std::to_string(c.rank) + ": " + mine;
   }
-  bcast_string(msg, first_bad, c.comm);
-  throw Error(msg);
+  if (const std::string msg = first_message(mine, c.comm); !msg.empty()) throw Error(msg);
 }
 
 Handle::~Handle() {

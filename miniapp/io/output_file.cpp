@@ -1,7 +1,6 @@
 #include "io/output_file.hpp"
 
 #include <fcntl.h>
-#include <sys/statvfs.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/disk_space.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "core/stop_request.hpp"
@@ -61,7 +61,7 @@ void write_config(const Context& c, hid_t file, const RunRecord& r) {
   h5::Handle p = h5::create_group(c, file, "provenance");
   h5::global_text(c, p, "environment", r.prov.environment);
   h5::global_text(c, p, "kokkos_configuration", r.prov.kokkos_configuration);
-  h5::global_text(c, p, "mpi_eager", r.mpi.text());
+  h5::global_text(c, p, "mpi_eager", r.mpi.text);
   h5::global_text(c, p, "hwloc_version", r.topo.hwloc_version);
 }
 
@@ -263,13 +263,10 @@ double expected_file_bytes(const RunRecord& r, MPI_Comm comm) {
 // write that fails half-way (a flush error leaves a file object that crashes MPI_Finalize, and a
 // collective write can hang ranks that did not see the error).
 std::string check_room(const std::string& path, double need) {
-  const auto p = std::filesystem::path(path);
-  const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
-  struct statvfs sv {};
-  if (::statvfs(dir.c_str(), &sv) != 0) return {};
-  const double free_bytes = static_cast<double>(sv.f_bavail) * static_cast<double>(sv.f_frsize);
-  if (free_bytes >= need) return {};
-  return fmt::format("the file system of {} has {} free, the result needs about {}", dir, format_bytes(free_bytes),
+  const std::string dir = directory_of(path);
+  const double room = free_bytes(dir);
+  if (room < 0 || room >= need) return {};
+  return fmt::format("the file system of {} has {} free, the result needs about {}", dir, format_bytes(room),
                      format_bytes(need));
 }
 
@@ -307,8 +304,7 @@ void commit_output(const std::string& path, const RunRecord& rec, MPI_Comm comm)
   set_pending_output("");
   if (c.rank == 0) {
     // Make the rename itself durable (best effort: not every file system allows it).
-    const std::string dir = std::filesystem::path(path).has_parent_path() ? std::filesystem::path(path).parent_path().string() : ".";
-    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    const int dfd = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY);
     if (dfd >= 0) {
       ::fsync(dfd);
       ::close(dfd);

@@ -78,47 +78,18 @@ std::vector<std::string> eager_environment() {
 
 }  // namespace
 
-std::string MpiLibraryRecord::text() const {
-  std::string s;
-  for (const auto& [n, v] : eager_cvars) s += fmt::format("{} = {}\n", n, v);
-  for (const auto& e : environment) s += "env " + e + "\n";
-  return s;
-}
-
 MpiLibraryRecord probe_mpi_library(MPI_Comm comm) {
   MpiLibraryRecord r;
-  std::string text;
-  if (comm_rank(comm) == 0) {
-    int provided = MPI_THREAD_SINGLE;
-    MPI_Query_thread(&provided);
-    const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
-    r.thread_level = names[std::clamp(provided, 0, 3)];
-    r.eager_cvars = read_cvars();
-    r.environment = eager_environment();
-    text = r.thread_level + "\n";
-    for (const auto& [n, v] : r.eager_cvars) text += n + "\t" + std::to_string(v) + "\n";
-    text += "--\n";
-    for (const auto& e : r.environment) text += e + "\n";
-  }
-  bcast_string(text, 0, comm);
-  if (comm_rank(comm) != 0) {
-    std::size_t pos = text.find('\n');
-    r.thread_level = text.substr(0, pos);
-    bool env = false;
-    while (pos + 1 < text.size()) {
-      const std::size_t nl = text.find('\n', pos + 1);
-      const std::string line = text.substr(pos + 1, nl - pos - 1);
-      pos = nl;
-      if (line == "--") {
-        env = true;
-      } else if (env) {
-        r.environment.push_back(line);
-      } else {
-        const std::size_t tab = line.find('\t');
-        r.eager_cvars.emplace_back(line.substr(0, tab), std::stoll(line.substr(tab + 1)));
-      }
-    }
-  }
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
+  const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+  r.thread_level = names[std::clamp(provided, 0, 3)];
+  r.eager_cvars = read_cvars();
+  r.environment = eager_environment();
+  for (const auto& [n, v] : r.eager_cvars) r.text += fmt::format("{} = {}\n", n, v);
+  for (const auto& e : r.environment) r.text += "env " + e + "\n";
+  bcast_string(r.thread_level, 0, comm);
+  bcast_string(r.text, 0, comm);
   return r;
 }
 

@@ -14,13 +14,14 @@
 namespace desync {
 
 struct MpiLibraryRecord {
-  std::string thread_level;  // "MPI_THREAD_FUNNELED", ...
-  std::vector<std::pair<std::string, std::int64_t>> eager_cvars;  // (name, value) from MPI_T
-  std::vector<std::string> environment;                           // NAME=value lines that set them
-  std::string text() const;  // one "name = value" per line: cvars, then the environment
+  std::string thread_level;  // "MPI_THREAD_FUNNELED", ...; rank 0's, on every rank
+  std::vector<std::pair<std::string, std::int64_t>> eager_cvars;  // (name, value) from MPI_T, this rank's
+  std::vector<std::string> environment;                           // NAME=value lines that set them, this rank's
+  std::string text;  // rank 0's "name = value" lines (cvars, then "env NAME=value"), on every rank
 };
 
-// Rank 0's view (the library is the same on every rank), broadcast. Collective.
+// Every rank reads its own library state (MPI_T and the environment are local); what goes into
+// the file (thread level, text) is rank 0's, broadcast so every rank writes the same. Collective.
 MpiLibraryRecord probe_mpi_library(MPI_Comm comm);
 
 // A warning when [comm] eager_limit (> 0) matches none of the eager limits the library reports;
