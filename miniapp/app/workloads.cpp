@@ -20,14 +20,44 @@ void triad_ranks(const Config& cfg, int nranks) {
 
 void stencil_ranks(const Config& cfg, int nranks) { validate_stencil_grid(cfg.stencil, nranks); }
 
+const char* spmv_overlap(const Config& cfg) {
+  // KokkosKernels' product is one library call over all rows: it cannot be cut into chunks.
+  if (cfg.spmv.kernel == SpmvKernel::kokkoskernels) return nullptr;
+  return cfg.spmv.scheme == SpmvScheme::splitwait ? "the local part of the product (rows)" : nullptr;
+}
+
+const char* chebfd_overlap(const Config& cfg) {
+  if (cfg.chebfd.scheme == ChebfdScheme::splitwait) return "the local part of the product (rows)";
+  if (cfg.chebfd.scheme == ChebfdScheme::pipeline) return "the fused kernel of the previous sub-block (rows)";
+  return nullptr;
+}
+
+// Why progress = "test" cannot act in this deck, or empty.
+std::string no_overlap_hint(const Config& cfg) {
+  switch (cfg.run.workload) {
+    case Workload::triad: return "the triad sweeps, then communicates";
+    case Workload::stencil: return "the stencil exchanges its halo, then sweeps";
+    case Workload::spmv:
+      if (cfg.spmv.kernel == SpmvKernel::kokkoskernels)
+        return "kernel = \"kokkoskernels\" is one library call that cannot be cut into chunks; use kernel = \"desync\"";
+      return "scheme \"nonsplit\" waits before computing; use scheme = \"splitwait\"";
+    case Workload::chebfd: return "scheme \"nonsplit\" waits before computing; use \"splitwait\" or \"pipeline\"";
+  }
+  return "";
+}
+
+}  // namespace
+
+namespace {
+
 }  // namespace
 
 const std::vector<WorkloadEntry>& workload_registry() {
   static const std::vector<WorkloadEntry> list{
-      {Workload::triad, "triad", {"run", "triad", "comm", "inject", "noise", "threads"}, false, triad_ranks, triad_memory, run_triad},
-      {Workload::spmv, "spmv", {"run", "spmv", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, spmv_memory, run_spmv},
-      {Workload::stencil, "stencil", {"run", "stencil", "comm", "inject", "noise", "threads"}, false, stencil_ranks, stencil_memory, run_stencil},
-      {Workload::chebfd, "chebfd", {"run", "chebfd", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, chebfd_memory, run_chebfd},
+      {Workload::triad, "triad", {"run", "triad", "comm", "inject", "noise", "threads"}, false, triad_ranks, nullptr, triad_memory, run_triad},
+      {Workload::spmv, "spmv", {"run", "spmv", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, spmv_overlap, spmv_memory, run_spmv},
+      {Workload::stencil, "stencil", {"run", "stencil", "comm", "inject", "noise", "threads"}, false, stencil_ranks, nullptr, stencil_memory, run_stencil},
+      {Workload::chebfd, "chebfd", {"run", "chebfd", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, chebfd_overlap, chebfd_memory, run_chebfd},
   };
   return list;
 }
@@ -43,6 +73,17 @@ const std::vector<std::string>& workload_tables(Workload w) { return workload_en
 
 void validate_workload_for_ranks(const Config& cfg, int nranks) {
   if (const auto v = workload_entry(cfg.run.workload).validate_ranks) v(cfg, nranks);
+}
+
+void validate_workload_deck(const Config& cfg) {
+  const WorkloadEntry& w = workload_entry(cfg.run.workload);
+  if (cfg.comm.progress != ProgressMode::test) return;
+  const char* work = w.overlapped_work ? w.overlapped_work(cfg) : nullptr;
+  if (work) return;
+  throw DeckError(fmt::format("{}: error: [comm] progress = \"test\" tests the messages while the rank computes, "
+                              "but workload \"{}\" computes nothing while they are in flight ({}); allowed here: "
+                              "\"wait\", \"thread\"",
+                              cfg.comm.progress_pos.where, w.name, no_overlap_hint(cfg)));
 }
 
 MemoryEstimate estimate_memory(const Config& cfg, int rank, int size) {

@@ -20,6 +20,9 @@ struct WorkloadEntry {
   bool needs_matrix;
   // Rank-count rules beyond the deck itself (throws DeckError), or null.
   void (*validate_ranks)(const Config& cfg, int nranks);
+  // What the rank computes while its messages are in flight (the work progress = "test" cuts
+  // into chunks), or null where the deck's scheme computes nothing then.
+  const char* (*overlapped_work)(const Config& cfg);
   MemoryEstimate (*memory)(const Config& cfg, int rank, int size);
   WorkloadResult (*run)(const Config& cfg, MPI_Comm comm);
 };

@@ -22,6 +22,7 @@ class BlockHalo {
   void pack(const Values<T>& u);
   void post(const Values<T>& u);
   void wait();
+  Exchange& exchange() { return exchange_; }  // for computation that overlaps it (comm/overlap.hpp)
 
  private:
   const HaloPlan& plan_;

@@ -6,6 +6,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "comm/overlap.hpp"
+
 namespace desync::chebfd {
 namespace {
 
@@ -94,6 +96,7 @@ Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c,
   }
   x = Values<T>("desync::chebfd::x", static_cast<std::size_t>(rows) * static_cast<std::size_t>(c.ns));
   sums_.assign(static_cast<std::size_t>(blocks_) * np_ * value_count_, 0.0);
+  partial_.assign(value_count_, 0.0);
 }
 
 template <class T>
@@ -135,9 +138,15 @@ void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Ti
     else reduce("desync::chebfd::fused", rows, Fused<T, false>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st}, slot(b, p));
     mark(fused_end);
   } else {
-    if (init) Kokkos::parallel_for("desync::chebfd::local", RowPolicy(0, rows), LocalPart<T, true>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st});
-    else Kokkos::parallel_for("desync::chebfd::local", RowPolicy(0, rows), LocalPart<T, false>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st});
-    ExecSpace().fence();
+    // The messages travel meanwhile; progress = "test" cuts the rows into chunks (comm/overlap.hpp).
+    auto local = [&](auto f) {
+      overlap_exchange(halo_ex_.exchange(), rows, [&](std::int64_t b0, std::int64_t e0) {
+        Kokkos::parallel_for("desync::chebfd::local", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)), f);
+        ExecSpace().fence();
+      });
+    };
+    if (init) local(LocalPart<T, true>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st});
+    else local(LocalPart<T, false>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st});
     mark(sw_local_end);
     halo_ex_.wait();
     mark(sw_wait_end);

@@ -81,6 +81,7 @@ class Filter {
   Crs<T> full_, local_, remote_;  // full: NON-SPLIT, PIPELINE; local + remote: SPLIT-WAIT
   BlockHalo<T> halo_ex_;
   Sums sums_;
+  Sums partial_;  // one chunk's sums (PIPELINE with progress = "test")
 };
 
 extern template class Filter<double>;

@@ -134,4 +134,17 @@ struct RemoteTail {
   }
 };
 
+// The row reduction f over rows [begin, end) added into out (value_count doubles); scratch holds
+// one chunk's sums. The pipeline's chunks with progress = "test" use it: a chunked sum rounds
+// differently from the one-piece sum (begin = 0 writes out directly), the filtered vectors do not.
+template <class F>
+void reduce_rows(const char* label, std::int64_t begin, std::int64_t end, const F& f, double* out, double* scratch) {
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+  double* dst = begin == 0 ? out : scratch;
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> r(dst, f.value_count);
+  Kokkos::parallel_reduce(label, Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)), f, r);
+  if (begin != 0)
+    for (unsigned k = 0; k < f.value_count; ++k) out[k] += scratch[k];
+}
+
 }  // namespace desync::chebfd

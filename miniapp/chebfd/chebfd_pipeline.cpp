@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "chebfd/chebfd_filter.hpp"
+#include "comm/overlap.hpp"
 
 namespace desync::chebfd {
 namespace {
@@ -44,9 +45,14 @@ void Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
       }
       const Fused<T, false> f{value_count_, full_.row_ptr, full_.col, full_.val, u[b], w[b], x,
                               static_cast<std::size_t>(b) * rows * nb_, nb_, st};
-      Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> r(slot(b, p), value_count_);
-      Kokkos::parallel_reduce("desync::chebfd::fused", RowPolicy(0, rows), f, r);
-      if (b + 1 < blocks_) halo_ex_.wait();
+      if (b + 1 < blocks_) {
+        // Sub-block b+1's halo travels meanwhile; progress = "test" cuts the rows into chunks.
+        overlap_exchange(halo_ex_.exchange(), rows,
+                         [&](std::int64_t b0, std::int64_t e0) { reduce_rows("desync::chebfd::fused", b0, e0, f, slot(b, p), partial_.data()); });
+        halo_ex_.wait();
+      } else {
+        reduce_rows("desync::chebfd::fused", 0, rows, f, slot(b, p), partial_.data());
+      }
     }
     tl.mark(it, fused_end);
     finish_step(&tl, it);

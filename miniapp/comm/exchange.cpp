@@ -114,6 +114,15 @@ Exchange::Exchange(const Communicators& comms, Channel channel, const std::vecto
   complete_ = log_ ? complete_logged : complete_waitall;
   done_index_.assign(static_cast<std::size_t>(active_), 0);
   if (opt.progress == ProgressMode::thread) progress_ = std::make_unique<ProgressThread>();
+  testing_ = opt.progress == ProgressMode::test;
+  test_interval_ = opt.test_interval;
+  test_ = !testing_ ? test_none : log_ ? test_logged : test_all;
+}
+
+std::int64_t Exchange::test_chunk(std::int64_t n) const {
+  if (!testing_ || n <= 0) return n;
+  const std::int64_t c = test_interval_ > 0 ? test_interval_ : (n + 15) / 16;
+  return std::min(n, std::max<std::int64_t>(1, c));
 }
 
 Exchange::~Exchange() = default;
@@ -192,6 +201,23 @@ void Exchange::complete() {
 }
 
 void Exchange::complete_waitall(Exchange& x) { MPI_Waitall(x.active_, x.requests_.data(), MPI_STATUSES_IGNORE); }
+
+void Exchange::test_all(Exchange& x) {
+  int flag = 0;
+  MPI_Testall(x.active_, x.requests_.data(), &flag, MPI_STATUSES_IGNORE);
+}
+
+// As complete_logged, one MPI_Testsome: requests that completed get their time and become
+// MPI_REQUEST_NULL, which complete() then skips.
+void Exchange::test_logged(Exchange& x) {
+  if (x.first_ < 0) return test_all(x);
+  int k = 0;
+  MPI_Testsome(x.active_, x.requests_.data(), &k, x.done_index_.data(), MPI_STATUSES_IGNORE);
+  if (k == MPI_UNDEFINED || k == 0) return;
+  const double t = now();
+  double* done = x.log_->done_times() + x.first_;
+  for (int j = 0; j < k; ++j) done[x.done_index_[static_cast<std::size_t>(j)]] = t;
+}
 
 // Requests complete one by one; each gets its own completion time (receives first in the log,
 // then nonblocking sends: the same order as the requests).

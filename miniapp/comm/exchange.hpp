@@ -13,6 +13,8 @@
 //             non-overtaking rule keeps them in order);
 //   communicators   fragment j of a message with tag t goes over communicator (t + j) mod N;
 //   progress  wait:   complete() is MPI_Waitall;
+//             test:   the rank computes in chunks (comm/overlap.hpp) and calls test(), an
+//                     MPI_Testall, after each; complete() waits for what is left;
 //             thread: a progress thread tests the requests from post() on, while the rank
 //             computes; complete() waits for it (MPI_THREAD_MULTIPLE).
 // post() and complete() allocate nothing; the options are not tested inside them (the send
@@ -54,6 +56,13 @@ class Exchange {
   void post(const void* send_base, void* recv_base);
   // Completes every receive and send of the last post().
   void complete();
+  // progress = "test": lets MPI advance the last post()'s requests (MPI_Testall; MPI_Testsome
+  // when recording, to stamp each completion). A no-op in the other modes, so computation that
+  // overlaps an exchange calls it unconditionally.
+  void test() { test_(*this); }
+  // How many of the n work items of an overlapped computation go between two test() calls:
+  // [comm] test_interval (0: n/16, at least 1) with progress = "test", n otherwise.
+  std::int64_t test_chunk(std::int64_t n) const;
 
   std::size_t send_messages() const { return send_pieces_.size(); }  // MPI messages per post()
   std::size_t recv_messages() const { return recv_pieces_.size(); }
@@ -81,8 +90,14 @@ class Exchange {
   int active_ = 0;                     // requests used by one post()
   void (*send_)(Exchange&, const char*) = nullptr;
   void (*complete_)(Exchange&) = nullptr;
+  void (*test_)(Exchange&) = nullptr;
   static void complete_waitall(Exchange& x);
   static void complete_logged(Exchange& x);
+  static void test_none(Exchange&) {}
+  static void test_all(Exchange& x);
+  static void test_logged(Exchange& x);
+  bool testing_ = false;            // progress = "test"
+  std::int64_t test_interval_ = 0;  // [comm] test_interval
   void log_post();
   // Where this post's send pieces record their post and completion times; null: not recording.
   struct Stamps {

@@ -24,6 +24,7 @@ class HaloExchange {
   void pack(const Vector& x);
   void post(const Vector& x);  // receives into x(rows + offset ...)
   void wait();
+  Exchange& exchange() { return exchange_; }  // for computation that overlaps it (comm/overlap.hpp)
 
   const HaloPlan& plan() const { return plan_; }
 

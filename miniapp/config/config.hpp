@@ -54,9 +54,9 @@ enum class SendMode { nonblocking, blocking, parallel };
 inline constexpr EnumTable<SendMode, 3> send_mode_names{
     {{SendMode::nonblocking, "nonblocking"}, {SendMode::blocking, "blocking"}, {SendMode::parallel, "parallel"}}};
 
-enum class ProgressMode { wait, thread };
-inline constexpr EnumTable<ProgressMode, 2> progress_mode_names{
-    {{ProgressMode::wait, "wait"}, {ProgressMode::thread, "thread"}}};
+enum class ProgressMode { wait, test, thread };
+inline constexpr EnumTable<ProgressMode, 3> progress_mode_names{
+    {{ProgressMode::wait, "wait"}, {ProgressMode::test, "test"}, {ProgressMode::thread, "thread"}}};
 
 enum class SyncMode { none, barrier, allreduce };
 inline constexpr EnumTable<SyncMode, 3> sync_mode_names{
@@ -142,12 +142,14 @@ struct ChebfdConfig {
 struct CommConfig {
   SendMode send = SendMode::nonblocking;
   ProgressMode progress = ProgressMode::wait;
+  std::int64_t test_interval = 0;   // progress = "test": work items between tests; 0: 1/16 of the phase
   std::int64_t fragment_bytes = 0;  // 0: messages go whole
   std::int64_t communicators = 1;   // N_DUP: messages (fragments) spread over this many duplicates
   SyncMode sync = SyncMode::none;   // after every iteration; [run] barrier = true is "barrier"
   std::int64_t eager_limit = 0;     // declared for the record (bytes); 0: none. Checked against MPI_T
   bool record_messages = false;     // message events (record/message_log.hpp)
   std::int64_t record_messages_max = 1'000'000;  // events kept per rank; more are counted as dropped
+  SourcePos progress_pos;           // for errors about a mode the workload cannot use
   // MPI_THREAD_MULTIPLE is needed by progress = "thread" and send = "parallel".
   bool needs_thread_multiple() const { return progress == ProgressMode::thread || send == SendMode::parallel; }
 };
@@ -193,6 +195,9 @@ struct Config {
 const std::vector<std::string>& workload_tables(Workload w);
 // The workload's own rank-count rules (registry); validate_for_ranks calls it.
 void validate_workload_for_ranks(const Config& cfg, int nranks);
+// Deck rules that depend on the workload's schemes (registry), e.g. progress = "test" needs
+// computation while messages are in flight; load_deck calls it.
+void validate_workload_deck(const Config& cfg);
 
 // ChebFD's timeline iterations: the degree steps 2..np, per block unless pipelined.
 std::int64_t chebfd_steps(const ChebfdConfig& c);

@@ -163,6 +163,10 @@ CommConfig read_comm(TableReader r) {
                                 "communication options of every workload (docs/decks.md)", moved));
   c.send = r.choice("send", c.send, send_mode_names);
   c.progress = r.choice("progress", c.progress, progress_mode_names);
+  c.progress_pos = r.position("progress");
+  c.test_interval = r.integer("test_interval", c.test_interval, 0, std::int64_t{1} << 40);
+  if (r.has("test_interval") && c.progress != ProgressMode::test)
+    r.fail("test_interval", "only used with progress = \"test\" (the work between two MPI_Testall calls)");
   c.fragment_bytes = r.integer("fragment_bytes", c.fragment_bytes, 0, std::numeric_limits<int>::max());
   c.communicators = r.integer("communicators", c.communicators, 1, 64);
   c.sync = r.choice("sync", c.sync, sync_mode_names);
@@ -348,6 +352,7 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
     out.get("comm")->as_table()->insert_or_assign("sync", "barrier");
   }
   if (c.run.workload == Workload::chebfd) resolve_chebfd_run(c.run, c.chebfd, run_reader, *out.get("run")->as_table());
+  validate_workload_deck(c);
 
   std::ostringstream os;
   os << out;

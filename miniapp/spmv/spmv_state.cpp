@@ -2,6 +2,7 @@
 
 #include <KokkosSparse_spmv.hpp>
 
+#include "comm/overlap.hpp"
 #include "spmv/spmv_kernels.hpp"
 
 namespace desync {
@@ -14,8 +15,13 @@ void SpmvState::local() {
     KokkosSparse::spmv("N", 1.0, a.kk_local, Kokkos::subview(x, std::make_pair(0, a.rows)), 0.0,
                        Kokkos::subview(y, std::make_pair(0, a.rows)));
   } else {
-    Kokkos::parallel_for("desync::spmv::local", RowPolicy(0, a.rows),
-                         spmv::LocalProduct{a.local.row_ptr, a.local.col, a.local.val, x, y});
+    // SPLIT-WAIT runs this while the halo travels: with progress = "test", in chunks of rows
+    // with an MPI_Testall after each (a row is one work item).
+    const spmv::LocalProduct f{a.local.row_ptr, a.local.col, a.local.val, x, y};
+    overlap_exchange(halo.exchange(), a.rows, [&](std::int64_t b, std::int64_t e) {
+      Kokkos::parallel_for("desync::spmv::local", RowPolicy(static_cast<std::int32_t>(b), static_cast<std::int32_t>(e)), f);
+      ExecSpace().fence();
+    });
   }
   ExecSpace().fence();
 }
