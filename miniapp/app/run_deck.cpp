@@ -86,7 +86,7 @@ RunPreflight preflight_run(const Config& cfg, const RunOptions& opt, MPI_Comm co
   check_thread_level(cfg, comm);
   RunPreflight pre;
   pre.output = output_target(cfg, opt.output, opt.force);
-  const std::int64_t planned = cfg.run.warmup + cfg.run.iterations;
+  const std::int64_t planned = planned_iterations(cfg);
   // The timeline alone (8 bytes per iteration and rank, at least one event) bounds the file below.
   check_output_path(cfg, pre.output, 8.0 * static_cast<double>(planned) * size + 65536.0, comm);
   pre.memory = check_memory(cfg, comm);
@@ -97,7 +97,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   const int size = comm_size(comm);
   const OutputTarget& out = pre.output;
   const MemoryEstimate& mem = pre.memory;
-  const std::int64_t planned = cfg.run.warmup + cfg.run.iterations;
+  const std::int64_t planned = planned_iterations(cfg);
   install_stop_handlers();
 
   log::info("desync: workload {} on {} rank(s) x {} thread(s) ({}), about {} per rank\n",
@@ -132,6 +132,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
 
   log::info("{}", summary_table(metrics, result.metrics, tl.iterations() - tl.warmup(), verification, out.path,
                                 node_note(result, topo, comm)));
+  if (!result.report.empty()) log::info("\n{}", result.report);
   if (result.stop_signal != 0) return exit_interrupted;
   return errors == 0 ? exit_ok : exit_verification_failed;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "chebfd/chebfd.hpp"
+#include "pingpong/pingpong.hpp"
 #include "core/errors.hpp"
 #include "spmv/spmv.hpp"
 #include "stencil/stencil.hpp"
@@ -19,6 +20,20 @@ void triad_ranks(const Config& cfg, int nranks) {
 }
 
 void stencil_ranks(const Config& cfg, int nranks) { validate_stencil_grid(cfg.stencil, nranks); }
+
+void pingpong_ranks(const Config& cfg, int nranks) {
+  if (nranks < 2)
+    throw DeckError(fmt::format("{}: error: workload \"pingpong\" needs at least 2 ranks (pairs of rank i and i + P/2); "
+                                "the run has {}", cfg.deck_path, nranks));
+  if (cfg.pingpong.pairs > nranks / 2)
+    throw DeckError(fmt::format("{}: error: [pingpong] pairs = {}: {} rank(s) make at most {} pair(s); allowed: 0 (the "
+                                "mode's default) .. {}",
+                                cfg.pingpong.pairs_pos.where, cfg.pingpong.pairs, nranks, nranks / 2, nranks / 2));
+}
+
+std::int64_t pingpong_rows(const Config& cfg) {
+  return static_cast<std::int64_t>(cfg.pingpong.sizes.size()) * cfg.run.iterations;
+}
 
 const char* spmv_overlap(const Config& cfg) {
   // KokkosKernels' product is one library call over all rows: it cannot be cut into chunks.
@@ -42,6 +57,7 @@ std::string no_overlap_hint(const Config& cfg) {
         return "kernel = \"kokkoskernels\" is one library call that cannot be cut into chunks; use kernel = \"desync\"";
       return "scheme \"nonsplit\" waits before computing; use scheme = \"splitwait\"";
     case Workload::chebfd: return "scheme \"nonsplit\" waits before computing; use \"splitwait\" or \"pipeline\"";
+    case Workload::pingpong: return "a micro-benchmark only communicates";
   }
   return "";
 }
@@ -58,6 +74,7 @@ const std::vector<WorkloadEntry>& workload_registry() {
       {Workload::spmv, "spmv", {"run", "spmv", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, spmv_overlap, spmv_memory, run_spmv},
       {Workload::stencil, "stencil", {"run", "stencil", "comm", "inject", "noise", "threads"}, false, stencil_ranks, nullptr, stencil_memory, run_stencil},
       {Workload::chebfd, "chebfd", {"run", "chebfd", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, chebfd_overlap, chebfd_memory, run_chebfd},
+      {Workload::pingpong, "pingpong", {"run", "pingpong", "comm", "threads"}, false, pingpong_ranks, nullptr, pingpong_memory, run_pingpong, pingpong_rows},
   };
   return list;
 }
@@ -84,6 +101,11 @@ void validate_workload_deck(const Config& cfg) {
                               "but workload \"{}\" computes nothing while they are in flight ({}); allowed here: "
                               "\"wait\", \"thread\"",
                               cfg.comm.progress_pos.where, w.name, no_overlap_hint(cfg)));
+}
+
+std::int64_t planned_iterations(const Config& cfg) {
+  const WorkloadEntry& w = workload_entry(cfg.run.workload);
+  return w.timeline_rows ? w.timeline_rows(cfg) : cfg.run.warmup + cfg.run.iterations;
 }
 
 MemoryEstimate estimate_memory(const Config& cfg, int rank, int size) {

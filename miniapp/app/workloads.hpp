@@ -25,10 +25,15 @@ struct WorkloadEntry {
   const char* (*overlapped_work)(const Config& cfg);
   MemoryEstimate (*memory)(const Config& cfg, int rank, int size);
   WorkloadResult (*run)(const Config& cfg, MPI_Comm comm);
+  // Timeline rows of a complete run, or null for [run] warmup + iterations.
+  std::int64_t (*timeline_rows)(const Config& cfg) = nullptr;
 };
 
 const std::vector<WorkloadEntry>& workload_registry();
 const WorkloadEntry& workload_entry(Workload w);
+
+// Timeline rows (iterations) a complete run records: the output file's iterations_planned.
+std::int64_t planned_iterations(const Config& cfg);
 
 // Peak memory of `rank` of `size` for the deck's workload.
 MemoryEstimate estimate_memory(const Config& cfg, int rank, int size);

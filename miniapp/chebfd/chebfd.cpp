@@ -114,8 +114,7 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   r.composites = {{"exec", split ? std::vector<std::string>{"local", "remote"} : std::vector<std::string>{"fused"}},
                   {"comm", {"pack", "post", "wait"}}};
   r.work_phase = "exec";
-  r.rows = f.rows;
-  r.nnz = nnz;
+  add_matrix_share(r, f.rows, nnz);
   const int nb = static_cast<int>(c.nb);
   const double per_it = c.scheme == ChebfdScheme::pipeline ? static_cast<double>(c.ns / c.nb) : 1.0;
   r.bytes_per_iteration = per_it * bytes_per_step(complex, f.rows, static_cast<double>(nnz), nb);

@@ -10,11 +10,16 @@
 
 namespace desync {
 
-enum class Workload { triad, spmv, stencil, chebfd };
-inline constexpr EnumTable<Workload, 4> workload_names{{{Workload::triad, "triad"},
+enum class Workload { triad, spmv, stencil, chebfd, pingpong };
+inline constexpr EnumTable<Workload, 5> workload_names{{{Workload::triad, "triad"},
                                                         {Workload::spmv, "spmv"},
                                                         {Workload::stencil, "stencil"},
-                                                        {Workload::chebfd, "chebfd"}}};
+                                                        {Workload::chebfd, "chebfd"},
+                                                        {Workload::pingpong, "pingpong"}}};
+
+enum class PingpongMode { pingpong, bandwidth };
+inline constexpr EnumTable<PingpongMode, 2> pingpong_mode_names{
+    {{PingpongMode::pingpong, "pingpong"}, {PingpongMode::bandwidth, "bandwidth"}}};
 
 enum class ChebfdScheme { nonsplit, splitwait, pipeline };
 inline constexpr EnumTable<ChebfdScheme, 3> chebfd_scheme_names{{{ChebfdScheme::nonsplit, "nonsplit"},
@@ -137,6 +142,16 @@ struct ChebfdConfig {
   std::int64_t verify_rows = 20000;  // global rows up to this: serial reference on rank 0
 };
 
+// Point-to-point micro-benchmarks (pingpong/pingpong.hpp): pair i is rank i and rank i + P/2.
+struct PingpongConfig {
+  PingpongMode mode = PingpongMode::pingpong;
+  // Message sizes in bytes, each measured [run] iterations times after [run] warmup untimed ones.
+  std::vector<std::int64_t> sizes{32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304};
+  std::int64_t pairs = 0;   // 0: one pair for "pingpong", P/2 pairs for "bandwidth"
+  std::int64_t window = 64; // "bandwidth": messages in flight per pair before the receiver's reply
+  SourcePos pairs_pos;
+};
+
 // How every exchange of every workload sends its messages (comm/exchange.hpp, docs/decks.md
 // [comm]). Chosen once when an exchange is built; nothing here is tested inside a loop.
 struct CommConfig {
@@ -182,6 +197,7 @@ struct Config {
   SpmvConfig spmv;
   StencilConfig stencil;
   ChebfdConfig chebfd;
+  PingpongConfig pingpong;
   CommConfig comm;
   std::vector<InjectConfig> inject;
   NoiseConfig noise;

@@ -20,8 +20,17 @@ namespace {
 constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
 constexpr double real_max = std::numeric_limits<double>::max();
 
-// Tables a deck may hold. Workload tables of later workloads join this list as they land.
-const std::vector<std::string> known_tables{"run", "triad", "comm", "inject", "noise", "threads", "matrix", "spmv", "stencil", "chebfd"};
+// Tables a deck may hold: every table some workload of the registry reads, in registry order.
+const std::vector<std::string>& known_tables_list() {
+  static const std::vector<std::string> list = [] {
+    std::vector<std::string> v;
+    for (const auto& w : workload_names)
+      for (const auto& t : workload_tables(w.value))
+        if (std::find(v.begin(), v.end(), t) == v.end()) v.push_back(t);
+    return v;
+  }();
+  return list;
+}
 
 const toml::table* table_or_throw(const toml::table& root, const std::string& name,
                                   const std::string& deck) {
@@ -153,6 +162,20 @@ StencilConfig read_stencil(TableReader r) {
   return c;
 }
 
+PingpongConfig read_pingpong(TableReader r) {
+  PingpongConfig c;
+  c.mode = r.choice("mode", c.mode, pingpong_mode_names);
+  c.sizes = r.integer_list("sizes", c.sizes, 0, std::int64_t{1} << 30);
+  if (c.sizes.empty() || c.sizes.size() > 64) r.fail("sizes", "allowed: a non-empty array of at most 64 message sizes (bytes)");
+  c.pairs = r.integer("pairs", c.pairs, 0, 1 << 20);
+  c.pairs_pos = r.position("pairs");
+  c.window = r.integer("window", c.window, 1, 1024);
+  if (r.has("window") && c.window != 64 && c.mode != PingpongMode::bandwidth)  // resolved decks hold the default
+    r.fail("window", "only used with mode = \"bandwidth\" (messages in flight per pair)");
+  r.finish();
+  return c;
+}
+
 // [comm]: the communication layer's options, for every workload. Until session 2 it held the
 // triad's partner pattern; those keys now live in [triad] and get an error that says so.
 CommConfig read_comm(TableReader r) {
@@ -165,7 +188,7 @@ CommConfig read_comm(TableReader r) {
   c.progress = r.choice("progress", c.progress, progress_mode_names);
   c.progress_pos = r.position("progress");
   c.test_interval = r.integer("test_interval", c.test_interval, 0, std::int64_t{1} << 40);
-  if (r.has("test_interval") && c.progress != ProgressMode::test)
+  if (c.test_interval > 0 && c.progress != ProgressMode::test)  // 0 (the default) is what resolved decks hold
     r.fail("test_interval", "only used with progress = \"test\" (the work between two MPI_Testall calls)");
   c.fragment_bytes = r.integer("fragment_bytes", c.fragment_bytes, 0, std::numeric_limits<int>::max());
   c.communicators = r.integer("communicators", c.communicators, 1, 64);
@@ -229,10 +252,10 @@ void reject_unknown_tables(const toml::table& root, const std::string& deck,
                            const std::vector<std::string>& overrides) {
   for (const auto& [k, node] : root) {
     bool ok = false;
-    for (const auto& t : known_tables) ok = ok || t == k.str();
+    for (const auto& t : known_tables_list()) ok = ok || t == k.str();
     if (ok) continue;
     std::string valid;
-    for (const auto& t : known_tables) valid += (valid.empty() ? "" : ", ") + t;
+    for (const auto& t : known_tables_list()) valid += (valid.empty() ? "" : ", ") + t;
     // A table created by --set has no position in the deck: name the override instead.
     std::string where = describe(k.source(), describe(node.source(), deck));
     for (const auto& o : overrides)
@@ -240,7 +263,7 @@ void reject_unknown_tables(const toml::table& root, const std::string& deck,
     throw DeckError(fmt::format("{}: error: unknown table or key '{}' at the top level; did you mean '{}'? "
                                 "(valid tables: {})",
                                 where, k.str(),
-                                closest(k.str(), known_tables), valid));
+                                closest(k.str(), known_tables_list()), valid));
   }
 }
 
@@ -331,6 +354,7 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
   if (uses("spmv")) c.spmv = read_spmv(section("spmv"));
   if (uses("stencil")) c.stencil = read_stencil(section("stencil"));
   if (uses("chebfd")) c.chebfd = read_chebfd(section("chebfd"));
+  if (uses("pingpong")) c.pingpong = read_pingpong(section("pingpong"));
   if (uses("comm")) c.comm = read_comm(section("comm"));
   if (uses("noise")) c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));

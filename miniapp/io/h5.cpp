@@ -139,6 +139,12 @@ Handle create_group(const Context& c, hid_t parent, const std::string& name) {
               "creating group " + name);
 }
 
+Handle open_group(const Context& c, hid_t parent, const std::string& name) {
+  return make(c, H5Gopen2(parent, name.c_str(), H5P_DEFAULT), H5Gclose, "opening group " + name);
+}
+
+bool group_exists(hid_t parent, const std::string& name) { return H5Lexists(parent, name.c_str(), H5P_DEFAULT) > 0; }
+
 Handle open_dataset(const Context& c, hid_t parent, const std::string& name) {
   return make(c, H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose, "opening " + name);
 }

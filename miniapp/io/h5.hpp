@@ -57,6 +57,9 @@ Handle create_file(const Context& c, const std::string& path);
 // Collective close with agreement: a failure to flush metadata is a failed write.
 void close_file(const Context& c, Handle& file);
 Handle create_group(const Context& c, hid_t parent, const std::string& name);
+Handle open_group(const Context& c, hid_t parent, const std::string& name);
+// Whether parent has a link `name` (a local query: every rank gets the same answer on one file).
+bool group_exists(hid_t parent, const std::string& name);
 Handle open_dataset(const Context& c, hid_t parent, const std::string& name);
 
 // Attributes (identical value on every rank).

@@ -133,14 +133,22 @@ void write_comm(const Context& c, hid_t file, const RunRecord& r) {
   h5::rows(c, g, "recv_partner", row, pad_rank(pl.recv_rank), "1");
   h5::rows(c, g, "send_bytes", row, pad_bytes(pl.send_bytes), "B");
   h5::rows(c, g, "recv_bytes", row, pad_bytes(pl.recv_bytes), "B");
-  if (!r.result.offsets.empty()) {
-    std::vector<std::int32_t> offsets(r.result.offsets.begin(), r.result.offsets.end());
-    h5::global(c, g, "offsets", {offsets.size()}, offsets, "1");
-  }
-  if (r.cfg.has_matrix) {
-    h5::Handle m = h5::create_group(c, file, "matrix");
-    h5::rows<std::int64_t>(c, m, "rows", {}, {r.result.rows}, "1");
-    h5::rows<std::int64_t>(c, m, "nnz", {}, {r.result.nnz}, "1");
+}
+
+// The workload's own datasets (WorkloadResult::datasets), each group opened or created once.
+void write_workload_datasets(const Context& c, hid_t file, const RunRecord& r) {
+  for (const WorkloadDataset& d : r.result.datasets) {
+    h5::Handle g = h5::group_exists(file, d.group) ? h5::open_group(c, file, d.group) : h5::create_group(c, file, d.group);
+    const std::vector<hsize_t> dims(d.dims.begin(), d.dims.end());
+    const char* units = d.units.c_str();
+    if (d.integer) {
+      const std::vector<std::int64_t> v(d.values.begin(), d.values.end());
+      if (d.per_rank) h5::rows(c, g, d.name, dims, v, units);
+      else h5::global(c, g, d.name, dims, v, units);
+    } else {
+      if (d.per_rank) h5::rows(c, g, d.name, dims, d.values, units);
+      else h5::global(c, g, d.name, dims, d.values, units);
+    }
   }
 }
 
@@ -225,6 +233,7 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) 
   write_topology(c, file, rec);
   write_timeline(c, file, rec);
   write_comm(c, file, rec);
+  write_workload_datasets(c, file, rec);
   write_messages(c, file, rec);
   write_summary(c, file, rec);
   write_metrics(c, file, rec);

@@ -12,10 +12,14 @@ std::string ms(double s) { return std::isnan(s) ? std::string("-") : fmt::format
 
 std::string value_text(const NamedValue& v) {
   if (v.count) return fmt::format("{}", static_cast<long long>(v.value));
+  if (v.units == "B/s") return fmt::format("{:.4g}", 1e-9 * v.value);  // printed in GB/s, stored in B/s
   return fmt::format("{:.6g}", v.value);
 }
 // Dimensionless values get no unit column text at all: a lone "1" would read as a second number.
-std::string unit_text(const std::string& u) { return u == "1" ? std::string() : u; }
+std::string unit_text(const std::string& u) {
+  if (u == "B/s") return "GB/s";
+  return u == "1" ? std::string() : u;
+}
 }  // namespace
 
 std::string format_seconds(double s) {
@@ -53,9 +57,11 @@ std::string summary_table(const RunMetrics& m, const std::vector<NamedValue>& ex
   const auto row = [&](const std::string& name, const std::string& value, const std::string& unit, const std::string& what) {
     s += fmt::format("  {:<28} {:>14} {:<8} {}\n", name, value, unit, what);
   };
-  row("work_phase_bandwidth", fmt::format("{:.4g}", 1e-9 * m.aggregate_bandwidth), "GB/s",
-      "summed over ranks: bytes per iteration / median work time");
-  row("effective_bandwidth", fmt::format("{:.4g}", 1e-9 * m.effective_bandwidth), "GB/s", "all bytes / total time");
+  if (m.aggregate_bandwidth > 0.0) {  // workloads without a memory-traffic model (pingpong) skip these
+    row("work_phase_bandwidth", fmt::format("{:.4g}", 1e-9 * m.aggregate_bandwidth), "GB/s",
+        "summed over ranks: bytes per iteration / median work time");
+    row("effective_bandwidth", fmt::format("{:.4g}", 1e-9 * m.effective_bandwidth), "GB/s", "all bytes / total time");
+  }
   row("total_time", format_seconds(m.total_time), "", fmt::format("{} measured iterations", iterations));
   for (const auto& v : extra) row(v.name, value_text(v), unit_text(v.units), "");
   s += notes;

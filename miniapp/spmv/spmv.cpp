@@ -156,8 +156,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
 
   r.composites = {{"exec", {"local", "remote"}}, {"comm", {"pack", "post", "wait"}}};
   r.work_phase = "exec";
-  r.rows = a.rows;
-  r.nnz = nnz;
+  add_matrix_share(r, a.rows, nnz);
   r.bytes_per_iteration = spmv_bytes(a.rows, nnz, a.halo, a.remote.nnz > 0);
   r.flops_per_iteration = 2.0 * static_cast<double>(nnz);
   for (const auto& p : plan.recv) {

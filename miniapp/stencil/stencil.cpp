@@ -126,7 +126,6 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   // Traffic, flop and communication models.
   r.composites = {{"exec", {"sweep"}}, {"comm", {"pack", "latency", "post", "wait", "unpack"}}};
   r.work_phase = "sweep";
-  r.rows = grid.lx * grid.ly;
   r.flops_per_iteration = 9.0 * static_cast<double>(grid.lx * grid.ly);
   r.bytes_per_iteration = c.variant == StencilVariant::spmv
                               ? stencil_crs_bytes_per_row * static_cast<double>(own_points)

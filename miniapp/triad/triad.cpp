@@ -130,7 +130,8 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
   r.element_errors = wrong;
   r.messages_checked = exchange.messages_checked();
   r.message_errors = exchange.stamp_errors();
-  r.offsets = cfg.triad.offsets;
+  r.datasets.push_back({"comm", "offsets", "1", {cfg.triad.offsets.size()},
+                        std::vector<double>(cfg.triad.offsets.begin(), cfg.triad.offsets.end()), false, true});
   const Partners& p = exchange.partners();
   for (std::size_t k = 0; k < p.send_to.size(); ++k) {
     r.partners.send_rank.push_back(p.send_to[k]);

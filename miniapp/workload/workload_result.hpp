@@ -1,7 +1,7 @@
 #pragma once
 // What a workload hands back to the driver: its timeline and how to read it, the traffic and
 // flop models of one iteration, its local verification outcome, its communication partners and
-// any run-level numbers of its own.
+// any numbers and datasets of its own (named, so the driver and the writer know no workload).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -31,6 +31,17 @@ inline NamedValue count_value(std::string name, std::int64_t n) {
   return {std::move(name), static_cast<double>(n), "1", true};
 }
 
+// A dataset of the workload's own, written to /<group>/<name> (docs/output.md): per_rank: one row
+// of `dims` per rank (every rank passes the same dims), else the same values on every rank,
+// written once with shape `dims` ({} = a scalar). integer: stored as int64 (counts, sizes).
+struct WorkloadDataset {
+  std::string group, name, units;
+  std::vector<std::uint64_t> dims;
+  std::vector<double> values;
+  bool per_rank = false;
+  bool integer = false;
+};
+
 struct WorkloadResult {
   explicit WorkloadResult(Timeline t) : timeline(std::move(t)) {}
 
@@ -44,18 +55,31 @@ struct WorkloadResult {
   std::int64_t messages_checked = 0;
   std::int64_t message_errors = 0;
   PartnerList partners;
-  std::vector<std::int64_t> offsets;        // triad: [comm] offsets; empty otherwise
-  std::int64_t rows = 0, nnz = 0;           // matrix workloads: this rank's share
   std::vector<NamedValue> metrics;
+  std::vector<WorkloadDataset> datasets;    // in the same order on every rank
+  std::string report;                       // rank 0 prints it after the summary (e.g. a table per size)
   std::string extra_verdict;                // a workload-specific failure reason, empty if none
-  std::uint64_t result_fingerprint = 0;
+  std::uint64_t result_fingerprint = 0;     // hash of this rank's final vector bits (tests compare schemes)
   std::int64_t nonfinite = 0;               // Inf/NaN values in this rank's final result (fail the run)
   // A run stopped early by a signal (loop/iteration_control.hpp): the timeline holds the
   // iterations done; stop_signal is 0 for a complete run.
   int stop_signal = 0;
   // Why the workload could not verify (e.g. a filter stopped before its full degree); empty if it did.
   std::string verification_skipped;
-  std::shared_ptr<MessageLog> messages;     // [comm] record_messages: every exchange's MPI messages     // hash of this rank's final vector bits (tests compare schemes)
+  std::shared_ptr<MessageLog> messages;     // [comm] record_messages: every exchange's MPI messages
 };
+
+// The dataset /group/name of a result, or null.
+inline const WorkloadDataset* find_dataset(const WorkloadResult& r, const std::string& group, const std::string& name) {
+  for (const auto& d : r.datasets)
+    if (d.group == group && d.name == name) return &d;
+  return nullptr;
+}
+
+// This rank's matrix share as /matrix/rows and /matrix/nnz (one row per rank).
+inline void add_matrix_share(WorkloadResult& r, std::int64_t rows, std::int64_t nnz) {
+  r.datasets.push_back({"matrix", "rows", "1", {}, {static_cast<double>(rows)}, true, true});
+  r.datasets.push_back({"matrix", "nnz", "1", {}, {static_cast<double>(nnz)}, true, true});
+}
 
 }  // namespace desync
