@@ -13,6 +13,7 @@
 #include "comm/communicators.hpp"
 #include "comm/exchange.hpp"
 #include "core/mpi_util.hpp"
+#include "core/page_buffer.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "loop/experiment_loop.hpp"
 
@@ -108,7 +109,7 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   const std::size_t window = bw ? static_cast<std::size_t>(c.window) : 1;
 
   const Communicators comms(comm, cfg.comm);
-  std::vector<unsigned char> send(std::max<std::size_t>(largest, 1)), recv(std::max<std::size_t>(largest * window, 1));
+  PageBuffer send(std::max<std::size_t>(largest, 1)), recv(std::max<std::size_t>(largest * window, 1));
   unsigned char reply_byte = 0;  // the zero-byte reply's buffer
   WorkloadResult r(Timeline(event_names(), nsizes * reps, 0));
   Timeline& tl = r.timeline;
