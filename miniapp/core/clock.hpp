@@ -1,6 +1,6 @@
 #pragma once
 // The one clock of the program: monotonic, seconds as double. Ranks' clocks differ by an offset
-// that record/clock_sync estimates.
+// that comm/clock_sync estimates.
 #include <chrono>
 
 namespace desync {

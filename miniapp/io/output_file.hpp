@@ -6,7 +6,7 @@
 
 #include "config/config.hpp"
 #include "metrics/phase_stats.hpp"
-#include "record/clock_sync.hpp"
+#include "comm/clock_sync.hpp"
 #include "record/mpi_library.hpp"
 #include "record/provenance.hpp"
 #include "record/topology.hpp"

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "record/clock_sync.hpp"
+#include "comm/clock_sync.hpp"
 
 namespace desync {
 namespace {

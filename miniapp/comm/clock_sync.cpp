@@ -1,7 +1,8 @@
-#include "record/clock_sync.hpp"
+#include "comm/clock_sync.hpp"
 
 #include <limits>
 
+#include "comm/channels.hpp"
 #include "core/clock.hpp"
 
 namespace desync {
@@ -11,7 +12,7 @@ ClockOffset estimate_clock_offset(MPI_Comm comm, int rounds) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   ClockOffset result;
-  constexpr int tag = 7301;
+  const int tag = mpi_tag(Channel::clock, 0);  // before any workload exchange, on its own channel
   // Rank 0 serves every other rank in turn; the other rank originates each exchange, so the
   // sample t1 (rank 0's clock) sits between the partner's t0 and t2.
   for (int peer = 1; peer < size; ++peer) {
