@@ -4,6 +4,7 @@
 
 #include "chebfd/chebfd.hpp"
 #include "pingpong/pingpong.hpp"
+#include "toy/toy.hpp"
 #include "core/errors.hpp"
 #include "spmv/spmv.hpp"
 #include "stencil/stencil.hpp"
@@ -30,6 +31,15 @@ void pingpong_ranks(const Config& cfg, int nranks) {
                                 "mode's default) .. {}",
                                 cfg.pingpong.pairs_pos.where, cfg.pingpong.pairs, nranks, nranks / 2, nranks / 2));
 }
+
+void toy_ranks(const Config& cfg, int nranks) {
+  if (cfg.toy.degree > nranks - 1)
+    throw DeckError(fmt::format("{}: error: [toy] degree = {}: {} rank(s) have at most {} other rank(s) to send to; "
+                                "allowed: 0 (all others) .. {}",
+                                cfg.toy.degree_pos.where, cfg.toy.degree, nranks, nranks - 1, nranks - 1));
+}
+
+const char* toy_overlap(const Config& cfg) { return cfg.toy.overlap ? "compute part 1 (microseconds)" : nullptr; }
 
 std::int64_t pingpong_rows(const Config& cfg) {
   return static_cast<std::int64_t>(cfg.pingpong.sizes.size()) * cfg.run.iterations;
@@ -58,6 +68,7 @@ std::string no_overlap_hint(const Config& cfg) {
       return "scheme \"nonsplit\" waits before computing; use scheme = \"splitwait\"";
     case Workload::chebfd: return "scheme \"nonsplit\" waits before computing; use \"splitwait\" or \"pipeline\"";
     case Workload::pingpong: return "a micro-benchmark only communicates";
+    case Workload::toy: return "the no-overlap toy waits before computing; use [toy] overlap = true";
   }
   return "";
 }
@@ -75,6 +86,7 @@ const std::vector<WorkloadEntry>& workload_registry() {
       {Workload::stencil, "stencil", {"run", "stencil", "comm", "inject", "noise", "threads"}, false, stencil_ranks, nullptr, stencil_memory, run_stencil},
       {Workload::chebfd, "chebfd", {"run", "chebfd", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, chebfd_overlap, chebfd_memory, run_chebfd},
       {Workload::pingpong, "pingpong", {"run", "pingpong", "comm", "threads"}, false, pingpong_ranks, nullptr, pingpong_memory, run_pingpong, pingpong_rows},
+      {Workload::toy, "toy", {"run", "toy", "comm", "inject", "noise", "threads"}, false, toy_ranks, toy_overlap, toy_memory, run_toy},
   };
   return list;
 }

@@ -4,7 +4,7 @@
 // different exchanges can never match each other's receives. MPI guarantees tags up to 32767.
 namespace desync {
 
-enum class Channel : int { triad = 1, halo = 2, block_halo = 3, stencil = 4, lanczos = 5, clock = 6, bench = 7, pingpong = 8 };
+enum class Channel : int { triad = 1, halo = 2, block_halo = 3, stencil = 4, lanczos = 5, clock = 6, bench = 7, pingpong = 8, toy = 9 };
 
 inline constexpr int channel_tags = 4096;  // tags per channel: an exchange's own tags are 0..4095
 

@@ -10,12 +10,13 @@
 
 namespace desync {
 
-enum class Workload { triad, spmv, stencil, chebfd, pingpong };
-inline constexpr EnumTable<Workload, 5> workload_names{{{Workload::triad, "triad"},
+enum class Workload { triad, spmv, stencil, chebfd, pingpong, toy };
+inline constexpr EnumTable<Workload, 6> workload_names{{{Workload::triad, "triad"},
                                                         {Workload::spmv, "spmv"},
                                                         {Workload::stencil, "stencil"},
                                                         {Workload::chebfd, "chebfd"},
-                                                        {Workload::pingpong, "pingpong"}}};
+                                                        {Workload::pingpong, "pingpong"},
+                                                        {Workload::toy, "toy"}}};
 
 enum class PingpongMode { pingpong, bandwidth };
 inline constexpr EnumTable<PingpongMode, 2> pingpong_mode_names{
@@ -152,6 +153,18 @@ struct PingpongConfig {
   SourcePos pairs_pos;
 };
 
+// The communication-imbalance toys (toy/toy.hpp, papers.md D.3).
+struct ToyConfig {
+  bool overlap = false;            // false: noOverlapToy; true: overlapToy (compute part 1 while messages travel)
+  std::int64_t degree = 0;         // targets per rank (r+1 .. r+degree mod P); 0: all other ranks
+  std::int64_t messages = 1;       // messages per target
+  std::int64_t min_bytes = 1;      // each (sender, target, k) message: uniform in [min_bytes, max_bytes],
+  std::int64_t max_bytes = 1 << 20;  // drawn once from [run] seed
+  double compute = 0.01;           // seconds of compute per iteration, every host thread busy
+  double part1 = 0.5;              // overlap: fraction of compute before the wait
+  SourcePos degree_pos;
+};
+
 // How every exchange of every workload sends its messages (comm/exchange.hpp, docs/decks.md
 // [comm]). Chosen once when an exchange is built; nothing here is tested inside a loop.
 struct CommConfig {
@@ -198,6 +211,7 @@ struct Config {
   StencilConfig stencil;
   ChebfdConfig chebfd;
   PingpongConfig pingpong;
+  ToyConfig toy;
   CommConfig comm;
   std::vector<InjectConfig> inject;
   NoiseConfig noise;

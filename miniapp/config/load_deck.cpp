@@ -176,10 +176,31 @@ PingpongConfig read_pingpong(TableReader r) {
   return c;
 }
 
+ToyConfig read_toy(TableReader r) {
+  ToyConfig c;
+  c.overlap = r.boolean("overlap", c.overlap);
+  c.degree = r.integer("degree", c.degree, 0, 1 << 20);
+  c.degree_pos = r.position("degree");
+  c.messages = r.integer("messages", c.messages, 1, 4096);  // one MPI tag each: an exchange has 4096 (comm/channels.hpp)
+  c.max_bytes = r.integer("max_bytes", c.max_bytes, 0, std::int64_t{1} << 30);
+  c.min_bytes = r.integer("min_bytes", std::min(c.min_bytes, c.max_bytes), 0, std::int64_t{1} << 30);
+  if (c.min_bytes > c.max_bytes) r.fail("min_bytes", fmt::format("larger than max_bytes = {}", c.max_bytes));
+  c.compute = r.real("compute", c.compute, 0.0, 3600.0);
+  c.part1 = r.real("part1", c.part1, 0.0, 1.0);
+  if (r.has("part1") && !c.overlap && c.part1 != 0.5)  // resolved decks hold the default
+    r.fail("part1", "only used with overlap = true (the share of compute before the wait)");
+  r.finish();
+  return c;
+}
+
 // [comm]: the communication layer's options, for every workload. Until session 2 it held the
 // triad's partner pattern; those keys now live in [triad] and get an error that says so.
-CommConfig read_comm(TableReader r) {
+CommConfig read_comm(TableReader r, Workload w) {
   CommConfig c;
+  if (w == Workload::toy) {  // the study's toys: blocking sends and an MPI_Allreduce per iteration
+    c.send = SendMode::blocking;
+    c.sync = SyncMode::allreduce;
+  }
   for (const char* moved : {"offsets", "boundary", "message_bytes"})
     if (r.has(moved))
       r.fail(moved, fmt::format("moved to [triad] {} (the triad's partner pattern); [comm] now holds the "
@@ -355,7 +376,8 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
   if (uses("stencil")) c.stencil = read_stencil(section("stencil"));
   if (uses("chebfd")) c.chebfd = read_chebfd(section("chebfd"));
   if (uses("pingpong")) c.pingpong = read_pingpong(section("pingpong"));
-  if (uses("comm")) c.comm = read_comm(section("comm"));
+  if (uses("toy")) c.toy = read_toy(section("toy"));
+  if (uses("comm")) c.comm = read_comm(section("comm"), c.run.workload);
   if (uses("noise")) c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));
   if (uses("inject")) c.inject = read_inject(root, out, c.run, deck_path);

@@ -6,6 +6,7 @@
 namespace desync::compat {
 
 inline int concurrency() { return Kokkos::DefaultExecutionSpace().concurrency(); }
+inline int host_concurrency() { return Kokkos::DefaultHostExecutionSpace().concurrency(); }
 
 inline const char* execution_space_name() { return Kokkos::DefaultExecutionSpace::name(); }
 
