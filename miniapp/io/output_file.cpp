@@ -233,10 +233,10 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) 
   write_topology(c, file, rec);
   write_timeline(c, file, rec);
   write_comm(c, file, rec);
-  write_workload_datasets(c, file, rec);
   write_messages(c, file, rec);
   write_summary(c, file, rec);
   write_metrics(c, file, rec);
+  write_workload_datasets(c, file, rec);  // last: into groups above or new ones
   h5::close_file(c, file);
 }
 

@@ -16,6 +16,7 @@
 #include "config/config.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
+#include "metrics/comm_balance.hpp"
 #include "toy/toy.hpp"
 
 namespace desync {
@@ -66,6 +67,40 @@ INSTANTIATE_TEST_SUITE_P(CommOptions, Toy,
                          ::testing::Values("", "send = \"nonblocking\"\n", "send = \"parallel\"\nfragment_bytes = 3000\n",
                                            "fragment_bytes = 1000\ncommunicators = 3\n", "progress = \"thread\"\n",
                                            "progress = \"test\"\ntest_interval = 100\n", "sync = \"none\"\n"));
+
+// The balance metrics of every run (metrics/comm_balance.hpp) on the toy, whose sizes are known.
+TEST(ToyBalance, BytesMessagesAndMpiShare) {
+  const int rank = comm_rank(MPI_COMM_WORLD), size = comm_size(MPI_COMM_WORLD);
+  const Config cfg = deck("degree = 0\nmessages = 3\nmin_bytes = 100\nmax_bytes = 5000\ncompute = 0.002\n",
+                          "fragment_bytes = 1000\n");
+  const WorkloadResult r = run_toy(cfg, MPI_COMM_WORLD);
+  const CommBalance b = comm_balance(r.timeline, phase_layout(r.timeline.event_names(), r.composites), r.partners,
+                                     cfg.comm.fragment_bytes, MPI_COMM_WORLD);
+  std::int64_t bytes = 0, messages = 0;
+  std::vector<double> all_bytes;
+  for (int s = 0; s < size; ++s) {
+    std::int64_t sb = 0;
+    for (int j = 1; j < size; ++j)
+      for (int k = 0; k < 3; ++k) {
+        const std::int64_t m = toy_message_bytes(cfg.toy, cfg.run.seed, s, (s + j) % size, k);
+        sb += m;
+        if (s == rank) messages += (m + 999) / 1000;
+      }
+    all_bytes.push_back(static_cast<double>(sb));
+    if (s == rank) bytes = sb;
+  }
+  EXPECT_EQ(b.bytes_sent.at(static_cast<std::size_t>(rank)), bytes);
+  EXPECT_EQ(b.messages_sent.at(static_cast<std::size_t>(rank)), messages) << "fragments of at most 1000 bytes";
+  const auto [over_mean, of_max] = imbalance(all_bytes);
+  EXPECT_DOUBLE_EQ(b.bytes_max_over_mean, over_mean);
+  EXPECT_DOUBLE_EQ(b.bytes_mean_over_max, of_max);
+  if (size > 2) EXPECT_GT(b.bytes_max_over_mean, 0.0) << "random sizes make ranks send different volumes";
+  for (double s : b.mpi_share) EXPECT_TRUE(s > 0.0 && s < 1.0) << s << ": post, wait and sync are part of every iteration";
+  const auto two = imbalance({1.0, 3.0});
+  EXPECT_DOUBLE_EQ(two.first, 0.5);
+  EXPECT_DOUBLE_EQ(two.second, 1.0 / 3.0);
+  EXPECT_EQ(imbalance({0.0, 0.0}).first, 0.0);
+}
 
 TEST(ToyDeck, SizesAreFixedAndDefaultsAreTheStudys) {
   const Config c = deck("max_bytes = 1000\nmin_bytes = 10\n");

@@ -1,0 +1,67 @@
+#include "metrics/comm_balance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/mpi_util.hpp"
+
+namespace desync {
+
+std::pair<double, double> imbalance(const std::vector<double>& v) {
+  if (v.empty()) return {0.0, 0.0};
+  const double mx = *std::max_element(v.begin(), v.end());
+  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  if (mx <= 0.0) return {0.0, 0.0};
+  return {mx / mean - 1.0, 1.0 - mean / mx};
+}
+
+CommBalance comm_balance(const Timeline& tl, const PhaseLayout& layout, const PartnerList& partners,
+                         std::int64_t fragment_bytes, MPI_Comm comm) {
+  const int size = comm_size(comm);
+  CommBalance b;
+  // Share of time in MPI: summed over the measured iterations, so long and short iterations
+  // weigh by their length.
+  const auto d = phase_durations(tl, layout);
+  const int iteration = layout.index("iteration");
+  double mpi = 0.0, total = 0.0;
+  for (const char* name : {"post", "wait", "reply", "sync"}) {
+    const int p = layout.index(name);
+    if (p < 0) continue;
+    for (double t : d[static_cast<std::size_t>(p)])
+      if (!std::isnan(t)) mpi += t;
+  }
+  if (iteration >= 0)
+    for (double t : d[static_cast<std::size_t>(iteration)])
+      if (!std::isnan(t)) total += t;
+  double share = total > 0.0 ? mpi / total : std::nan("");
+  b.mpi_share.resize(static_cast<std::size_t>(size));
+  MPI_Allgather(&share, 1, MPI_DOUBLE, b.mpi_share.data(), 1, MPI_DOUBLE, comm);
+  const MinMedMax s = min_med_max(b.mpi_share);
+  b.mpi_share_median = s.median;
+  b.mpi_share_max = s.max;
+
+  // Bytes and MPI messages one exchange sends: the partner list, each entry cut like the
+  // communication layer cuts it (ceil(bytes / fragment_bytes) messages, at least 1).
+  long long local[2] = {0, 0};
+  for (std::size_t k = 0; k < partners.send_rank.size(); ++k) {
+    if (partners.send_rank[k] < 0) continue;
+    const std::int64_t bytes = k < partners.send_bytes.size() ? partners.send_bytes[k] : 0;
+    local[0] += bytes;
+    local[1] += fragment_bytes > 0 && bytes > 0 ? (bytes + fragment_bytes - 1) / fragment_bytes : 1;
+  }
+  std::vector<long long> all(2 * static_cast<std::size_t>(size));
+  MPI_Allgather(local, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, comm);
+  std::vector<double> bytes, messages;
+  for (int r = 0; r < size; ++r) {
+    b.bytes_sent.push_back(all[2 * static_cast<std::size_t>(r)]);
+    b.messages_sent.push_back(all[2 * static_cast<std::size_t>(r) + 1]);
+    bytes.push_back(static_cast<double>(b.bytes_sent.back()));
+    messages.push_back(static_cast<double>(b.messages_sent.back()));
+  }
+  std::tie(b.bytes_max_over_mean, b.bytes_mean_over_max) = imbalance(bytes);
+  std::tie(b.messages_max_over_mean, b.messages_mean_over_max) = imbalance(messages);
+  return b;
+}
+
+}  // namespace desync
