@@ -19,6 +19,7 @@ std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::s
   if (!cfg.has_matrix) throw DeckError(cfg.deck_path + ": error: the deck has no [matrix] table; desync plan needs one");
   if (opt.ranks < 1) throw DeckError("error: --ranks must be >= 1");
   if (opt.only_rank >= opt.ranks) throw DeckError(fmt::format("error: --rank {} is not below --ranks {}", opt.only_rank, opt.ranks));
+  if (cfg.matrix.partition == PartitionKind::box) validate_for_ranks(cfg, opt.ranks);  // px py pz = --ranks
   if (opt.ranks_per_node > 0 && opt.ranks % opt.ranks_per_node != 0)
     throw DeckError(fmt::format("error: --ranks-per-node {} does not divide --ranks {}; allowed: a divisor of --ranks",
                                 opt.ranks_per_node, opt.ranks));

@@ -414,6 +414,13 @@ void validate_for_ranks(const Config& cfg, int nranks) {
                                   "rank(s), allowed: 0..{}",
                                   inj.rank_pos.where, i, inj.rank, nranks, nranks - 1));
   }
+  if (cfg.has_matrix && cfg.matrix.partition == PartitionKind::box) {
+    const auto& g = cfg.matrix.minife.grid;
+    if (g[0] * g[1] * g[2] != nranks)
+      throw DeckError(fmt::format("{}: error: [matrix] partition = \"box\" gives rank k box k of [matrix.minife] grid = "
+                                  "[{}, {}, {}], {} boxes, but the run has {} rank(s); make px * py * pz = {}",
+                                  cfg.deck_path, g[0], g[1], g[2], g[0] * g[1] * g[2], nranks, nranks));
+  }
   validate_workload_for_ranks(cfg, nranks);
 }
 

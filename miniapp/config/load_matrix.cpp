@@ -106,6 +106,26 @@ Stencil5Params read_stencil5(TableReader r) {
   return c;
 }
 
+MinifeParams read_minife(TableReader r) {
+  MinifeParams c;
+  const auto e = r.integer_list("elements", {c.elements[0], c.elements[1], c.elements[2]}, 1, std::int64_t{1} << 20);
+  if (e.size() != 3) r.fail("elements", "give three element counts [nx, ny, nz]");
+  const auto g = r.integer_list("grid", {c.grid[0], c.grid[1], c.grid[2]}, 1, std::int64_t{1} << 20);
+  if (g.size() != 3) r.fail("grid", "give three box counts [px, py, pz]");
+  for (int d = 0; d < 3; ++d) {
+    c.elements[d] = e[d];
+    c.grid[d] = g[d];
+    if (c.grid[d] > c.elements[d] + 1)
+      r.fail("grid", fmt::format("{} boxes along axis {} but only {} nodes ({} elements + 1)", c.grid[d], d,
+                                 c.elements[d] + 1, c.elements[d]));
+  }
+  std::int64_t rows = 1;
+  for (int d = 0; d < 3; ++d) rows = times(rows, c.elements[d] + 1);
+  if (rows <= 0 || rows > (std::int64_t{1} << 62)) r.fail("elements", "the box is too large (more than 2^62 nodes)");
+  r.finish();
+  return c;
+}
+
 }  // namespace
 
 MatrixConfig read_matrix(TableReader r) {
@@ -118,6 +138,9 @@ MatrixConfig read_matrix(TableReader r) {
   if (wanted(GeneratorKind::hhq, "hhq")) c.hhq = read_hhq(r.nested("hhq"));
   if (wanted(GeneratorKind::topi, "topi")) c.topi = read_topi(r.nested("topi"));
   if (wanted(GeneratorKind::stencil5, "stencil5")) c.stencil5 = read_stencil5(r.nested("stencil5"));
+  if (wanted(GeneratorKind::minife, "minife")) c.minife = read_minife(r.nested("minife"));
+  if (c.partition == PartitionKind::box && c.generator != GeneratorKind::minife)
+    r.fail("partition", "\"box\" is the minife generator's geometric partition; use \"rows\" or \"nnz\" here");
   r.finish();
   return c;
 }

@@ -9,15 +9,17 @@
 
 namespace desync {
 
-enum class GeneratorKind { spin, hhq, topi, stencil5 };
-inline constexpr EnumTable<GeneratorKind, 4> generator_names{{{GeneratorKind::spin, "spin"},
+enum class GeneratorKind { spin, hhq, topi, stencil5, minife };
+inline constexpr EnumTable<GeneratorKind, 5> generator_names{{{GeneratorKind::spin, "spin"},
                                                               {GeneratorKind::hhq, "hhq"},
                                                               {GeneratorKind::topi, "topi"},
-                                                              {GeneratorKind::stencil5, "stencil5"}}};
+                                                              {GeneratorKind::stencil5, "stencil5"},
+                                                              {GeneratorKind::minife, "minife"}}};
 
-enum class PartitionKind { rows, nnz };
-inline constexpr EnumTable<PartitionKind, 2> partition_names{
-    {{PartitionKind::rows, "rows"}, {PartitionKind::nnz, "nnz"}}};
+// rows / nnz: contiguous row blocks; box: the generator's own geometric blocks (minife).
+enum class PartitionKind { rows, nnz, box };
+inline constexpr EnumTable<PartitionKind, 3> partition_names{
+    {{PartitionKind::rows, "rows"}, {PartitionKind::nnz, "nnz"}, {PartitionKind::box, "box"}}};
 
 enum class PhononOrder { pe, ep };  // pe: phonon index fastest; ep: electron index fastest
 inline constexpr EnumTable<PhononOrder, 2> phonon_order_names{{{PhononOrder::pe, "pe"}, {PhononOrder::ep, "ep"}}};
@@ -78,6 +80,14 @@ struct Stencil5Params {
   std::array<double, 5> weights{4.0, -1.0, -1.0, -1.0, -1.0};
 };
 
+// miniFE-like 3-D finite-element box (matrix/minife.hpp): nx x ny x nz trilinear hexahedral
+// elements, one row per node; `grid` splits the nodes into px x py x pz boxes numbered one after
+// another (partition = "box" gives rank k box k).
+struct MinifeParams {
+  std::array<std::int64_t, 3> elements{8, 8, 8};
+  std::array<std::int64_t, 3> grid{1, 1, 1};
+};
+
 struct MatrixConfig {
   GeneratorKind generator = GeneratorKind::spin;
   PartitionKind partition = PartitionKind::rows;
@@ -85,6 +95,7 @@ struct MatrixConfig {
   HhqParams hhq;
   TopiParams topi;
   Stencil5Params stencil5;
+  MinifeParams minife;
 };
 
 }  // namespace desync

@@ -2,6 +2,7 @@
 
 #include "matrix/holstein_hubbard.hpp"
 #include "matrix/spin_chain.hpp"
+#include "matrix/minife.hpp"
 #include "matrix/stencil5.hpp"
 #include "matrix/topological_insulator.hpp"
 
@@ -13,6 +14,7 @@ std::unique_ptr<MatrixGenerator> make_generator(const MatrixConfig& cfg) {
     case GeneratorKind::hhq: return std::make_unique<HolsteinHubbard>(cfg.hhq);
     case GeneratorKind::topi: return std::make_unique<TopologicalInsulator>(cfg.topi);
     case GeneratorKind::stencil5: return std::make_unique<Stencil5>(cfg.stencil5);
+    case GeneratorKind::minife: return std::make_unique<Minife>(cfg.minife);
   }
   return nullptr;
 }

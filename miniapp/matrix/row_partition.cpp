@@ -1,5 +1,10 @@
 #include "matrix/row_partition.hpp"
 
+#include <stdexcept>
+#include <string>
+
+#include "matrix/minife.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -53,6 +58,15 @@ RowPartition partition_by_nnz(const MatrixGenerator& g, int ranks, GlobalIndex* 
 }
 
 RowPartition make_partition(const MatrixGenerator& g, PartitionKind kind, int ranks) {
+  if (kind == PartitionKind::box) {
+    // The deck loader allows "box" only for minife and checks px py pz = P at run start.
+    const auto* fe = dynamic_cast<const Minife*>(&g);
+    if (!fe) throw std::invalid_argument("partition \"box\" needs the minife generator");
+    if (static_cast<int>(fe->box_starts().size()) - 1 != ranks)
+      throw std::invalid_argument("partition \"box\": [matrix.minife] grid has " +
+                                  std::to_string(fe->box_starts().size() - 1) + " boxes for " + std::to_string(ranks) + " ranks");
+    return RowPartition{fe->box_starts()};
+  }
   return kind == PartitionKind::nnz ? partition_by_nnz(g, ranks) : partition_by_rows(g.rows(), ranks);
 }
 
