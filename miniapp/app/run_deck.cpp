@@ -125,7 +125,8 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   const RunMetrics metrics = compute_metrics(result.timeline, phase_layout(result.timeline.event_names(), result.composites),
                                              result.work_phase, result.bytes_per_iteration, comm);
   // Every run: time in MPI and how unevenly ranks send (docs/method.md, section 3).
-  const CommBalance bal = comm_balance(result.timeline, metrics.layout, result.partners, cfg.comm.fragment_bytes, comm);
+  const CommBalance bal = comm_balance(result.timeline, metrics.layout, result.partners, cfg.comm.fragment_bytes,
+                                        result.mpi_phases, comm);
   result.metrics.push_back({"mpi_share_median", bal.mpi_share_median, "1"});
   result.metrics.push_back({"mpi_share_max", bal.mpi_share_max, "1"});
   result.metrics.push_back({"bytes_imbalance", bal.bytes_max_over_mean, "1"});

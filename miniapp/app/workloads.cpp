@@ -4,6 +4,7 @@
 
 #include "chebfd/chebfd.hpp"
 #include "pingpong/pingpong.hpp"
+#include "cg/cg.hpp"
 #include "toy/toy.hpp"
 #include "core/errors.hpp"
 #include "spmv/spmv.hpp"
@@ -39,6 +40,8 @@ void toy_ranks(const Config& cfg, int nranks) {
                                 cfg.toy.degree_pos.where, cfg.toy.degree, nranks, nranks - 1, nranks - 1));
 }
 
+const char* cg_overlap(const Config& cfg) { return cfg.cg.overlap ? "the rows that read no halo value (rows)" : nullptr; }
+
 const char* toy_overlap(const Config& cfg) { return cfg.toy.overlap ? "compute part 1 (microseconds)" : nullptr; }
 
 std::int64_t pingpong_rows(const Config& cfg) {
@@ -69,6 +72,7 @@ std::string no_overlap_hint(const Config& cfg) {
     case Workload::chebfd: return "scheme \"nonsplit\" waits before computing; use \"splitwait\" or \"pipeline\"";
     case Workload::pingpong: return "a micro-benchmark only communicates";
     case Workload::toy: return "the no-overlap toy waits before computing; use [toy] overlap = true";
+    case Workload::cg: return "the non-overlapped SpMV waits before computing; use [cg] overlap = true";
   }
   return "";
 }
@@ -87,6 +91,7 @@ const std::vector<WorkloadEntry>& workload_registry() {
       {Workload::chebfd, "chebfd", {"run", "chebfd", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, chebfd_overlap, chebfd_memory, run_chebfd},
       {Workload::pingpong, "pingpong", {"run", "pingpong", "comm", "threads"}, false, pingpong_ranks, nullptr, pingpong_memory, run_pingpong, pingpong_rows},
       {Workload::toy, "toy", {"run", "toy", "comm", "inject", "noise", "threads"}, false, toy_ranks, toy_overlap, toy_memory, run_toy},
+      {Workload::cg, "cg", {"run", "cg", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, cg_overlap, cg_memory, run_cg},
   };
   return list;
 }

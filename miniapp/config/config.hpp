@@ -10,13 +10,14 @@
 
 namespace desync {
 
-enum class Workload { triad, spmv, stencil, chebfd, pingpong, toy };
-inline constexpr EnumTable<Workload, 6> workload_names{{{Workload::triad, "triad"},
+enum class Workload { triad, spmv, stencil, chebfd, pingpong, toy, cg };
+inline constexpr EnumTable<Workload, 7> workload_names{{{Workload::triad, "triad"},
                                                         {Workload::spmv, "spmv"},
                                                         {Workload::stencil, "stencil"},
                                                         {Workload::chebfd, "chebfd"},
                                                         {Workload::pingpong, "pingpong"},
-                                                        {Workload::toy, "toy"}}};
+                                                        {Workload::toy, "toy"},
+                                                        {Workload::cg, "cg"}}};
 
 enum class PingpongMode { pingpong, bandwidth };
 inline constexpr EnumTable<PingpongMode, 2> pingpong_mode_names{
@@ -165,6 +166,11 @@ struct ToyConfig {
   SourcePos degree_pos;
 };
 
+// The miniFE-like conjugate gradient (cg/cg.hpp).
+struct CgConfig {
+  bool overlap = false;  // SpMV: post, rows without halo values, wait, the others (else exchange, then all rows)
+};
+
 // How every exchange of every workload sends its messages (comm/exchange.hpp, docs/decks.md
 // [comm]). Chosen once when an exchange is built; nothing here is tested inside a loop.
 struct CommConfig {
@@ -212,6 +218,7 @@ struct Config {
   ChebfdConfig chebfd;
   PingpongConfig pingpong;
   ToyConfig toy;
+  CgConfig cg;
   CommConfig comm;
   std::vector<InjectConfig> inject;
   NoiseConfig noise;

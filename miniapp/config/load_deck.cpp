@@ -193,6 +193,13 @@ ToyConfig read_toy(TableReader r) {
   return c;
 }
 
+CgConfig read_cg(TableReader r) {
+  CgConfig c;
+  c.overlap = r.boolean("overlap", c.overlap);
+  r.finish();
+  return c;
+}
+
 // [comm]: the communication layer's options, for every workload. Until session 2 it held the
 // triad's partner pattern; those keys now live in [triad] and get an error that says so.
 CommConfig read_comm(TableReader r, Workload w) {
@@ -377,6 +384,7 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
   if (uses("chebfd")) c.chebfd = read_chebfd(section("chebfd"));
   if (uses("pingpong")) c.pingpong = read_pingpong(section("pingpong"));
   if (uses("toy")) c.toy = read_toy(section("toy"));
+  if (uses("cg")) c.cg = read_cg(section("cg"));
   if (uses("comm")) c.comm = read_comm(section("comm"), c.run.workload);
   if (uses("noise")) c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));
@@ -387,6 +395,10 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
       throw DeckError(deck_path + ": error: workload \"" + std::string(enum_name(workload_names, c.run.workload)) +
                       "\" needs a [matrix] table (generator and its parameters)");
     c.matrix = read_matrix(section("matrix"));
+    if (c.run.workload == Workload::cg && c.matrix.generator != GeneratorKind::minife && c.matrix.generator != GeneratorKind::stencil5)
+      throw DeckError(fmt::format("{}: error: [matrix] generator = \"{}\": workload \"cg\" needs a symmetric positive definite "
+                                  "matrix; allowed: \"minife\", \"stencil5\" (with its default weights)",
+                                  deck_path, enum_name(generator_names, c.matrix.generator)));
   }
   // [run] barrier (and ChebFD's barrier_per_degree) say sync = "barrier" in the older words.
   const bool barrier_alias = c.run.barrier || (c.run.workload == Workload::chebfd && c.chebfd.barrier_per_degree);

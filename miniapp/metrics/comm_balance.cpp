@@ -17,7 +17,7 @@ std::pair<double, double> imbalance(const std::vector<double>& v) {
 }
 
 CommBalance comm_balance(const Timeline& tl, const PhaseLayout& layout, const PartnerList& partners,
-                         std::int64_t fragment_bytes, MPI_Comm comm) {
+                         std::int64_t fragment_bytes, const std::vector<std::string>& mpi_phases, MPI_Comm comm) {
   const int size = comm_size(comm);
   CommBalance b;
   // Share of time in MPI: summed over the measured iterations, so long and short iterations
@@ -25,7 +25,7 @@ CommBalance comm_balance(const Timeline& tl, const PhaseLayout& layout, const Pa
   const auto d = phase_durations(tl, layout);
   const int iteration = layout.index("iteration");
   double mpi = 0.0, total = 0.0;
-  for (const char* name : {"post", "wait", "reply", "sync"}) {
+  for (const std::string& name : mpi_phases) {
     const int p = layout.index(name);
     if (p < 0) continue;
     for (double t : d[static_cast<std::size_t>(p)])

@@ -22,10 +22,10 @@ struct CommBalance {
   double messages_max_over_mean = 0.0, messages_mean_over_max = 0.0;
 };
 
-// The phases counted as time in MPI: post (receives posted, sends issued), wait, reply (the
-// micro-benchmarks' answer) and sync. Collective over comm; identical on all ranks.
+// mpi_phases: the phases counted as time in MPI (WorkloadResult::mpi_phases; by default post,
+// wait, reply and sync). Collective over comm; identical on all ranks.
 CommBalance comm_balance(const Timeline& tl, const PhaseLayout& layout, const PartnerList& partners,
-                         std::int64_t fragment_bytes, MPI_Comm comm);
+                         std::int64_t fragment_bytes, const std::vector<std::string>& mpi_phases, MPI_Comm comm);
 
 // max/mean - 1 and 1 - mean/max of non-negative values; 0 and 0 when all are 0.
 std::pair<double, double> imbalance(const std::vector<double>& v);

@@ -45,12 +45,12 @@ std::string bandwidth_note(double node_bytes, double node_llc, bool oversubscrib
 std::string summary_table(const RunMetrics& m, const std::vector<NamedValue>& extra, std::int64_t iterations,
                           const std::string& verification, const std::string& output, const std::string& notes) {
   std::string s = "\nper-phase time per iteration (ms): median over iterations of each rank, then over ranks\n";
-  s += fmt::format("  {:<10} {:>12} {:>6} {:>12} {:>12} {:>6}\n", "phase", "min", "rank", "median", "max", "rank");
+  s += fmt::format("  {:<14} {:>12} {:>6} {:>12} {:>12} {:>6}\n", "phase", "min", "rank", "median", "max", "rank");
   const auto& names = m.layout.names;
   for (std::size_t p = 0; p < names.size(); ++p) {
     const auto& o = m.over_ranks[p];
     if (std::isnan(o.stat.median)) continue;
-    s += fmt::format("  {:<10} {:>12} {:>6} {:>12} {:>12} {:>6}\n", names[p],
+    s += fmt::format("  {:<14} {:>12} {:>6} {:>12} {:>12} {:>6}\n", names[p],
                      ms(o.stat.min), o.argmin, ms(o.stat.median), ms(o.stat.max), o.argmax);
   }
   s += "\nmetrics:\n";

@@ -48,6 +48,8 @@ struct WorkloadResult {
   Timeline timeline;
   std::vector<CompositePhase> composites;  // e.g. exec = local + remote
   std::string work_phase = "compute";       // the phase bandwidth refers to
+  // Phases spent inside MPI calls, for the time-in-MPI share (metrics/comm_balance.hpp).
+  std::vector<std::string> mpi_phases{"post", "wait", "reply", "sync"};
   double bytes_per_iteration = 0.0;         // memory traffic model of this rank's work phase
   double flops_per_iteration = 0.0;         // this rank
   std::int64_t elements_checked = 0;

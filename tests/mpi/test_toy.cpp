@@ -75,7 +75,7 @@ TEST(ToyBalance, BytesMessagesAndMpiShare) {
                           "fragment_bytes = 1000\n");
   const WorkloadResult r = run_toy(cfg, MPI_COMM_WORLD);
   const CommBalance b = comm_balance(r.timeline, phase_layout(r.timeline.event_names(), r.composites), r.partners,
-                                     cfg.comm.fragment_bytes, MPI_COMM_WORLD);
+                                     cfg.comm.fragment_bytes, r.mpi_phases, MPI_COMM_WORLD);
   std::int64_t bytes = 0, messages = 0;
   std::vector<double> all_bytes;
   for (int s = 0; s < size; ++s) {
