@@ -1,5 +1,9 @@
 #include "plan/plan.hpp"
 
+#include <tuple>
+
+#include "metrics/comm_balance.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -60,6 +64,21 @@ PlanProfile plan_profile(const std::vector<PlanRank>& ranks) {
   for (auto& [d, sizes] : by_distance) {
     std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
     prof.distances.push_back({d, sizes[sizes.size() / 2], static_cast<std::int64_t>(sizes.size())});
+  }
+  // Sends per rank: what the others receive from it. Only meaningful when every rank is listed.
+  prof.all_ranks = ranks.size() > 1;
+  for (std::size_t i = 0; i < ranks.size(); ++i) prof.all_ranks = prof.all_ranks && ranks[i].rank == static_cast<int>(i);
+  if (prof.all_ranks) {
+    prof.send_bytes.assign(ranks.size(), 0);
+    prof.send_messages.assign(ranks.size(), 0);
+    for (const auto& r : ranks)
+      for (const auto& m : r.partners) {
+        prof.send_bytes[static_cast<std::size_t>(m.rank)] += m.bytes;
+        prof.send_messages[static_cast<std::size_t>(m.rank)] += 1;
+      }
+    const std::vector<double> b(prof.send_bytes.begin(), prof.send_bytes.end()), n(prof.send_messages.begin(), prof.send_messages.end());
+    std::tie(prof.bytes_imbalance, prof.bytes_imbalance_of_max) = imbalance(b);
+    std::tie(prof.messages_imbalance, prof.messages_imbalance_of_max) = imbalance(n);
   }
   return prof;
 }

@@ -43,6 +43,11 @@ struct PlanProfile {
   std::vector<DistanceProfile> distances;  // ascending distance
   double msg_bytes_min = 0, msg_bytes_mean = 0, msg_bytes_max = 0;
   double partners_min = 0, partners_mean = 0, partners_max = 0;
+  // What each rank sends per exchange (from the others' receive lists; every rank scanned only),
+  // and its imbalance over ranks as max/mean - 1 and 1 - mean/max (docs/method.md, section 3).
+  bool all_ranks = false;
+  std::vector<std::int64_t> send_bytes, send_messages;  // [rank]
+  double bytes_imbalance = 0, bytes_imbalance_of_max = 0, messages_imbalance = 0, messages_imbalance_of_max = 0;
 };
 
 struct Plan {

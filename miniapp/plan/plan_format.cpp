@@ -3,6 +3,8 @@
 // identifier string, so no escaping is needed.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "plan/plan.hpp"
 
 namespace desync {
@@ -29,6 +31,17 @@ std::string plan_text(const Plan& p) {
   s += fmt::format("messages: size min {} / mean {} / max {}; partners per rank min {:.0f} / mean {:.2f} / max {:.0f}\n",
                    bytes_text(f.msg_bytes_min), bytes_text(f.msg_bytes_mean), bytes_text(f.msg_bytes_max),
                    f.partners_min, f.partners_mean, f.partners_max);
+  if (f.all_ranks) {
+    std::int64_t bmax = 0, mmax = 0;
+    for (std::size_t r = 0; r < f.send_bytes.size(); ++r) {
+      bmax = std::max(bmax, f.send_bytes[r]);
+      mmax = std::max(mmax, f.send_messages[r]);
+    }
+    s += fmt::format("sent per exchange and rank: bytes max {}, imbalance max/mean-1 {:.1f}%, 1-mean/max {:.1f}%; "
+                     "messages max {}, imbalance {:.1f}%, {:.1f}%\n",
+                     bytes_text(static_cast<double>(bmax)), 100 * f.bytes_imbalance, 100 * f.bytes_imbalance_of_max, mmax,
+                     100 * f.messages_imbalance, 100 * f.messages_imbalance_of_max);
+  }
   s += "profile: distance -> typical (median) message size [messages]\n";
   for (const auto& d : f.distances) s += fmt::format("  {:+8d}  {:>10}  [{}]\n", d.distance, bytes_text(static_cast<double>(d.bytes)), d.count);
   s += "ranks: rank rows nnz | partners as distance:bytes (* = other node)\n";
@@ -49,8 +62,12 @@ std::string plan_json(const Plan& p) {
   s += "  \"ranks\": [";
   for (std::size_t i = 0; i < p.ranks_info.size(); ++i) {
     const PlanRank& r = p.ranks_info[i];
-    s += fmt::format("{}\n    {{\"rank\": {}, \"first_row\": {}, \"rows\": {}, \"nnz\": {}, \"partners\": [", i ? "," : "",
-                     r.rank, p.partition.begin(r.rank), r.rows, r.nnz);
+    s += fmt::format("{}\n    {{\"rank\": {}, \"first_row\": {}, \"rows\": {}, \"nnz\": {}, ", i ? "," : "", r.rank,
+                     p.partition.begin(r.rank), r.rows, r.nnz);
+    if (p.profile.all_ranks)
+      s += fmt::format("\"send_bytes\": {}, \"send_messages\": {}, ", p.profile.send_bytes[static_cast<std::size_t>(r.rank)],
+                       p.profile.send_messages[static_cast<std::size_t>(r.rank)]);
+    s += "\"partners\": [";
     for (std::size_t j = 0; j < r.partners.size(); ++j) {
       const PlanPartner& m = r.partners[j];
       s += fmt::format("{}{{\"rank\": {}, \"entries\": {}, \"bytes\": {}, \"distance\": {}, \"intra_node\": {}}}",
@@ -65,8 +82,13 @@ std::string plan_json(const Plan& p) {
                      f.distances[i].bytes, f.distances[i].count);
   s += fmt::format("],\n    \"msg_bytes_min\": {},\n    \"msg_bytes_mean\": {},\n    \"msg_bytes_max\": {},\n", f.msg_bytes_min,
                    f.msg_bytes_mean, f.msg_bytes_max);
-  s += fmt::format("    \"partners_min\": {},\n    \"partners_mean\": {},\n    \"partners_max\": {}\n  }}\n}}\n", f.partners_min,
+  s += fmt::format("    \"partners_min\": {},\n    \"partners_mean\": {},\n    \"partners_max\": {}", f.partners_min,
                    f.partners_mean, f.partners_max);
+  if (f.all_ranks)
+    s += fmt::format(",\n    \"bytes_imbalance\": {},\n    \"bytes_imbalance_of_max\": {},\n    \"messages_imbalance\": {},\n"
+                     "    \"messages_imbalance_of_max\": {}",
+                     f.bytes_imbalance, f.bytes_imbalance_of_max, f.messages_imbalance, f.messages_imbalance_of_max);
+  s += "\n  }\n}\n";
   return s;
 }
 

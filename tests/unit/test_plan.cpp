@@ -134,3 +134,40 @@ TEST(Plan, TotalsMatchTheGeneratorAndEveryRankIsCovered) {
 
 }  // namespace
 }  // namespace desync
+
+namespace desync {
+namespace {
+
+// Sends per rank are the others' receives from it; the imbalance follows its two formulas; for
+// the symmetric minife matrix what a rank sends equals what it receives.
+TEST(PlanImbalance, SendsFromReceiveListsOnTheMinifeBox) {
+  MatrixConfig cfg;
+  cfg.generator = GeneratorKind::minife;
+  cfg.partition = PartitionKind::box;
+  cfg.minife = MinifeParams{{9, 7, 5}, {3, 2, 1}};
+  const auto g = make_generator(cfg);
+  PlanOptions opt;
+  opt.ranks = 6;
+  const Plan p = build_plan(*g, cfg, opt);
+  ASSERT_TRUE(p.profile.all_ranks);
+  std::vector<double> sent;
+  for (int r = 0; r < 6; ++r) {
+    std::int64_t to_others = 0, received = 0, messages = 0;
+    for (const auto& q : p.ranks_info)
+      for (const auto& m : q.partners)
+        if (m.rank == r) to_others += m.bytes, ++messages;
+    for (const auto& m : p.ranks_info[static_cast<std::size_t>(r)].partners) received += m.bytes;
+    EXPECT_EQ(p.profile.send_bytes[static_cast<std::size_t>(r)], to_others);
+    EXPECT_EQ(p.profile.send_messages[static_cast<std::size_t>(r)], messages);
+    EXPECT_EQ(to_others, received) << "rank " << r << ": a symmetric matrix sends what it receives";
+    sent.push_back(static_cast<double>(to_others));
+  }
+  double mx = 0, mean = 0;
+  for (double s : sent) mx = std::max(mx, s), mean += s / 6;
+  EXPECT_NEAR(p.profile.bytes_imbalance, mx / mean - 1, 1e-12);
+  EXPECT_NEAR(p.profile.bytes_imbalance_of_max, 1 - mean / mx, 1e-12);
+  EXPECT_GT(p.profile.bytes_imbalance, 0.0) << "corner boxes have fewer neighbours than middle ones";
+}
+
+}  // namespace
+}  // namespace desync
