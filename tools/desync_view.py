@@ -20,6 +20,12 @@ Subcommands:
       red, barrier orange and hatched, pack/post and unknown phases grey. Any format
       matplotlib's Agg backend writes (png, pdf, svg) by suffix.
 
+  compare BASE OTHER
+      The improvement of run OTHER over the paired run BASE from /metrics/total_time, both
+      ways the communication-imbalance study words it: T_base / T_other - 1 and
+      1 - T_other / T_base (and the Gflop/s ratio where both files have one); warns when the
+      runs differ in workload, ranks or iterations (docs/method.md, section 3).
+
   trace FILE -o OUT.json[.gz] [--ranks A:B] [--iterations K0:K1] [--stride S] [--include-warmup]
       Chrome Trace Event JSON (opens in https://ui.perfetto.dev or chrome://tracing): one
       process per rank, one complete event per phase and iteration, times in microseconds.
@@ -54,6 +60,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 try:
     from desync.chrome_trace import cmd_trace
+    from desync.compare import cmd_compare
     from desync.errors import DesyncError
     from desync.summary import cmd_summary
     from desync.timeline_plot import cmd_timeline
@@ -136,6 +143,11 @@ def build_parser():
     p.add_argument("--no-messages", action="store_true",
                    help="do not draw message lines (drawn when the file has /messages)")
     p.set_defaults(func=cmd_timeline)
+
+    p = sub.add_parser("compare", help="improvement of one run over a paired run")
+    p.add_argument("base", metavar="BASE")
+    p.add_argument("other", metavar="OTHER")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("trace", help="export Chrome Trace Event JSON for Perfetto")
     p.add_argument("file", metavar="FILE")
