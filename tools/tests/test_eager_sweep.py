@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Tests of tools/eager_sweep.py: the library's variable per transport, the runs it plans, and
+the usage errors. (A real sweep runs in ctest as eager_sweep_vader_np2.)"""
+
+import os
+import subprocess
+import sys
+import unittest
+
+TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, TOOLS)
+
+import eager_sweep  # noqa: E402
+
+
+class EagerSweepTest(unittest.TestCase):
+    def test_variables(self):
+        self.assertEqual(eager_sweep.variable("openmpi", "vader"), "OMPI_MCA_btl_vader_eager_limit")
+        self.assertEqual(eager_sweep.variable("openmpi", "tcp"), "OMPI_MCA_btl_tcp_eager_limit")
+        self.assertEqual(eager_sweep.variable("openmpi", "ucx"), "UCX_RNDV_THRESH")
+        self.assertEqual(eager_sweep.variable("mpich", "vader"), "MPIR_CVAR_CH4_EAGER_MAX_MSG_SIZE")
+        self.assertEqual(eager_sweep.variable("intel", None), "I_MPI_EAGER_THRESHOLD")
+        with self.assertRaises(ValueError):
+            eager_sweep.variable("lam", None)
+
+    def test_plan(self):
+        runs = eager_sweep.plan_runs(["mpiexec", "-n", "2", "desync", "run", "d.toml"], [4096, 65536],
+                                     "OMPI_MCA_btl_tcp_eager_limit", "out/x")
+        self.assertEqual(len(runs), 2)
+        limit, env, argv, out = runs[1]
+        self.assertEqual(limit, 65536)
+        self.assertEqual(env, {"OMPI_MCA_btl_tcp_eager_limit": "65536"})
+        self.assertEqual(argv[-4:], ["--set", "comm.eager_limit=65536", "-o", "out/x_65536.h5"])
+        self.assertEqual(out, "out/x_65536.h5")
+
+    def run_tool(self, *args):
+        p = subprocess.run([sys.executable, os.path.join(TOOLS, "eager_sweep.py")] + list(args),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_dry_run_and_errors(self):
+        code, out, err = self.run_tool("--limits", "1024,2048", "--library", "intel", "--dry-run", "--",
+                                       "mpiexec", "desync", "run", "d.toml")
+        self.assertEqual(code, 0, err)
+        self.assertIn("I_MPI_EAGER_THRESHOLD=2048 mpiexec desync run d.toml --set comm.eager_limit=2048 -o eager_2048.h5", out)
+        self.assertEqual(self.run_tool("--limits", "1024")[0], 2)  # no command
+        code, _, err = self.run_tool("--limits", "-5", "--", "x")
+        self.assertEqual(code, 2)
+        self.assertIn("positive", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
