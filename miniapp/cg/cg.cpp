@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cg/cg_kernels.hpp"
 #include "comm/halo_exchange.hpp"
 #include "comm/halo_plan.hpp"
 #include "comm/overlap.hpp"
@@ -21,7 +22,9 @@
 namespace desync {
 namespace {
 
-using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+using cg::ListedRows;
+using cg::RowPolicy;
+using cg::RowProduct;
 
 // Events of one iteration; the overlapped SpMV adds interior_end between post_end and wait_end.
 enum : int { begin, pack_end, post_end, interior_end, wait_end, spmv_end, pq_end, pq_allreduce_end, update_end,
@@ -34,32 +37,6 @@ std::vector<std::string> event_names() {
 
 // The manufactured solution: smooth in the row index is not needed, only known and nonzero.
 KOKKOS_INLINE_FUNCTION double x_star(GlobalIndex g) { return 1.0 + static_cast<double>((g * 7919) % 1000) / 1000.0; }
-
-// q(row) = sum_k a_k p(col_k) for the rows listed in `rows` (or all rows when the list is
-// empty and n is the row count): the same loop for every row in every variant.
-struct RowProduct {
-  RowOffsets row_ptr;
-  LocalColumns col;
-  Values<double> val;
-  Vector p, q;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const {
-    double s = 0.0;
-    for (auto k = row_ptr(i); k < row_ptr(i + 1); ++k) s += val(k) * p(col(k));
-    q(i) = s;
-  }
-};
-
-struct ListedRows {
-  RowProduct f;
-  LocalColumns rows;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t k) const { f(rows(k)); }
-};
-
-double dot(const Vector& a, const Vector& b, std::int32_t n) {
-  double s = 0.0;
-  Kokkos::parallel_reduce("desync::cg::dot", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i, double& acc) { acc += a(i) * b(i); }, s);
-  return s;
-}
 
 }  // namespace
 
@@ -134,7 +111,7 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   Kokkos::deep_copy(x, 0.0);
   Kokkos::deep_copy(r, b);
   Kokkos::parallel_for("desync::cg::p0", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = r(i); });
-  double rr = dot(r, r, n);
+  double rr = cg::dot(r, r, n);
   MPI_Allreduce(MPI_IN_PLACE, &rr, 1, MPI_DOUBLE, MPI_SUM, comm);
   const double rr0 = rr;
 
@@ -148,23 +125,17 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   for (std::int64_t it = 0; it < total; ++it) {
     tl.mark(it, begin);
     spmv(&tl, it);
-    double pq = dot(p, q, n);
+    double pq = cg::dot(p, q, n);
     tl.mark(it, pq_end);
     MPI_Allreduce(MPI_IN_PLACE, &pq, 1, MPI_DOUBLE, MPI_SUM, comm);
     tl.mark(it, pq_allreduce_end);
     const double alpha = pq > 0.0 ? rr / pq : 0.0;  // pq = 0 only once r = 0 exactly
-    double rr_new = 0.0;
-    Kokkos::parallel_reduce("desync::cg::update", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i, double& acc) {
-      x(i) += alpha * p(i);
-      r(i) -= alpha * q(i);
-      acc += r(i) * r(i);
-    }, rr_new);
+    double rr_new = cg::update(x, r, p, q, alpha, n);
     tl.mark(it, update_end);
     MPI_Allreduce(MPI_IN_PLACE, &rr_new, 1, MPI_DOUBLE, MPI_SUM, comm);
     tl.mark(it, rr_allreduce_end);
     const double beta = rr > 0.0 ? rr_new / rr : 0.0;
-    Kokkos::parallel_for("desync::cg::direction", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = r(i) + beta * p(i); });
-    ExecSpace().fence();
+    cg::direction(p, r, beta, n);
     tl.mark(it, direction_end);
     rr = rr_new;
     residual.push_back(std::sqrt(rr));
