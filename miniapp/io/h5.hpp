@@ -31,7 +31,7 @@ struct Context {
 class Handle {
  public:
   Handle() = default;
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  Handle(hid_t id, herr_t (*closer)(hid_t)) : id_(id), close_(closer) {}
   ~Handle();
   Handle(Handle&& o) noexcept;
   Handle& operator=(Handle&& o) noexcept;

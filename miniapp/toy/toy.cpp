@@ -96,9 +96,8 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
   const bool overlap = c.overlap;
   // no overlap: begin, post_end, wait_end, compute_end; overlap: begin, post_end, part1_end,
   // wait_end, part2_end; then delay_end, sync_end.
-  const std::vector<std::string> names =
-      overlap ? std::vector<std::string>{"begin", "post_end", "part1_end", "wait_end", "part2_end", "delay_end", "sync_end"}
-              : std::vector<std::string>{"begin", "post_end", "wait_end", "compute_end", "delay_end", "sync_end"};
+  std::vector<std::string> names{"begin", "post_end", "wait_end", "compute_end", "delay_end", "sync_end"};
+  if (overlap) names = {"begin", "post_end", "part1_end", "wait_end", "part2_end", "delay_end", "sync_end"};
   WorkloadResult r(Timeline(names, total, cfg.run.warmup));
   Timeline& tl = r.timeline;
   ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
@@ -155,8 +154,8 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
   r.message_errors = wrong;
 
   r.work_phase = "exec";
-  r.composites = overlap ? std::vector<CompositePhase>{{"exec", {"part1", "part2"}}, {"comm", {"post", "wait"}}}
-                         : std::vector<CompositePhase>{{"exec", {"compute"}}, {"comm", {"post", "wait"}}};
+  r.composites.push_back({"exec", overlap ? std::vector<std::string>{"part1", "part2"} : std::vector<std::string>{"compute"}});
+  r.composites.push_back({"comm", {"post", "wait"}});
   // One /comm slot per message (a target with k messages appears k times), so the message
   // counts of the balance metrics are the messages sent.
   for (std::size_t i = 0; i < out.size(); ++i) {

@@ -145,7 +145,9 @@ TEST(CommOptions, SpmvTestedMessagesAreStamped) {
     EXPECT_TRUE(std::isfinite(done[i])) << "event " << i << " never completed";
     EXPECT_LE(post[i], done[i]) << "event " << i;
   }
-  if (comm_size(MPI_COMM_WORLD) > 1) EXPECT_GT(post.size(), 0u);
+  if (comm_size(MPI_COMM_WORLD) > 1) {
+    EXPECT_GT(post.size(), 0u);
+  }
 }
 
 TEST(CommOptions, FullMessageLogCountsWhatItDrops) {

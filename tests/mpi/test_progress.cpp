@@ -71,7 +71,9 @@ TEST(Progress, LargeMessageAdvancesWhileTheRankComputes) {
                 work * 1e3, wait * 1e3, test * 1e3, thread * 1e3);
   EXPECT_GT(wait, 1e-3) << "with progress = wait the transfer should happen inside the wait";
   EXPECT_LT(test, 0.5 * wait) << "MPI_Testall during the computation should have moved the message";
-  if (thread >= 0) EXPECT_LT(thread, 0.5 * wait) << "the progress thread should have moved the message";
+  if (thread >= 0) {
+    EXPECT_LT(thread, 0.5 * wait) << "the progress thread should have moved the message";
+  }
 }
 
 }  // namespace

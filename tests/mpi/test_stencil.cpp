@@ -119,7 +119,9 @@ TEST(StencilRecord, TimelineCompositesAndPartners) {
     if (v.name == "gflops") gflops = v.value;
   }
   EXPECT_GT(gflops, 0.0);
-  if (size > 1) EXPECT_GT(redundant, 0.0) << "CA recomputes ghost cells";
+  if (size > 1) {
+    EXPECT_GT(redundant, 0.0) << "CA recomputes ghost cells";
+  }
   else EXPECT_EQ(redundant, 0.0);
 }
 

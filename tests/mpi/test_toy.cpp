@@ -94,7 +94,9 @@ TEST(ToyBalance, BytesMessagesAndMpiShare) {
   const auto [over_mean, of_max] = imbalance(all_bytes);
   EXPECT_DOUBLE_EQ(b.bytes_max_over_mean, over_mean);
   EXPECT_DOUBLE_EQ(b.bytes_mean_over_max, of_max);
-  if (size > 2) EXPECT_GT(b.bytes_max_over_mean, 0.0) << "random sizes make ranks send different volumes";
+  if (size > 2) {
+    EXPECT_GT(b.bytes_max_over_mean, 0.0) << "random sizes make ranks send different volumes";
+  }
   for (double s : b.mpi_share) EXPECT_TRUE(s > 0.0 && s < 1.0) << s << ": post, wait and sync are part of every iteration";
   const auto two = imbalance({1.0, 3.0});
   EXPECT_DOUBLE_EQ(two.first, 0.5);

@@ -22,7 +22,9 @@ std::vector<double> dense(const Minife& g) {
   for (GlobalIndex r = 0; r < g.rows(); ++r) {
     const int k = g.row(r, cols.data(), vals.data());
     for (int j = 0; j < k; ++j) {
-      if (j > 0) EXPECT_LT(cols[j - 1], cols[j]) << "row " << r << " sorted, no duplicates";
+      if (j > 0) {
+        EXPECT_LT(cols[j - 1], cols[j]) << "row " << r << " sorted, no duplicates";
+      }
       a[static_cast<std::size_t>(r) * n + static_cast<std::size_t>(cols[j])] = vals[j].real();
     }
   }
