@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -77,32 +78,41 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   const GlobalIndex first = m.first_row;
   const RowProduct product{m.row_ptr, m.col, m.val, p, q};
 
-  // The SpMV q = A p, chosen once: exchange then all rows, or the overlapped split.
-  const bool overlap = cfg.cg.overlap;
-  auto spmv = [&](Timeline* tl, std::int64_t it) {
-    auto mark = [&](int e) { if (tl) tl->mark(it, e); };
-    halo.pack(p);
-    mark(pack_end);
-    halo.post(p);
-    mark(post_end);
-    if (overlap) {
-      overlap_exchange(halo.exchange(), static_cast<std::int64_t>(inner_h.size()), [&](std::int64_t b0, std::int64_t e0) {
-        Kokkos::parallel_for("desync::cg::spmv_inner",
-                             RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)), ListedRows{product, inner});
-        ExecSpace().fence();
-      });
-      mark(interior_end);
-      halo.wait();
-      mark(wait_end);
-      Kokkos::parallel_for("desync::cg::spmv_outer", RowPolicy(0, static_cast<std::int32_t>(outer_h.size())), ListedRows{product, outer});
-    } else {
-      halo.wait();
-      mark(wait_end);
-      Kokkos::parallel_for("desync::cg::spmv", RowPolicy(0, n), product);
-    }
-    ExecSpace().fence();
-    mark(spmv_end);
+  // The SpMV q = A p, chosen once: exchange then all rows, or the overlapped split. tl null:
+  // not recorded (set-up and verification products).
+  const auto mark = [](Timeline* tl, std::int64_t it, int e) {
+    if (tl) tl->mark(it, e);
   };
+  const auto plain = [&](Timeline* tl, std::int64_t it) {
+    halo.pack(p);
+    mark(tl, it, pack_end);
+    halo.post(p);
+    mark(tl, it, post_end);
+    halo.wait();
+    mark(tl, it, wait_end);
+    Kokkos::parallel_for("desync::cg::spmv", RowPolicy(0, n), product);
+    ExecSpace().fence();
+    mark(tl, it, spmv_end);
+  };
+  const auto overlapped = [&](Timeline* tl, std::int64_t it) {
+    halo.pack(p);
+    mark(tl, it, pack_end);
+    halo.post(p);
+    mark(tl, it, post_end);
+    overlap_exchange(halo.exchange(), static_cast<std::int64_t>(inner_h.size()), [&](std::int64_t b0, std::int64_t e0) {
+      Kokkos::parallel_for("desync::cg::spmv_inner", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)),
+                           ListedRows{product, inner});
+      ExecSpace().fence();
+    });
+    mark(tl, it, interior_end);
+    halo.wait();
+    mark(tl, it, wait_end);
+    Kokkos::parallel_for("desync::cg::spmv_outer", RowPolicy(0, static_cast<std::int32_t>(outer_h.size())), ListedRows{product, outer});
+    ExecSpace().fence();
+    mark(tl, it, spmv_end);
+  };
+  const std::function<void(Timeline*, std::int64_t)> spmv =
+      cfg.cg.overlap ? std::function<void(Timeline*, std::int64_t)>(overlapped) : std::function<void(Timeline*, std::int64_t)>(plain);
 
   // Set-up: b = A x*, x = 0, r = b, p = r.
   Kokkos::parallel_for("desync::cg::x_star", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = x_star(first + i); });

@@ -115,33 +115,52 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   Timeline& tl = r.timeline;
   ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
 
-  // One repetition; tl == nullptr for the untimed warm-up ones.
-  auto one = [&](SizeExchanges& x, Timeline* t, std::int64_t it) {
-    auto mark = [&](int e) { if (t) t->mark(it, e); };
-    mark(begin);
-    if (me.peer < 0) {
-      mark(post_end), mark(wait_end), mark(reply_end);
-      return;
+  // One repetition per role, chosen once below (no role or mode is tested per repetition);
+  // mark(t, it, e) stamps event e, or nothing for the untimed warm-up repetitions (t null).
+  const auto mark = [](Timeline* t, std::int64_t it, int e) {
+    if (t) t->mark(it, e);
+  };
+  const auto idle = [&](SizeExchanges&, Timeline* t, std::int64_t it) {
+    mark(t, it, begin), mark(t, it, post_end), mark(t, it, wait_end), mark(t, it, reply_end);
+  };
+  const auto first_pingpong = [&](SizeExchanges& x, Timeline* t, std::int64_t it) {
+    mark(t, it, begin);
+    x.out->post(send.data(), recv.data());  // the echo's receive, then the message
+    mark(t, it, post_end);
+    x.out->complete();
+    mark(t, it, wait_end);
+    mark(t, it, reply_end);
+  };
+  const auto first_bandwidth = [&](SizeExchanges& x, Timeline* t, std::int64_t it) {
+    mark(t, it, begin);
+    x.out->post(send.data(), nullptr);  // the window
+    mark(t, it, post_end);
+    x.out->complete();
+    mark(t, it, wait_end);
+    x.in->post(nullptr, &reply_byte);
+    x.in->complete();
+    mark(t, it, reply_end);
+  };
+  const auto second = [&](SizeExchanges& x, Timeline* t, std::int64_t it) {
+    mark(t, it, begin);
+    x.in->post(nullptr, recv.data());
+    mark(t, it, post_end);
+    x.in->complete();
+    mark(t, it, wait_end);
+    x.out->post(bw ? &reply_byte : recv.data(), nullptr);  // ping-pong: the echo sends back what arrived
+    x.out->complete();
+    mark(t, it, reply_end);
+  };
+  // Warm-up and timed repetitions of size s with `one`; returns true if the run is to stop.
+  const auto repeat = [&](SizeExchanges& x, std::int64_t s, const auto& one) {
+    for (std::int64_t w = 0; w < cfg.run.warmup; ++w) one(x, nullptr, 0);
+    for (std::int64_t i = 0; i < reps; ++i) {
+      const std::int64_t it = s * reps + i;
+      one(x, &tl, it);
+      loop.sync(it);
+      if (loop.stop_after(it)) return true;
     }
-    if (me.first) {
-      x.out->post(send.data(), recv.data());
-      mark(post_end);
-      x.out->complete();
-      mark(wait_end);
-      if (bw) {
-        x.in->post(nullptr, &reply_byte);
-        x.in->complete();
-      }
-      mark(reply_end);
-    } else {
-      x.in->post(nullptr, recv.data());
-      mark(post_end);
-      x.in->complete();
-      mark(wait_end);
-      x.out->post(bw ? &reply_byte : recv.data(), nullptr);  // ping-pong: the echo sends back what arrived
-      x.out->complete();
-      mark(reply_end);
-    }
+    return false;
   };
 
   std::int64_t checked = 0, wrong = 0;
@@ -161,16 +180,10 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
         for (std::size_t k = 0; k < bytes; ++k)
           recv[j * bytes + k] = static_cast<unsigned char>(pattern(k, origin, static_cast<std::size_t>(s)) ^ 0x5au);
     MPI_Barrier(comm);  // sizes start together; outside the timed repetitions
-    for (std::int64_t w = 0; w < cfg.run.warmup; ++w) one(x, nullptr, 0);
-    for (std::int64_t i = 0; i < reps; ++i) {
-      const std::int64_t it = s * reps + i;
-      one(x, &tl, it);
-      loop.sync(it);
-      if (loop.stop_after(it)) {
-        stop = true;
-        break;
-      }
-    }
+    if (me.peer < 0) stop = repeat(x, s, idle);
+    else if (!me.first) stop = repeat(x, s, second);
+    else if (bw) stop = repeat(x, s, first_bandwidth);
+    else stop = repeat(x, s, first_pingpong);
     if (receives) {
       for (std::size_t j = 0; j < window; ++j)
         for (std::size_t k = 0; k < bytes; ++k) wrong += recv[j * bytes + k] != pattern(k, origin, static_cast<std::size_t>(s));

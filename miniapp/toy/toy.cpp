@@ -3,6 +3,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,23 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
   // progress = "test": part 1 runs in chunks of test_interval microseconds (an item is 1 us).
   const auto part1_us = static_cast<std::int64_t>(part1 * 1e6 + 0.5);
   std::int64_t checked = 0, wrong = 0;
+  // After the post, chosen once: wait then compute (no overlap), or part 1, wait, part 2.
+  const auto plain = [&](std::int64_t it) {
+    x.complete();
+    tl.mark(it, 2);
+    compute(part2);
+    tl.mark(it, 3);
+  };
+  const auto overlapped = [&](std::int64_t it) {
+    overlap_exchange(x, part1_us, [](std::int64_t b, std::int64_t e) { compute(static_cast<double>(e - b) * 1e-6); });
+    tl.mark(it, 2);
+    x.complete();
+    tl.mark(it, 3);
+    compute(part2);
+    tl.mark(it, 4);
+  };
+  const std::function<void(std::int64_t)> complete_and_compute =
+      overlap ? std::function<void(std::int64_t)>(overlapped) : std::function<void(std::int64_t)>(plain);
 
   loop.start();
   for (std::int64_t it = 0; it < total; ++it) {
@@ -116,19 +134,7 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
       }
     x.post(send.data(), recv.data());
     tl.mark(it, 1);
-    if (overlap) {
-      overlap_exchange(x, part1_us, [](std::int64_t b, std::int64_t e) { compute(static_cast<double>(e - b) * 1e-6); });
-      tl.mark(it, 2);
-      x.complete();
-      tl.mark(it, 3);
-      compute(part2);
-      tl.mark(it, 4);
-    } else {
-      x.complete();
-      tl.mark(it, 2);
-      compute(part2);
-      tl.mark(it, 3);
-    }
+    complete_and_compute(it);
     for (const Slot& m : in)
       if (m.bytes >= stamp_bytes) {
         std::int64_t stamp[2];
