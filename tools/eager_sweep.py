@@ -108,6 +108,8 @@ def main(argv=None):
                    help="Open MPI's transport whose limit to set (default vader: one node)")
     p.add_argument("--prefix", default="eager", help="output files PREFIX_L.h5 (default eager)")
     p.add_argument("--dry-run", action="store_true", help="print the runs, do not start them")
+    p.add_argument("--force", action="store_true",
+                   help="replace existing PREFIX_L.h5 files (desync run --force); without it they are an error")
     args = p.parse_args(argv[:split])
     command = argv[split + 1:]
     if not command:
@@ -119,7 +121,10 @@ def main(argv=None):
         var = variable(library, args.transport)
     except ValueError as exc:
         p.error(str(exc))
-    runs = plan_runs(command, args.limits, var, args.prefix)
+    runs = plan_runs(command + (["--force"] if args.force else []), args.limits, var, args.prefix)
+    existing = [out for _, _, _, out in runs if os.path.exists(out)]
+    if existing and not args.force and not args.dry_run:
+        p.error("%s exists (an earlier sweep?); give --force to replace, or another --prefix" % existing[0])
     status = 0
     for limit, env_add, run_argv, out in runs:
         print("%s=%s %s" % (var, env_add[var], " ".join(run_argv)), flush=True)
@@ -131,11 +136,16 @@ def main(argv=None):
     if args.dry_run:
         return 0
     print("\n%12s %14s %10s  %s" % ("eager limit", "total time", "Gflop/s", "library reports"))
+    from desync.errors import DesyncError
     for limit, _, _, out in runs:
         if not os.path.exists(out):
             print("%12d %14s %10s  (no output file)" % (limit, "-", "-"))
             continue
-        total, gflops, lines = recorded(out, var)
+        try:
+            total, gflops, lines = recorded(out, var)
+        except (DesyncError, OSError, KeyError) as exc:
+            print("%12d %14s %10s  (unreadable: %s)" % (limit, "-", "-", exc))
+            continue
         print("%12d %12.6g s %10s  %s" % (limit, float(total), "%.4g" % float(gflops) if gflops is not None else "-",
                                            "; ".join(lines) if lines else "(nothing via MPI_T)"))
     return status

@@ -180,6 +180,7 @@ struct CommConfig {
   std::int64_t fragment_bytes = 0;  // 0: messages go whole
   std::int64_t communicators = 1;   // N_DUP: messages (fragments) spread over this many duplicates
   SyncMode sync = SyncMode::none;   // after every iteration; [run] barrier = true is "barrier"
+  bool sync_given = false;          // the deck set [comm] sync (else a workload default applies)
   std::int64_t eager_limit = 0;     // declared for the record (bytes); 0: none. Checked against MPI_T
   bool record_messages = false;     // message events (record/message_log.hpp)
   std::int64_t record_messages_max = 1'000'000;  // events kept per rank; more are counted as dropped

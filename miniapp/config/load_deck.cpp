@@ -221,6 +221,7 @@ CommConfig read_comm(TableReader r, Workload w) {
   c.fragment_bytes = r.integer("fragment_bytes", c.fragment_bytes, 0, std::numeric_limits<int>::max());
   c.communicators = r.integer("communicators", c.communicators, 1, 64);
   c.sync = r.choice("sync", c.sync, sync_mode_names);
+  c.sync_given = r.has("sync");
   c.eager_limit = r.integer("eager_limit", c.eager_limit, 0, std::numeric_limits<int>::max());
   c.record_messages = r.boolean("record_messages", c.record_messages);
   c.record_messages_max = r.integer("record_messages_max", c.record_messages_max, 1, std::int64_t{1} << 31);
@@ -399,11 +400,22 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
       throw DeckError(fmt::format("{}: error: [matrix] generator = \"{}\": workload \"cg\" needs a symmetric positive definite "
                                   "matrix; allowed: \"minife\", \"stencil5\" (with its default weights)",
                                   deck_path, enum_name(generator_names, c.matrix.generator)));
+    if (c.run.workload == Workload::cg && c.matrix.generator == GeneratorKind::stencil5) {
+      // Symmetric (x-1 = x+1, y-1 = y+1), non-positive neighbours, centre at least their sum:
+      // with the Dirichlet boundary an irreducibly diagonally dominant M-matrix, hence SPD.
+      const auto& w = c.matrix.stencil5.weights;
+      const bool spd = w[1] == w[2] && w[3] == w[4] && w[1] <= 0 && w[3] <= 0 && w[0] > 0 && w[0] >= -(w[1] + w[2] + w[3] + w[4]);
+      if (!spd)
+        throw DeckError(fmt::format("{}: error: [matrix.stencil5] weights = [{}, {}, {}, {}, {}]: workload \"cg\" needs a "
+                                    "symmetric positive definite matrix: x-1 = x+1 and y-1 = y+1, neighbours <= 0, centre > 0 "
+                                    "and >= minus their sum (e.g. [4, -1, -1, -1, -1])",
+                                    deck_path, w[0], w[1], w[2], w[3], w[4]));
+    }
   }
   // [run] barrier (and ChebFD's barrier_per_degree) say sync = "barrier" in the older words.
   const bool barrier_alias = c.run.barrier || (c.run.workload == Workload::chebfd && c.chebfd.barrier_per_degree);
   if (barrier_alias) {
-    if (c.comm.sync == SyncMode::allreduce)
+    if (c.comm.sync == SyncMode::allreduce && c.comm.sync_given)
       throw DeckError(fmt::format("{}: error: [run] barrier = true (or [chebfd] barrier_per_degree) asks for a barrier "
                                   "but [comm] sync = \"allreduce\"; keep one of them", deck_path));
     c.comm.sync = SyncMode::barrier;

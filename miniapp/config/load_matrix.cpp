@@ -122,6 +122,8 @@ MinifeParams read_minife(TableReader r) {
   std::int64_t rows = 1;
   for (int d = 0; d < 3; ++d) rows = times(rows, c.elements[d] + 1);
   if (rows <= 0 || rows > (std::int64_t{1} << 62)) r.fail("elements", "the box is too large (more than 2^62 nodes)");
+  if (c.grid[0] * c.grid[1] * c.grid[2] > (std::int64_t{1} << 20))
+    r.fail("grid", "more than 2^20 boxes (one per rank with partition = \"box\")");
   r.finish();
   return c;
 }

@@ -233,32 +233,40 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   r.datasets.push_back({"pingpong", "bandwidth", "B/s", {ns, np}, bandwidth, false, false});
   if (bw) r.datasets.push_back({"pingpong", "aggregate_bandwidth", "B/s", {ns}, aggregate, false, false});
 
+  // bandwidth mode: the pairs run concurrently, so their sum; ping-pong: the best single pair.
   double peak = 0.0;
-  for (double b : aggregate)
+  for (double b : bw ? aggregate : bandwidth)
     if (std::isfinite(b)) peak = std::max(peak, b);
   r.metrics.push_back({bw ? "peak_aggregate_bandwidth" : "peak_pingpong_bandwidth", peak, "B/s"});
   r.metrics.push_back(count_value("pairs", pairs));
 
   std::string& rep = r.report;
   rep = bw ? fmt::format("bandwidth: {} pair(s), window {}, {} repetitions per size (median):\n", pairs, c.window, reps)
-           : fmt::format("ping-pong: {} pair(s), {} repetitions per size (median round trip):\n", pairs, reps);
+           : fmt::format("ping-pong: {} pair(s), {} repetitions per size (pair 0, median round trip):\n", pairs, reps);
   rep += bw ? fmt::format("  {:>10} {:>14} {:>18}\n", "bytes", "window [us]", "aggregate [MB/s]")
             : fmt::format("  {:>10} {:>14} {:>18}\n", "bytes", "round trip [us]", "bandwidth [MB/s]");
   for (std::int64_t s = 0; s < nsizes; ++s) {
     const std::size_t cell = static_cast<std::size_t>(s) * np;  // pair 0's time
     rep += fmt::format("  {:>10} {:>14.2f} {:>18.1f}\n", static_cast<long long>(bytes[static_cast<std::size_t>(s)]),
-                       med[cell] * 1e6, aggregate[static_cast<std::size_t>(s)] * 1e-6);
+                       med[cell] * 1e6, (bw ? aggregate[static_cast<std::size_t>(s)] : bandwidth[cell]) * 1e-6);
   }
 
   r.work_phase = "wait";
   r.elements_checked = checked;
   r.element_errors = wrong;
-  if (me.peer >= 0) {  // bytes of one repetition at the largest size (the reply counts 0)
-    const auto data = static_cast<std::int64_t>(largest * window);
-    r.partners.send_rank.push_back(me.peer);
-    r.partners.recv_rank.push_back(me.peer);
-    r.partners.send_bytes.push_back(bw && !me.first ? 0 : data);
-    r.partners.recv_bytes.push_back(bw && me.first ? 0 : data);
+  // One /comm slot per message of a repetition at the largest size (a window is `window`
+  // messages; the zero-byte reply is a message of 0 bytes), so message counts are right.
+  if (me.peer >= 0) {
+    const auto data = static_cast<std::int64_t>(largest);
+    const std::size_t out = bw && !me.first ? 1 : window, in = bw && me.first ? 1 : window;
+    for (std::size_t k = 0; k < out; ++k) {
+      r.partners.send_rank.push_back(me.peer);
+      r.partners.send_bytes.push_back(bw && !me.first ? 0 : data);
+    }
+    for (std::size_t k = 0; k < in; ++k) {
+      r.partners.recv_rank.push_back(me.peer);
+      r.partners.recv_bytes.push_back(bw && me.first ? 0 : data);
+    }
   }
   return r;
 }

@@ -121,6 +121,10 @@ TEST(ToyDeck, SizesAreFixedAndDefaultsAreTheStudys) {
   EXPECT_GT(std::unique(sizes.begin(), sizes.end()) - sizes.begin(), 8) << "sizes differ between pairs";
   EXPECT_NE(toy_message_bytes(c.toy, 1, 0, 1, 0), toy_message_bytes(c.toy, 2, 0, 1, 0)) << "the seed decides";
   EXPECT_THROW(deck("min_bytes = 10\nmax_bytes = 5\n"), DeckError);
+  // [run] barrier = true replaces the toy's default allreduce; it conflicts only with an explicit one.
+  const Config barrier = load_deck("[run]\nworkload = \"toy\"\nbarrier = true\n", "b.toml", {});
+  EXPECT_EQ(barrier.comm.sync, SyncMode::barrier);
+  EXPECT_THROW(load_deck("[run]\nworkload = \"toy\"\nbarrier = true\n[comm]\nsync = \"allreduce\"\n", "c.toml", {}), DeckError);
   EXPECT_THROW(deck("part1 = 0.3\n"), DeckError) << "part1 needs overlap = true";
   EXPECT_THROW(validate_for_ranks(deck("degree = 4\n"), 4), DeckError) << "4 ranks have 3 others";
   EXPECT_NO_THROW(validate_for_ranks(deck("degree = 3\n"), 4));

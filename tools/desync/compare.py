@@ -14,8 +14,7 @@ the same work (same workload, iterations and problem size); differences are list
 from desync.errors import DesyncError
 from desync.h5file import open_output, read, root_attributes
 
-# What must match for a fair comparison: root attributes, then the resolved deck's keys that
-# decide the work but not how it is communicated.
+# What must match for a fair comparison (root attributes; the problem size is the user's care).
 SAME_ATTRIBUTES = ("workload", "ranks", "iterations")
 
 

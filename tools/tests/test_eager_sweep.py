@@ -44,6 +44,13 @@ class EagerSweepTest(unittest.TestCase):
         self.assertEqual(code, 0, err)
         self.assertIn("I_MPI_EAGER_THRESHOLD=2048 mpiexec desync run d.toml --set comm.eager_limit=2048 -o eager_2048.h5", out)
         self.assertEqual(self.run_tool("--limits", "1024")[0], 2)  # no command
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            prefix = os.path.join(d, "s")
+            open(prefix + "_1024.h5", "w").close()
+            code, _, err = self.run_tool("--limits", "1024", "--library", "intel", "--prefix", prefix, "--", "true")
+            self.assertEqual(code, 2)
+            self.assertIn("--force", err)
         code, _, err = self.run_tool("--limits", "-5", "--", "x")
         self.assertEqual(code, 2)
         self.assertIn("positive", err)
