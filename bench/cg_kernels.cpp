@@ -1,6 +1,7 @@
 // The CG's kernels (cg/cg_kernels.hpp) on the miniFE-like matrix, side by side in one run:
-//   - its row product (the SpMV both CG variants use) against desync's SpMV kernel
-//     (spmv::LocalProduct, goal ratio >= 0.95) and KokkosKernels' spmv (goal >= 1.0) on the
+//   - its SpMV (desync's row kernel spmv::LocalProduct on the CG's local CRS, as both CG
+//     variants call it) against the SpMV workload's (the same kernel on its split copy of the
+//     matrix; goal ratio >= 0.95: same code, so this measures placement and noise) and KokkosKernels' spmv (goal >= 1.0) on the
 //     same CRS arrays, vectors and threads;
 //   - everything else of one iteration (dot, fused x/r update with <r, r>, new direction:
 //     88 bytes per row, docs/method.md section 17) against that traffic at the bandwidth of
@@ -41,7 +42,7 @@ int main(int argc, char** argv) {
     const std::int32_t n = m.rows;
     Vector p("desync::bench::p", n), q("desync::bench::q", n), q_ref("desync::bench::q_ref", n), q_kk("desync::bench::q_kk", n);
     Kokkos::parallel_for("desync::bench::init", cg::RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = 1.0 + (i % 7) * 0.125; });
-    const cg::RowProduct cg_product{m.row_ptr, m.col, m.val, p, q};
+    const spmv::LocalProduct cg_product{m.row_ptr, m.col, m.val, p, q};  // what the CG calls, on its CRS
     const spmv::LocalProduct ref{a.local.row_ptr, a.local.col, a.local.val, p, q_ref};
     // The vector operations on their own, larger vectors.
     Vector vx("desync::bench::x", nv), vr("desync::bench::r", nv), vp("desync::bench::vp", nv), vq("desync::bench::vq", nv);

@@ -12,6 +12,7 @@
 #include "comm/halo_exchange.hpp"
 #include "comm/halo_plan.hpp"
 #include "comm/overlap.hpp"
+#include "core/device_copy.hpp"
 #include "core/errors.hpp"
 #include "core/fingerprint.hpp"
 #include "core/mpi_util.hpp"
@@ -19,13 +20,13 @@
 #include "loop/experiment_loop.hpp"
 #include "matrix/local_matrix.hpp"
 #include "matrix/make_generator.hpp"
+#include "workload/halo_partners.hpp"
 
 namespace desync {
 namespace {
 
 using cg::ListedRows;
 using cg::RowPolicy;
-using cg::RowProduct;
 
 // Events of one iteration; the overlapped SpMV adds interior_end between post_end and wait_end.
 enum : int { begin, pack_end, post_end, interior_end, wait_end, spmv_end, pq_end, pq_allreduce_end, update_end,
@@ -62,21 +63,14 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
       (halo ? outer_h : inner_h).push_back(i);
     }
   }
-  auto to_device = [](const std::vector<std::int32_t>& v, const char* label) {
-    LocalColumns d(std::string(label), v.size());
-    auto h = Kokkos::create_mirror_view(d);
-    for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-    Kokkos::deep_copy(d, h);
-    return d;
-  };
-  const LocalColumns inner = to_device(inner_h, "desync::cg::inner_rows"), outer = to_device(outer_h, "desync::cg::outer_rows");
+  const LocalColumns inner = to_device("desync::cg::inner_rows", inner_h), outer = to_device("desync::cg::outer_rows", outer_h);
 
   const Communicators comms(comm, cfg.comm);
   HaloExchange halo(plan, n, comms, cfg.comm);
   Vector x("desync::cg::x", static_cast<std::size_t>(n)), r("desync::cg::r", static_cast<std::size_t>(n)),
       p("desync::cg::p", nh), q("desync::cg::q", static_cast<std::size_t>(n)), b("desync::cg::b", static_cast<std::size_t>(n));
   const GlobalIndex first = m.first_row;
-  const RowProduct product{m.row_ptr, m.col, m.val, p, q};
+  const spmv::LocalProduct product{m.row_ptr, m.col, m.val, p, q};
 
   // The SpMV q = A p, chosen once: exchange then all rows, or the overlapped split. tl null:
   // not recorded (set-up and verification products).
@@ -246,14 +240,7 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   res.work_phase = "exec";
   res.mpi_phases = {"post", "wait", "pq_allreduce", "rr_allreduce", "sync"};
   res.composites = {{"exec", {"interior", "spmv"}}, {"comm", {"pack", "post", "wait"}}};
-  for (const auto& s : plan.send) {
-    res.partners.send_rank.push_back(s.rank);
-    res.partners.send_bytes.push_back(HaloPlan::bytes(s, 8, 1));
-  }
-  for (const auto& s : plan.recv) {
-    res.partners.recv_rank.push_back(s.rank);
-    res.partners.recv_bytes.push_back(HaloPlan::bytes(s, 8, 1));
-  }
+  res.partners = halo_partners(plan, 8, 1);
   return res;
 }
 

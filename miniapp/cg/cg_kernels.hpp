@@ -1,31 +1,20 @@
 #pragma once
 // The CG's kernels (cg/cg.cpp), in a header so that bench/cg_kernels.cpp measures exactly these:
-// the row product (one row whole, the same loop in every SpMV variant), the dot product, the
-// fused update of x and r with <r, r>, and the new direction. Traffic per row (docs/method.md,
+// the SpMV is desync's row kernel (spmv::LocalProduct: one row whole, the same loop in every
+// SpMV variant), applied to all rows or to a list of rows; then the dot product, the fused
+// update of x and r with <r, r>, and the new direction. Traffic per row (docs/method.md,
 // section 17): dot 16 B, update 48 B (read x, p, r, q; write x, r), direction 24 B (read r, p;
 // write p).
 #include "core/types.hpp"
+#include "spmv/spmv_kernels.hpp"
 
 namespace desync::cg {
 
 using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
 
-// q(i) = sum_k a_k p(col_k) for row i.
-struct RowProduct {
-  RowOffsets row_ptr;
-  LocalColumns col;
-  Values<double> val;
-  Vector p, q;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const {
-    double s = 0.0;
-    for (auto k = row_ptr(i); k < row_ptr(i + 1); ++k) s += val(k) * p(col(k));
-    q(i) = s;
-  }
-};
-
-// The rows listed in `rows` (the overlapped SpMV's two sets).
+// q = A p over the listed rows only (the overlapped SpMV's two sets).
 struct ListedRows {
-  RowProduct f;
+  spmv::LocalProduct f;
   LocalColumns rows;
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t k) const { f(rows(k)); }
 };

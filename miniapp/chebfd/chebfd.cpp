@@ -18,6 +18,7 @@
 #include "chebfd/chebfd_bounds.hpp"
 #include "chebfd/chebfd_filter.hpp"
 #include "chebfd/chebfd_reference.hpp"
+#include "workload/halo_partners.hpp"
 
 namespace desync {
 namespace chebfd {
@@ -119,21 +120,12 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   const double per_it = c.scheme == ChebfdScheme::pipeline ? static_cast<double>(c.ns / c.nb) : 1.0;
   r.bytes_per_iteration = per_it * bytes_per_step(complex, f.rows, static_cast<double>(nnz), nb);
   r.flops_per_iteration = per_it * flops_per_step(complex, f.rows, static_cast<double>(nnz), nb);
-  for (const auto& p : plan.recv) {
-    r.partners.recv_rank.push_back(p.rank);
-    r.partners.recv_bytes.push_back(HaloPlan::bytes(p, sizeof(T), nb));
-  }
-  for (const auto& p : plan.send) {
-    r.partners.send_rank.push_back(p.rank);
-    r.partners.send_bytes.push_back(HaloPlan::bytes(p, sizeof(T), nb));
-  }
+  r.partners = halo_partners(plan, static_cast<int>(sizeof(T)), nb);
 
   // Run-level numbers (docs/method.md, section 15).
   const PhaseLayout layout = phase_layout(r.timeline.event_names(), r.composites);
   const auto d = phase_durations(r.timeline, layout);
-  double exec = 0, comm_time = 0;
-  for (double v : d[static_cast<std::size_t>(layout.index("exec"))]) exec += std::isnan(v) ? 0 : v;
-  for (double v : d[static_cast<std::size_t>(layout.index("comm"))]) comm_time += std::isnan(v) ? 0 : v;
+  const double exec = phase_total(d, layout, "exec"), comm_time = phase_total(d, layout, "comm");
   double sums[3] = {static_cast<double>(nnz), static_cast<double>(plan.recv.size()), 0.0};
   auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.x);
   for (std::size_t e = 0; e < hx.extent(0); ++e) sums[2] += mod(hx(e)) * mod(hx(e));

@@ -59,12 +59,6 @@ Crs<T> part(const LocalMatrix<T>& m, bool remote) {
   return c;
 }
 
-template <class F>
-void reduce(const char* label, std::int32_t rows, const F& f, double* out) {
-  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> r(out, f.value_count);
-  Kokkos::parallel_reduce(label, RowPolicy(0, rows), f, r);
-}
-
 }  // namespace
 
 std::vector<std::string> event_names(ChebfdScheme scheme) {
@@ -134,8 +128,8 @@ void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Ti
   if (c_.scheme != ChebfdScheme::splitwait) {
     halo_ex_.wait();
     mark(ns_wait_end);
-    if (init) reduce("desync::chebfd::init", rows, Fused<T, true>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st}, slot(b, p));
-    else reduce("desync::chebfd::fused", rows, Fused<T, false>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st}, slot(b, p));
+    if (init) reduce_rows("desync::chebfd::init", 0, rows, Fused<T, true>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st}, slot(b, p), partial_.data());
+    else reduce_rows("desync::chebfd::fused", 0, rows, Fused<T, false>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st}, slot(b, p), partial_.data());
     mark(fused_end);
   } else {
     // The messages travel meanwhile; progress = "test" cuts the rows into chunks (comm/overlap.hpp).
@@ -151,8 +145,8 @@ void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Ti
     halo_ex_.wait();
     mark(sw_wait_end);
     const std::size_t h = static_cast<std::size_t>(rows) * nb_;
-    if (init) reduce("desync::chebfd::remote", rows, RemoteTail<T, true>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p));
-    else reduce("desync::chebfd::remote", rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p));
+    if (init) reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, true>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
+    else reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
     mark(remote_end);
   }
   finish_step(tl, it);

@@ -49,6 +49,19 @@ KOKKOS_INLINE_FUNCTION void tail(const Step& s, const T& acc, const T& u, T& w, 
   sum[nb * Traits<T>::R + k] += Traits<T>::abs2(u);
 }
 
+// acc[q] = sum over entries j in [b, e) of val(j) * u(col(j) * nb + k0 + q), for q < m: the
+// product of one row with block columns k0 .. k0+m-1, in registers (Fused and LocalPart).
+template <class T>
+KOKKOS_INLINE_FUNCTION void block_row_product(const LocalColumns& col, const Values<T>& val, const Values<T>& u, std::size_t b,
+                                              std::size_t e, int nb, int k0, int m, T* acc) {
+  for (int q = 0; q < chunk; ++q) acc[q] = T(0.0);
+  for (std::size_t j = b; j < e; ++j) {
+    const T v = val(j);
+    const std::size_t c = static_cast<std::size_t>(col(j)) * nb + k0;
+    for (int q = 0; q < m; ++q) acc[q] += v * u(c + q);
+  }
+}
+
 // NON-SPLIT and PIPELINE: all entries of a row, then the tail. Columns in [0, rows + halo).
 template <class T, bool Init>
 struct Fused {
@@ -65,12 +78,7 @@ struct Fused {
     for (int k0 = 0; k0 < nb; k0 += chunk) {
       const int m = nb - k0 < chunk ? nb - k0 : chunk;
       T acc[chunk];
-      for (int q = 0; q < chunk; ++q) acc[q] = T(0.0);
-      for (std::size_t j = b; j < e; ++j) {
-        const T v = val(j);
-        const std::size_t c = static_cast<std::size_t>(col(j)) * nb + k0;
-        for (int q = 0; q < m; ++q) acc[q] += v * u(c + q);
-      }
+      block_row_product(col, val, u, b, e, nb, k0, m, acc);
       for (int q = 0; q < m; ++q)
         tail<T, Init>(s, acc[q], u(r + k0 + q), w(r + k0 + q), x(x_off + r + k0 + q), sum, k0 + q, nb);
     }
@@ -90,12 +98,7 @@ struct LocalPart {
     for (int k0 = 0; k0 < nb; k0 += chunk) {
       const int m = nb - k0 < chunk ? nb - k0 : chunk;
       T acc[chunk];
-      for (int q = 0; q < chunk; ++q) acc[q] = T(0.0);
-      for (std::size_t j = b; j < e; ++j) {
-        const T v = val(j);
-        const std::size_t c = static_cast<std::size_t>(col(j)) * nb + k0;
-        for (int q = 0; q < m; ++q) acc[q] += v * u(c + q);
-      }
+      block_row_product(col, val, u, b, e, nb, k0, m, acc);
       for (int q = 0; q < m; ++q) {
         T& wq = w(r + k0 + q);
         if constexpr (Init) wq = s.a * acc[q] + s.b * u(r + k0 + q);

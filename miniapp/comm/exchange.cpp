@@ -2,7 +2,6 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
-#include <climits>
 #include <condition_variable>
 #include <mutex>
 #include <stdexcept>
@@ -82,13 +81,12 @@ class ProgressThread {
 
 std::vector<Exchange::Piece> Exchange::cut(const Communicators& comms, Channel channel, const std::vector<Message>& list,
                                            std::int64_t fragment_bytes, std::vector<std::pair<int, int>>* groups) {
-  // Whole messages still go in pieces MPI's int count can hold.
-  const std::size_t limit = fragment_bytes > 0 ? static_cast<std::size_t>(fragment_bytes) : static_cast<std::size_t>(INT_MAX);
+  const auto limit = static_cast<std::size_t>(piece_limit(fragment_bytes));
   std::vector<Piece> out;
   for (const Message& m : list) {
     if (m.peer < 0) continue;
     if (m.tag < 0 || m.tag >= channel_tags) throw std::logic_error("Exchange: tag out of range");
-    const std::size_t n = m.bytes == 0 ? 1 : (m.bytes + limit - 1) / limit;
+    const auto n = static_cast<std::size_t>(message_pieces(static_cast<std::int64_t>(m.bytes), fragment_bytes));
     if (groups) groups->emplace_back(static_cast<int>(out.size()), static_cast<int>(out.size() + n));
     for (std::size_t j = 0; j < n; ++j) {
       const std::size_t begin = j * limit, len = std::min(limit, m.bytes - std::min(m.bytes, begin));
@@ -114,13 +112,12 @@ Exchange::Exchange(const Communicators& comms, Channel channel, const std::vecto
   complete_ = log_ ? complete_logged : complete_waitall;
   done_index_.assign(static_cast<std::size_t>(active_), 0);
   if (opt.progress == ProgressMode::thread) progress_ = std::make_unique<ProgressThread>();
-  testing_ = opt.progress == ProgressMode::test;
   test_interval_ = opt.test_interval;
-  test_ = !testing_ ? test_none : log_ ? test_logged : test_all;
+  test_ = opt.progress != ProgressMode::test ? test_none : log_ ? test_logged : test_all;
 }
 
 std::int64_t Exchange::test_chunk(std::int64_t n) const {
-  if (!testing_ || n <= 0) return n;
+  if (test_ == test_none || n <= 0) return n;
   const std::int64_t c = test_interval_ > 0 ? test_interval_ : (n + 15) / 16;
   return std::min(n, std::max<std::int64_t>(1, c));
 }

@@ -96,7 +96,6 @@ class Exchange {
   static void test_none(Exchange&) {}
   static void test_all(Exchange& x);
   static void test_logged(Exchange& x);
-  bool testing_ = false;            // progress = "test"
   std::int64_t test_interval_ = 0;  // [comm] test_interval
   void log_post();
   // Where this post's send pieces record their post and completion times; null: not recording.

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "core/device_copy.hpp"
 #include "core/mpi_util.hpp"
 
 namespace desync {
@@ -47,10 +48,7 @@ HaloPlan build_halo_plan(const std::vector<GlobalIndex>& halo_columns, const Row
       h.send_index_host.push_back(static_cast<std::int32_t>(g - first));
     }
   }
-  h.send_index = LocalColumns("desync::comm::send_index", h.send_index_host.size());
-  auto mirror = Kokkos::create_mirror_view(h.send_index);
-  for (std::size_t i = 0; i < h.send_index_host.size(); ++i) mirror(i) = h.send_index_host[i];
-  Kokkos::deep_copy(h.send_index, mirror);
+  h.send_index = to_device("desync::comm::send_index", h.send_index_host);
   return h;
 }
 

@@ -189,6 +189,15 @@ struct CommConfig {
   bool needs_thread_multiple() const { return progress == ProgressMode::thread || send == SendMode::parallel; }
 };
 
+// How [comm] fragment_bytes cuts a message (comm/exchange.cpp; the metrics count the same): into
+// ceil(bytes / limit) MPI messages, one for an empty message, where the limit is fragment_bytes
+// or, for messages that go whole, what MPI's int count holds.
+inline std::int64_t piece_limit(std::int64_t fragment_bytes) { return fragment_bytes > 0 ? fragment_bytes : 2147483647; }
+inline std::int64_t message_pieces(std::int64_t bytes, std::int64_t fragment_bytes) {
+  const std::int64_t limit = piece_limit(fragment_bytes);
+  return bytes == 0 ? 1 : (bytes + limit - 1) / limit;
+}
+
 struct InjectConfig {
   std::int64_t rank = 0;
   std::int64_t iteration = 0;  // measured iteration index (0 = first after warm-up)

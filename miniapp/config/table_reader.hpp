@@ -26,6 +26,13 @@ class TableReader {
   TableReader(const toml::table* in, std::string name, toml::table& out, std::string deck_path);
 
   std::int64_t integer(std::string_view key, std::int64_t def, std::int64_t min, std::int64_t max);
+  // A key that acts only when `used` (e.g. window only in mode "bandwidth"): set to anything but
+  // its default where it does not act, it is an error saying `why`. The default itself passes,
+  // because resolved decks (check's output, /config/resolved) carry every key.
+  template <class T>
+  void only_where_used(std::string_view key, bool used, const T& value, const T& def, const std::string& why) const {
+    if (!used && value != def) fail(key, why);
+  }
   double real(std::string_view key, double def, double min, double max);
   bool boolean(std::string_view key, bool def);
   std::string string(std::string_view key, const std::string& def);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "config/config.hpp"
 #include "core/mpi_util.hpp"
 
 namespace desync {
@@ -23,17 +24,9 @@ CommBalance comm_balance(const Timeline& tl, const PhaseLayout& layout, const Pa
   // Share of time in MPI: summed over the measured iterations, so long and short iterations
   // weigh by their length.
   const auto d = phase_durations(tl, layout);
-  const int iteration = layout.index("iteration");
-  double mpi = 0.0, total = 0.0;
-  for (const std::string& name : mpi_phases) {
-    const int p = layout.index(name);
-    if (p < 0) continue;
-    for (double t : d[static_cast<std::size_t>(p)])
-      if (!std::isnan(t)) mpi += t;
-  }
-  if (iteration >= 0)
-    for (double t : d[static_cast<std::size_t>(iteration)])
-      if (!std::isnan(t)) total += t;
+  double mpi = 0.0;
+  for (const std::string& name : mpi_phases) mpi += phase_total(d, layout, name);
+  const double total = phase_total(d, layout, "iteration");
   double share = total > 0.0 ? mpi / total : std::nan("");
   b.mpi_share.resize(static_cast<std::size_t>(size));
   MPI_Allgather(&share, 1, MPI_DOUBLE, b.mpi_share.data(), 1, MPI_DOUBLE, comm);
@@ -42,13 +35,13 @@ CommBalance comm_balance(const Timeline& tl, const PhaseLayout& layout, const Pa
   b.mpi_share_max = s.max;
 
   // Bytes and MPI messages one exchange sends: the partner list, each entry cut like the
-  // communication layer cuts it (ceil(bytes / fragment_bytes) messages, at least 1).
+  // communication layer cuts it.
   long long local[2] = {0, 0};
   for (std::size_t k = 0; k < partners.send_rank.size(); ++k) {
     if (partners.send_rank[k] < 0) continue;
     const std::int64_t bytes = k < partners.send_bytes.size() ? partners.send_bytes[k] : 0;
     local[0] += bytes;
-    local[1] += fragment_bytes > 0 && bytes > 0 ? (bytes + fragment_bytes - 1) / fragment_bytes : 1;
+    local[1] += message_pieces(bytes, fragment_bytes);
   }
   std::vector<long long> all(2 * static_cast<std::size_t>(size));
   MPI_Allgather(local, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, comm);

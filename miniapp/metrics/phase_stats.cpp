@@ -76,6 +76,15 @@ std::vector<std::vector<double>> phase_durations(const Timeline& tl, const Phase
   return d;
 }
 
+double phase_total(const std::vector<std::vector<double>>& durations, const PhaseLayout& layout, const std::string& name) {
+  const int p = layout.index(name);
+  double t = 0.0;
+  if (p < 0) return t;
+  for (double d : durations[static_cast<std::size_t>(p)])
+    if (!std::isnan(d)) t += d;
+  return t;
+}
+
 MinMedMax min_med_max(std::vector<double> v) {
   v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
   if (v.empty()) return {nan, nan, nan};

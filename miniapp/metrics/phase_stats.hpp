@@ -37,6 +37,10 @@ struct MinMedMax {
 // end event did not happen (a composite is NaN only if all its parts are).
 std::vector<std::vector<double>> phase_durations(const Timeline& tl, const PhaseLayout& layout);
 
+// The named phase's time summed over the measured iterations of phase_durations(), NaN skipped;
+// 0 for a phase the layout does not have.
+double phase_total(const std::vector<std::vector<double>>& durations, const PhaseLayout& layout, const std::string& name);
+
 // Min / median / max ignoring NaN; all NaN if every value is NaN.
 MinMedMax min_med_max(std::vector<double> values);
 

@@ -19,6 +19,7 @@
 #include "metrics/desync_speedup.hpp"
 #include "loop/experiment_loop.hpp"
 #include "spmv/spmv_state.hpp"
+#include "workload/halo_partners.hpp"
 
 namespace desync {
 namespace {
@@ -159,21 +160,12 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   add_matrix_share(r, a.rows, nnz);
   r.bytes_per_iteration = spmv_bytes(a.rows, nnz, a.halo, a.remote.nnz > 0);
   r.flops_per_iteration = 2.0 * static_cast<double>(nnz);
-  for (const auto& p : plan.recv) {
-    r.partners.recv_rank.push_back(p.rank);
-    r.partners.recv_bytes.push_back(HaloPlan::bytes(p, 8, 1));
-  }
-  for (const auto& p : plan.send) {
-    r.partners.send_rank.push_back(p.rank);
-    r.partners.send_bytes.push_back(HaloPlan::bytes(p, 8, 1));
-  }
+  r.partners = halo_partners(plan, 8, 1);
 
   // Run-level numbers (docs/method.md, section 13).
   const PhaseLayout layout = phase_layout(r.timeline.event_names(), r.composites);
   const auto d = phase_durations(r.timeline, layout);
-  double exec = 0, comm_time = 0;
-  for (double x : d[static_cast<std::size_t>(layout.index("exec"))]) exec += std::isnan(x) ? 0 : x;
-  for (double x : d[static_cast<std::size_t>(layout.index("comm"))]) comm_time += std::isnan(x) ? 0 : x;
+  const double exec = phase_total(d, layout, "exec"), comm_time = phase_total(d, layout, "comm");
   double counts[3] = {static_cast<double>(nnz), static_cast<double>(plan.recv.size()), 0.0};
   for (const auto& p : plan.recv) counts[2] += static_cast<double>(HaloPlan::bytes(p, 8, 1));
   const double mean_msg = plan.recv.empty() ? 0.0 : counts[2] / static_cast<double>(plan.recv.size());

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/device_copy.hpp"
+
 namespace desync {
 namespace {
 
@@ -29,14 +31,6 @@ void append_region(const StencilGrid& s, int dx, int dy, bool ghost, std::vector
   const auto [j0, j1] = range(dy, s.ly);
   for (std::int64_t j = j0; j < j1; ++j)
     for (std::int64_t i = i0; i < i1; ++i) out.push_back(s.at(i, j));
-}
-
-Kokkos::View<std::int64_t*, MemSpace> to_device(const char* label, const std::vector<std::int64_t>& v) {
-  Kokkos::View<std::int64_t*, MemSpace> d(std::string(label), v.size());
-  auto h = Kokkos::create_mirror_view(d);
-  for (std::size_t k = 0; k < v.size(); ++k) h(k) = v[k];
-  Kokkos::deep_copy(d, h);
-  return d;
 }
 
 struct Gather {

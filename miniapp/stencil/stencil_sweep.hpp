@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/device_copy.hpp"
 #include "core/types.hpp"
 #include "stencil/stencil_grid.hpp"
 
@@ -59,13 +60,7 @@ struct StencilInit {
   }
 };
 
-inline RunView runs_to_device(const std::vector<RowRun>& runs) {
-  RunView d("desync::stencil::runs", runs.size());
-  auto h = Kokkos::create_mirror_view(d);
-  for (std::size_t k = 0; k < runs.size(); ++k) h(k) = runs[k];
-  Kokkos::deep_copy(d, h);
-  return d;
-}
+inline RunView runs_to_device(const std::vector<RowRun>& runs) { return to_device("desync::stencil::runs", runs); }
 
 inline std::int64_t run_points(const std::vector<RowRun>& runs) {
   std::int64_t p = 0;

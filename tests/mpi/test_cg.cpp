@@ -11,15 +11,10 @@
 #include "config/config.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
+#include "thread_level.hpp"
 
 namespace desync {
 namespace {
-
-bool thread_multiple() {
-  int provided = 0;
-  MPI_Query_thread(&provided);
-  return provided >= MPI_THREAD_MULTIPLE;
-}
 
 double metric(const WorkloadResult& r, const std::string& name) {
   for (const auto& v : r.metrics)

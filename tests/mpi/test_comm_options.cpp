@@ -17,6 +17,7 @@
 #include "spmv/spmv.hpp"
 #include "stencil/stencil.hpp"
 #include "triad/triad.hpp"
+#include "thread_level.hpp"
 
 namespace desync {
 namespace {
@@ -33,12 +34,6 @@ const std::vector<Variant> variants{
     {"blocking", 40, 2, "wait"},       {"nonblocking", 0, 2, "thread"}, {"blocking", 100, 3, "thread"},
     {"parallel", 24, 4, "thread"},     {"nonblocking", 0, 1, "test"},  {"blocking", 48, 2, "test"},
 };
-
-bool thread_multiple() {
-  int provided = 0;
-  MPI_Query_thread(&provided);
-  return provided >= MPI_THREAD_MULTIPLE;
-}
 
 bool testing(const Variant& v) { return std::string(v.progress) == "test"; }
 

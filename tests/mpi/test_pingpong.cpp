@@ -12,15 +12,10 @@
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
 #include "pingpong/pingpong.hpp"
+#include "thread_level.hpp"
 
 namespace desync {
 namespace {
-
-bool thread_multiple() {
-  int provided = 0;
-  MPI_Query_thread(&provided);
-  return provided >= MPI_THREAD_MULTIPLE;
-}
 
 Config deck(const std::string& pingpong, const std::string& comm = "") {
   return load_deck("[run]\nworkload = \"pingpong\"\niterations = 5\nwarmup = 2\nprogress_interval = 0\n[pingpong]\n" + pingpong +

@@ -18,15 +18,10 @@
 #include "core/mpi_util.hpp"
 #include "metrics/comm_balance.hpp"
 #include "toy/toy.hpp"
+#include "thread_level.hpp"
 
 namespace desync {
 namespace {
-
-bool thread_multiple() {
-  int provided = 0;
-  MPI_Query_thread(&provided);
-  return provided >= MPI_THREAD_MULTIPLE;
-}
 
 Config deck(const std::string& toy, const std::string& comm = "", std::int64_t iterations = 6) {
   return load_deck("[run]\nworkload = \"toy\"\nprogress_interval = 0\nwarmup = 2\niterations = " + std::to_string(iterations) +

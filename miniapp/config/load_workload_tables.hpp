@@ -1,0 +1,18 @@
+#pragma once
+// Reads each workload's own table ([triad], [spmv], [chebfd], [stencil], [pingpong], [toy],
+// [cg]) with the same rules as every other table; load_deck.cpp reads the shared tables and
+// calls these for the tables the deck's workload uses. docs/decks.md mirrors these readers.
+#include "config/config.hpp"
+#include "config/table_reader.hpp"
+
+namespace desync {
+
+TriadConfig read_triad(TableReader r);
+SpmvConfig read_spmv(TableReader r);
+ChebfdConfig read_chebfd(TableReader r);
+StencilConfig read_stencil(TableReader r);
+PingpongConfig read_pingpong(TableReader r);
+ToyConfig read_toy(TableReader r);
+CgConfig read_cg(TableReader r);
+
+}  // namespace desync
