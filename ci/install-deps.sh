@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs everything desync needs on a fresh Debian (bookworm) machine:
 #   1. Debian packages (compiler, CMake, OpenMPI, parallel HDF5, toml++, CLI11, fmt, hwloc,
-#      GoogleTest, Python's numpy/h5py/matplotlib) -- only those that are missing;
+#      GoogleTest, OpenBLAS, Python's numpy/h5py/matplotlib) -- only those that are missing;
 #   2. Kokkos and KokkosKernels 3.4.01, taken from Debian's `trilinos` *source* package (Debian's
-#      binary Kokkos is Serial-only), built with OpenMP+Serial and installed into a cache prefix
-#      that is reused on the next call.
+#      binary Kokkos is Serial-only), built with OpenMP+Serial, KokkosKernels with Debian's
+#      OpenBLAS as its third-party BLAS, and installed into a cache prefix that is reused on the
+#      next call.
 # The script prints the prefix on its last line ("DESYNC_DEPS_PREFIX=...") for callers.
 #
 # Environment:
@@ -13,6 +14,8 @@
 #                       root, the Kokkos version and the compiler)
 #   DESYNC_JOBS         parallel build jobs (default: nproc)
 #   DESYNC_SKIP_APT=1   do not touch Debian packages (e.g. on a cluster with modules)
+#   DESYNC_BLAS_DIR     directory holding the libopenblas.so KokkosKernels links (default: Debian's
+#                       OpenMP build, /usr/lib/<multiarch>/openblas-openmp)
 #   DESYNC_KOKKOS_CMAKE_ARGS, DESYNC_KK_CMAKE_ARGS
 #                       extra CMake arguments for Kokkos / KokkosKernels (another backend set,
 #                       other instantiations); use them with their own DESYNC_DEPS_PREFIX
@@ -22,15 +25,22 @@ kokkos_version=3.4.01
 cxx=${CXX:-g++}
 cxx_id="$(basename "$cxx")-$("$cxx" -dumpfullversion 2>/dev/null || echo unknown)"
 cache_root=${DESYNC_CACHE:-$HOME/.cache/desync}
-prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-$cxx_id-openmp}
+# "-blas": KokkosKernels calls OpenBLAS; a cache from before (no BLAS) has another name.
+prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-$cxx_id-openmp-blas}
 jobs=${DESYNC_JOBS:-$(nproc)}
 
 log() { printf '[install-deps] %s\n' "$*" >&2; }
 
+# OpenBLAS: the OpenMP build (libopenblas-openmp-dev, pulling libopenblas0-openmp), not the
+# pthread one that the libopenblas-dev metapackage would pick. desync runs Kokkos' OpenMP threads;
+# OpenBLAS built on OpenMP shares libgomp's thread pool with them, sizes itself from
+# OMP_NUM_THREADS at every call and runs single-threaded inside a parallel region. The pthread
+# build starts its own pool of one thread per core next to the OpenMP threads still spinning
+# after a Kokkos kernel: oversubscription, and a second knob (OPENBLAS_NUM_THREADS) per run.
 apt_packages=(
   build-essential cmake ninja-build git pkg-config ca-certificates xz-utils dpkg-dev
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
-  libtomlplusplus-dev libcli11-dev libfmt-dev libhwloc-dev libgtest-dev
+  libtomlplusplus-dev libcli11-dev libfmt-dev libhwloc-dev libgtest-dev libopenblas-openmp-dev
   python3 python3-numpy python3-h5py python3-matplotlib
 )
 
@@ -130,16 +140,37 @@ build_kokkos() {
   cmake --install "$work/build-kokkos" >/dev/null
 }
 
+# Where Debian's OpenMP OpenBLAS lives: /usr/lib/<multiarch>/openblas-openmp (the multiarch
+# triplet from dpkg, or from the compiler where dpkg-dev is absent).
+blas_dir() {
+  if [ -n "${DESYNC_BLAS_DIR:-}" ]; then
+    echo "$DESYNC_BLAS_DIR"
+    return
+  fi
+  local multiarch
+  multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || "$cxx" -print-multiarch)
+  echo "/usr/lib/$multiarch/openblas-openmp"
+}
+
 # Explicit instantiation only for what desync calls through the library: double and
 # complex<double>, int ordinals, size_t offsets, LayoutLeft, OpenMP space. Everything else is
 # instantiated in desync's own translation units.
+# BLAS and LAPACK: OpenBLAS (it holds both), named by its directory rather than found by CMake's
+# FindBLAS, which would take /usr/lib/<multiarch>/libblas.so, a Debian alternative that may
+# point at the reference BLAS or at OpenBLAS' pthread build. The directory is also in the
+# library's RPATH, so the OpenMP build is the one loaded at run time whatever the alternative
+# says. F77_BLAS_MANGLE is given (OpenBLAS exports dgemm_, lower case with one underscore) so
+# that KokkosKernels does not need a Fortran compiler to find it out.
 build_kokkos_kernels() {
   local work=$1
-  log "building KokkosKernels into $prefix (ETI: OpenMP, double + complex<double>, LayoutLeft)"
+  local blas
+  blas=$(blas_dir)
+  [ -e "$blas/libopenblas.so" ] || { log "no libopenblas.so in $blas (set DESYNC_BLAS_DIR)"; return 1; }
+  log "building KokkosKernels into $prefix (ETI: OpenMP, double + complex<double>, LayoutLeft; BLAS: $blas)"
   cmake -S "$work/src/packages/kokkos-kernels" -B "$work/build-kk" -G Ninja \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_STANDARD=17 \
     -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
-    -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_LIBDIR=lib \
+    -DCMAKE_INSTALL_RPATH="$prefix/lib;$blas" -DCMAKE_INSTALL_LIBDIR=lib \
     -DKokkos_ROOT="$prefix" \
     -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF \
     -DKokkosKernels_ENABLE_PERFTESTS=OFF \
@@ -149,10 +180,17 @@ build_kokkos_kernels() {
     -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
     -DKokkosKernels_INST_OFFSET_SIZE_T=ON -DKokkosKernels_INST_OFFSET_INT=OFF \
     -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF \
-    -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON ${DESYNC_KK_CMAKE_ARGS:-} \
+    -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON \
+    -DKokkosKernels_ENABLE_TPL_BLAS=ON -DBLAS_LIBRARIES=openblas -DBLAS_LIBRARY_DIRS="$blas" \
+    -DKokkosKernels_ENABLE_TPL_LAPACK=ON -DLAPACK_LIBRARIES=openblas -DLAPACK_LIBRARY_DIRS="$blas" \
+    "-DF77_BLAS_MANGLE=(name,NAME) name ## _" ${DESYNC_KK_CMAKE_ARGS:-} \
     >"$work/kk-configure.log"
   cmake --build "$work/build-kk" -j "$jobs" >"$work/kk-build.log"
   cmake --install "$work/build-kk" >/dev/null
+  if grep -q 'undef KOKKOSKERNELS_ENABLE_TPL_BLAS' "$prefix/include/KokkosKernels_config.h"; then
+    log "KokkosKernels was configured without its BLAS TPL (see $work/kk-configure.log)"
+    return 1
+  fi
 }
 
 main() {

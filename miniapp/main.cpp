@@ -72,16 +72,23 @@ int dispatch(int argc, char** argv, int rank) {
 
   desync::PlanOptions plan_opt;
   std::string plan_format = "text";
-  auto* plan = app.add_subcommand("plan", "partition and halo plan of the deck's matrix for P ranks (runs no kernel)");
-  plan->add_option("deck", deck, "deck file (TOML) with a [matrix] table")->required();
+  desync::PlanModelOptions plan_model;
+  auto* plan = app.add_subcommand("plan", "partition and halo plan of the deck's matrix, or the communication plan of a "
+                                          "symmsquarecube deck, for P ranks (runs no kernel)");
+  plan->add_option("deck", deck, "deck file (TOML) with a [matrix] table or [run] workload = \"symmsquarecube\"")->required();
   plan->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   plan->add_option("--ranks", plan_opt.ranks, "number of (virtual) ranks")->required()->check(CLI::Range(1, max_ranks));
-  plan->add_option("--ranks-per-node", plan_opt.ranks_per_node, "ranks per node, for intra/inter-node flags (default: all on one)")
+  plan->add_option("--ranks-per-node", plan_opt.ranks_per_node, "ranks per node, for intra/inter-node flags (default: a symmsquarecube deck's [placement], else all on one)")
       ->check(CLI::Range(1, max_ranks));
   plan->add_option("--nb", plan_opt.nb, "vectors per block (message bytes scale with it)")->check(CLI::Range(1, 4096));
   plan->add_option("--rank", plan_opt.only_rank, "scan only this rank (fast; no global nnz or bandwidth)")
       ->check(CLI::Range(0, max_ranks - 1));
   plan->add_option("--format", plan_format, "output format")->check(CLI::IsMember({"text", "json"}));
+  plan->add_option("--bandwidth", plan_model.bandwidth_MiBps,
+                   "symmsquarecube: link bandwidth in MiB/s (2^20 B/s) for the model time (default: volumes only)")
+      ->check(CLI::Range(1e-3, 1e12));
+  plan->add_option("--latency", plan_model.latency_us, "symmsquarecube: latency alpha in microseconds (default 0; needs --bandwidth)")
+      ->check(CLI::Range(0.0, 1e9));
 
   try {
     app.parse(argc, argv);
@@ -109,7 +116,7 @@ int dispatch(int argc, char** argv, int rank) {
   if (*plan) {
     desync::backend::request_host_threads(static_cast<int>(cfg.threads.per_rank));
     auto kokkos = start_kokkos(argv);
-    const std::string text = desync::plan_command(cfg, plan_opt, plan_format);
+    const std::string text = desync::plan_command(cfg, plan_opt, plan_format, plan_model);
     if (rank == 0) std::fputs(text.c_str(), stdout);
     return 0;
   }

@@ -7,7 +7,16 @@
 
 namespace desync {
 
-// Throws DeckError for a deck without [matrix] or options that contradict it. Returns the text.
-std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::string& format);
+// The communication model of `desync plan` for symmsquarecube decks (plan/ssc_plan.hpp):
+// bandwidth in MiB/s (2^20 B/s, the study's MB/s), latency in microseconds; bandwidth 0: volumes only.
+struct PlanModelOptions {
+  double bandwidth_MiBps = 0.0;
+  double latency_us = 0.0;
+};
+
+// Throws DeckError for a deck without [matrix] (symmsquarecube decks need none) or options that
+// contradict it. Returns the text.
+std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::string& format,
+                         const PlanModelOptions& model = {});
 
 }  // namespace desync

@@ -84,6 +84,7 @@ const std::string& pending_output() { return g_pending; }
 RunPreflight preflight_run(const Config& cfg, const RunOptions& opt, MPI_Comm comm) {
   const int size = comm_size(comm);
   validate_for_ranks(cfg, size);
+  validate_workload_layout(cfg, comm);
   check_thread_level(cfg, comm);
   RunPreflight pre;
   pre.output = output_target(cfg, opt.output, opt.force);
@@ -122,6 +123,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   MPI_Bcast(&origin, 1, MPI_DOUBLE, 0, comm);
   result.timeline.shift(clock.offset + origin);
   if (result.messages) result.messages->shift(clock.offset + origin);
+  if (result.collectives) result.collectives->shift(clock.offset + origin);
   const RunMetrics metrics = compute_metrics(result.timeline, phase_layout(result.timeline.event_names(), result.composites),
                                              result.work_phase, result.bytes_per_iteration, comm);
   // Every run: time in MPI and how unevenly ranks send (docs/method.md, section 3).

@@ -2,9 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "chebfd/chebfd.hpp"
 #include "pingpong/pingpong.hpp"
 #include "cg/cg.hpp"
+#include "collbench/collbench.hpp"
+#include "comm/node_layout.hpp"
+#include "matvec2d/matvec2d.hpp"
+#include "symmsquarecube/symmsquarecube.hpp"
+#include "workload/active_subset.hpp"
 #include "toy/toy.hpp"
 #include "core/errors.hpp"
 #include "spmv/spmv.hpp"
@@ -40,6 +49,100 @@ void toy_ranks(const Config& cfg, int nranks) {
                                 cfg.toy.degree_pos.where, cfg.toy.degree, nranks, nranks - 1, nranks - 1));
 }
 
+// "P ranks" or "A active of P ranks ([placement] active_ppn = k)", for messages.
+std::string ranks_phrase(const Config& cfg, int active, int nranks) {
+  if (active == nranks) return fmt::format("{} rank(s)", nranks);
+  return fmt::format("{} active rank(s) of {} ([placement] active_ppn = {})", active, nranks, cfg.placement.active_ppn);
+}
+
+// The kernel's ranks when they follow from the deck and the rank count alone, else -1 (nodes
+// detected at run time with an active subset: validate_layout checks those).
+int planned_active_ranks(const PlacementConfig& pl, int nranks) {
+  if (pl.active_ppn <= 0) return nranks;
+  if (pl.ranks_per_node <= 0) return -1;
+  int count = 0;
+  for (int first = 0; first < nranks; first += static_cast<int>(pl.ranks_per_node))
+    count += std::min<int>(static_cast<int>(pl.active_ppn), std::min<int>(static_cast<int>(pl.ranks_per_node), nranks - first));
+  return count;
+}
+
+void placement_ranks(const Config& cfg, int nranks) {
+  if (cfg.placement.ranks_per_node > nranks)
+    throw DeckError(fmt::format("{}: error: [placement] ranks_per_node = {}: more than the run's {} rank(s); allowed: "
+                                "0 (the nodes as they are) .. {}",
+                                cfg.placement.ranks_per_node_pos.where, cfg.placement.ranks_per_node, nranks, nranks));
+}
+
+void mesh_ranks(const Config& cfg, int active, int nranks) {
+  if (cfg.run.workload == Workload::matvec2d) {
+    const int p = static_cast<int>(std::lround(std::sqrt(active)));
+    if (p * p != active)
+      throw DeckError(fmt::format("{}: error: workload \"matvec2d\" runs on a p x p mesh, but the run has {}; allowed: "
+                                  "a square number (4, 9, 16, ...)", cfg.deck_path, ranks_phrase(cfg, active, nranks)));
+    if (cfg.matvec2d.n < p)
+      throw DeckError(fmt::format("{}: error: [matvec2d] n = {}: fewer rows than the mesh's {} block rows; allowed: >= {}",
+                                  cfg.deck_path, cfg.matvec2d.n, p, p));
+    return;
+  }
+  const SymmSquareCubeConfig& c = cfg.ssc;
+  int p = 0;
+  if (c.algorithm == SscAlgorithm::twofive) {
+    const int layers = static_cast<int>(c.replication);
+    const int q = active % layers == 0 ? static_cast<int>(std::lround(std::sqrt(active / layers))) : 0;
+    if (q == 0 || q * q * layers != active || q % layers != 0)
+      throw DeckError(fmt::format("{}: error: [symmsquarecube] replication = {}: the 2.5D algorithm runs on a q x q x c mesh "
+                                  "with c = replication, q = sqrt(P / c) an integer and a multiple of c (q / c Cannon steps), "
+                                  "but the run has {}; e.g. c = 2: 8 or 32 ranks, c = 1: any square",
+                                  c.replication_pos.where, c.replication, ranks_phrase(cfg, active, nranks)));
+    p = q;
+  } else {
+    p = static_cast<int>(std::lround(std::cbrt(active)));
+    if (p * p * p != active)
+      throw DeckError(fmt::format("{}: error: workload \"symmsquarecube\" (algorithm \"{}\") runs on a p x p x p mesh, but "
+                                  "the run has {}; allowed: a cube (1, 8, 27, 64, ...)",
+                                  cfg.deck_path, enum_name(ssc_algorithm_names, c.algorithm), ranks_phrase(cfg, active, nranks)));
+  }
+  const std::int64_t b = (c.n + p - 1) / p;
+  if (b * (p - 1) >= c.n)
+    throw DeckError(fmt::format("{}: error: [symmsquarecube] n = {}: blocks of ceil(n / {}) = {} leave the last of the {} "
+                                "block rows empty; allowed: n > {}",
+                                cfg.deck_path, c.n, p, b, p, b * (p - 1)));
+  if (b * b > std::numeric_limits<int>::max())
+    throw DeckError(fmt::format("{}: error: [symmsquarecube] n = {}: a block of {} x {} exceeds MPI's int count; use more ranks",
+                                cfg.deck_path, c.n, b, b));
+}
+
+void mesh_workload_ranks(const Config& cfg, int nranks) {
+  placement_ranks(cfg, nranks);
+  const int active = planned_active_ranks(cfg.placement, nranks);
+  if (active > 0) mesh_ranks(cfg, active, nranks);
+}
+
+void mesh_workload_layout(const Config& cfg, MPI_Comm comm) {
+  const NodeLayout l = node_layout(comm, static_cast<int>(cfg.placement.ranks_per_node));
+  mesh_ranks(cfg, active_rank_count(l, static_cast<int>(cfg.placement.active_ppn)), static_cast<int>(l.node_of.size()));
+}
+
+void collbench_ranks(const Config& cfg, int nranks) { placement_ranks(cfg, nranks); }
+
+void collbench_layout(const Config& cfg, MPI_Comm comm) {
+  const NodeLayout l = node_layout(comm, static_cast<int>(cfg.placement.ranks_per_node));
+  if (l.nodes < 2)
+    throw DeckError(fmt::format("{}: error: workload \"collbench\" measures collectives between nodes, but all {} rank(s) "
+                                "are on one node; run on 2+ nodes, or set [placement] ranks_per_node to count consecutive "
+                                "ranks as one node", cfg.deck_path, l.node_of.size()));
+  if (l.ppn_min != l.ppn_max)
+    throw DeckError(fmt::format("{}: error: workload \"collbench\" needs the same number of ranks on every node (its "
+                                "columns span all nodes); the nodes hold {} to {} ranks", cfg.deck_path, l.ppn_min, l.ppn_max));
+}
+
+void collbench_deck(const Config& cfg) {
+  if (cfg.collbench.mode == CollMode::blocking && cfg.comm.communicators > 1)
+    throw DeckError(fmt::format("{}: error: [comm] communicators = {} with [collbench] mode = \"blocking\": a blocking "
+                                "collective runs on one communicator; use mode = \"nonblocking\" for N_DUP parts, or "
+                                "communicators = 1", cfg.deck_path, cfg.comm.communicators));
+}
+
 const char* cg_overlap(const Config& cfg) { return cfg.cg.overlap ? "the rows that read no halo value (rows)" : nullptr; }
 
 const char* toy_overlap(const Config& cfg) { return cfg.toy.overlap ? "compute part 1 (microseconds)" : nullptr; }
@@ -73,13 +176,12 @@ std::string no_overlap_hint(const Config& cfg) {
     case Workload::pingpong: return "a micro-benchmark only communicates";
     case Workload::toy: return "the no-overlap toy waits before computing; use [toy] overlap = true";
     case Workload::cg: return "the non-overlapped SpMV waits before computing; use [cg] overlap = true";
+    case Workload::collbench:
+    case Workload::matvec2d:
+    case Workload::symmsquarecube: return "its communication is collectives; [comm] communicators sets their N_DUP parts";
   }
   return "";
 }
-
-}  // namespace
-
-namespace {
 
 }  // namespace
 
@@ -92,6 +194,12 @@ const std::vector<WorkloadEntry>& workload_registry() {
       {Workload::pingpong, "pingpong", {"run", "pingpong", "comm", "threads"}, false, pingpong_ranks, nullptr, pingpong_memory, run_pingpong, pingpong_rows},
       {Workload::toy, "toy", {"run", "toy", "comm", "inject", "noise", "threads"}, false, toy_ranks, toy_overlap, toy_memory, run_toy},
       {Workload::cg, "cg", {"run", "cg", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, cg_overlap, cg_memory, run_cg},
+      {Workload::collbench, "collbench", {"run", "collbench", "placement", "comm", "threads"}, false, collbench_ranks, nullptr,
+       collbench_memory, run_collbench, collbench_rows, collbench_deck, collbench_layout},
+      {Workload::matvec2d, "matvec2d", {"run", "matvec2d", "placement", "comm", "threads"}, false, mesh_workload_ranks, nullptr,
+       matvec2d_memory, run_matvec2d, nullptr, nullptr, mesh_workload_layout},
+      {Workload::symmsquarecube, "symmsquarecube", {"run", "symmsquarecube", "placement", "comm", "threads"}, false,
+       mesh_workload_ranks, nullptr, symmsquarecube_memory, run_symmsquarecube, nullptr, nullptr, mesh_workload_layout},
   };
   return list;
 }
@@ -109,8 +217,13 @@ void validate_workload_for_ranks(const Config& cfg, int nranks) {
   if (const auto v = workload_entry(cfg.run.workload).validate_ranks) v(cfg, nranks);
 }
 
+void validate_workload_layout(const Config& cfg, MPI_Comm comm) {
+  if (const auto v = workload_entry(cfg.run.workload).validate_layout) v(cfg, comm);
+}
+
 void validate_workload_deck(const Config& cfg) {
   const WorkloadEntry& w = workload_entry(cfg.run.workload);
+  if (w.validate_deck) w.validate_deck(cfg);
   if (cfg.comm.progress != ProgressMode::test) return;
   const char* work = w.overlapped_work ? w.overlapped_work(cfg) : nullptr;
   if (work) return;

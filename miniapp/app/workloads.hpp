@@ -27,6 +27,11 @@ struct WorkloadEntry {
   WorkloadResult (*run)(const Config& cfg, MPI_Comm comm);
   // Timeline rows of a complete run, or null for [run] warmup + iterations.
   std::int64_t (*timeline_rows)(const Config& cfg) = nullptr;
+  // Deck rules across tables (throws DeckError), or null.
+  void (*validate_deck)(const Config& cfg) = nullptr;
+  // Rules that need the nodes (collective over comm, before any output; throws DeckError on
+  // every rank alike), or null.
+  void (*validate_layout)(const Config& cfg, MPI_Comm comm) = nullptr;
 };
 
 const std::vector<WorkloadEntry>& workload_registry();
@@ -34,6 +39,9 @@ const WorkloadEntry& workload_entry(Workload w);
 
 // Timeline rows (iterations) a complete run records: the output file's iterations_planned.
 std::int64_t planned_iterations(const Config& cfg);
+
+// The workload's node-dependent rules (registry), collective over comm; preflight calls it.
+void validate_workload_layout(const Config& cfg, MPI_Comm comm);
 
 // Peak memory of `rank` of `size` for the deck's workload.
 MemoryEstimate estimate_memory(const Config& cfg, int rank, int size);

@@ -10,14 +10,40 @@
 
 namespace desync {
 
-enum class Workload { triad, spmv, stencil, chebfd, pingpong, toy, cg };
-inline constexpr EnumTable<Workload, 7> workload_names{{{Workload::triad, "triad"},
-                                                        {Workload::spmv, "spmv"},
-                                                        {Workload::stencil, "stencil"},
-                                                        {Workload::chebfd, "chebfd"},
-                                                        {Workload::pingpong, "pingpong"},
-                                                        {Workload::toy, "toy"},
-                                                        {Workload::cg, "cg"}}};
+enum class Workload { triad, spmv, stencil, chebfd, pingpong, toy, cg, collbench, matvec2d, symmsquarecube };
+inline constexpr EnumTable<Workload, 10> workload_names{{{Workload::triad, "triad"},
+                                                         {Workload::spmv, "spmv"},
+                                                         {Workload::stencil, "stencil"},
+                                                         {Workload::chebfd, "chebfd"},
+                                                         {Workload::pingpong, "pingpong"},
+                                                         {Workload::toy, "toy"},
+                                                         {Workload::cg, "cg"},
+                                                         {Workload::collbench, "collbench"},
+                                                         {Workload::matvec2d, "matvec2d"},
+                                                         {Workload::symmsquarecube, "symmsquarecube"}}};
+
+// The workloads built on collectives over sub-communicators (papers.md E): [comm] send, progress
+// and fragment_bytes do not apply to them; communicators is their N_DUP.
+inline bool collective_workload(Workload w) {
+  return w == Workload::collbench || w == Workload::matvec2d || w == Workload::symmsquarecube;
+}
+
+enum class CollOp { bcast, reduce };
+inline constexpr EnumTable<CollOp, 2> coll_op_names{{{CollOp::bcast, "bcast"}, {CollOp::reduce, "reduce"}}};
+
+enum class CollMode { blocking, nonblocking };
+inline constexpr EnumTable<CollMode, 2> coll_mode_names{
+    {{CollMode::blocking, "blocking"}, {CollMode::nonblocking, "nonblocking"}}};
+
+enum class SscAlgorithm { original, baseline, optimized, twofive };
+inline constexpr EnumTable<SscAlgorithm, 4> ssc_algorithm_names{{{SscAlgorithm::original, "original"},
+                                                                 {SscAlgorithm::baseline, "baseline"},
+                                                                 {SscAlgorithm::optimized, "optimized"},
+                                                                 {SscAlgorithm::twofive, "2.5d"}}};
+
+enum class SscInput { random, purification };
+inline constexpr EnumTable<SscInput, 2> ssc_input_names{
+    {{SscInput::random, "random"}, {SscInput::purification, "purification"}}};
 
 enum class PingpongMode { pingpong, bandwidth };
 inline constexpr EnumTable<PingpongMode, 2> pingpong_mode_names{
@@ -171,6 +197,39 @@ struct CgConfig {
   bool overlap = false;  // SpMV: post, rows without halo values, wait, the others (else exchange, then all rows)
 };
 
+// Nodes as the collective workloads see them (comm/node_layout.hpp, papers.md E.3): which ranks
+// share a node, and how many of them per node take part in the kernel.
+struct PlacementConfig {
+  std::int64_t ranks_per_node = 0;  // 0: the ranks that share memory (MPI_COMM_TYPE_SHARED); > 0:
+                                    // consecutive blocks of this many ranks count as one node
+  std::int64_t active_ppn = 0;      // ranks per node that run the kernel (0: all); the others sleep
+  SourcePos ranks_per_node_pos, active_ppn_pos;
+};
+
+// The collective micro-benchmark (collbench/collbench.hpp, papers.md E.3, Figs. 4-6).
+struct CollbenchConfig {
+  std::vector<CollOp> ops{CollOp::bcast, CollOp::reduce};
+  CollMode mode = CollMode::blocking;  // nonblocking: [comm] communicators parts, one per duplicate
+  // Message sizes in bytes (of floats, summed with MPI_SUM), each [run] warmup + iterations times.
+  std::vector<std::int64_t> sizes{65536, 262144, 1048576, 2097152, 4194304, 8388608, 16777216};
+};
+
+// The mesh mat-vec demo (matvec2d/matvec2d.hpp, papers.md E.2 Algorithms 1 and 2).
+struct Matvec2dConfig {
+  std::int64_t n = 4096;          // global dimension of A and x
+  bool pipelined = false;         // Alg. 2: Ireduce/Ibcast over [comm] communicators parts
+};
+
+// SymmSquareCube, D^2 and D^3 of a symmetric matrix (symmsquarecube/, papers.md E.2 Alg. 3-6).
+struct SymmSquareCubeConfig {
+  std::int64_t n = 1000;  // matrix dimension N
+  SscAlgorithm algorithm = SscAlgorithm::optimized;
+  std::int64_t replication = 2;  // "2.5d": c, mesh sqrt(P/c) x sqrt(P/c) x c
+  SscInput input = SscInput::random;
+  std::int64_t verify_n = 1024;  // N up to this: D^2, D^3 checked against a serial product
+  SourcePos replication_pos;
+};
+
 // How every exchange of every workload sends its messages (comm/exchange.hpp, docs/decks.md
 // [comm]). Chosen once when an exchange is built; nothing here is tested inside a loop.
 struct CommConfig {
@@ -229,6 +288,10 @@ struct Config {
   PingpongConfig pingpong;
   ToyConfig toy;
   CgConfig cg;
+  CollbenchConfig collbench;
+  Matvec2dConfig matvec2d;
+  SymmSquareCubeConfig ssc;
+  PlacementConfig placement;
   CommConfig comm;
   std::vector<InjectConfig> inject;
   NoiseConfig noise;

@@ -86,6 +86,7 @@ CommConfig read_comm(TableReader r, Workload w) {
     c.send = SendMode::blocking;
     c.sync = SyncMode::allreduce;
   }
+  if (w == Workload::collbench) c.sync = SyncMode::barrier;  // repetitions start together, as in OSU's benchmarks
   for (const char* moved : {"offsets", "boundary", "message_bytes"})
     if (r.has(moved))
       r.fail(moved, fmt::format("moved to [triad] {} (the triad's partner pattern); [comm] now holds the "
@@ -97,6 +98,16 @@ CommConfig read_comm(TableReader r, Workload w) {
   r.only_where_used("test_interval", c.progress == ProgressMode::test, c.test_interval, CommConfig{}.test_interval,
                     "only used with progress = \"test\" (the work between two MPI_Testall calls)");
   c.fragment_bytes = r.integer("fragment_bytes", c.fragment_bytes, 0, std::numeric_limits<int>::max());
+  if (collective_workload(w)) {
+    // Their collectives and block transfers are single MPI calls per part: no send mode,
+    // fragments or progress mode of the point-to-point exchange applies.
+    const std::string why = fmt::format("not used by workload \"{}\" (collectives over sub-communicators: "
+                                        "communicators is N_DUP, the parts of each pipelined operation)",
+                                        enum_name(workload_names, w));
+    r.only_where_used("send", false, c.send, CommConfig{}.send, why);
+    r.only_where_used("progress", false, c.progress, CommConfig{}.progress, why);
+    r.only_where_used("fragment_bytes", false, c.fragment_bytes, CommConfig{}.fragment_bytes, why);
+  }
   c.communicators = r.integer("communicators", c.communicators, 1, 64);
   c.sync = r.choice("sync", c.sync, sync_mode_names);
   c.sync_given = r.has("sync");
@@ -264,6 +275,10 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
   if (uses("pingpong")) c.pingpong = read_pingpong(section("pingpong"));
   if (uses("toy")) c.toy = read_toy(section("toy"));
   if (uses("cg")) c.cg = read_cg(section("cg"));
+  if (uses("collbench")) c.collbench = read_collbench(section("collbench"));
+  if (uses("matvec2d")) c.matvec2d = read_matvec2d(section("matvec2d"));
+  if (uses("symmsquarecube")) c.ssc = read_symmsquarecube(section("symmsquarecube"));
+  if (uses("placement")) c.placement = read_placement(section("placement"));
   if (uses("comm")) c.comm = read_comm(section("comm"), c.run.workload);
   if (uses("noise")) c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));

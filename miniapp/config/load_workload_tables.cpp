@@ -136,4 +136,49 @@ CgConfig read_cg(TableReader r) {
   return c;
 }
 
+CollbenchConfig read_collbench(TableReader r) {
+  CollbenchConfig c;
+  c.ops = r.choice_vector("ops", c.ops, coll_op_names);
+  c.mode = r.choice("mode", c.mode, coll_mode_names);
+  // Floats: a size is a whole number of them; one part is one MPI call (int count).
+  c.sizes = r.integer_list("sizes", c.sizes, 4, std::int64_t{1} << 31);
+  if (c.sizes.empty() || c.sizes.size() > 64) r.fail("sizes", "allowed: a non-empty array of at most 64 sizes (bytes)");
+  for (auto b : c.sizes)
+    if (b % 4 != 0) r.fail("sizes", fmt::format("{} bytes is not a whole number of floats; allowed: multiples of 4", b));
+  r.finish();
+  return c;
+}
+
+Matvec2dConfig read_matvec2d(TableReader r) {
+  Matvec2dConfig c;
+  c.n = r.integer("n", c.n, 1, 1'000'000);
+  c.pipelined = r.boolean("pipelined", c.pipelined);
+  r.finish();
+  return c;
+}
+
+SymmSquareCubeConfig read_symmsquarecube(TableReader r) {
+  SymmSquareCubeConfig c;
+  c.n = r.integer("n", c.n, 1, 1'000'000);
+  c.algorithm = r.choice("algorithm", c.algorithm, ssc_algorithm_names);
+  c.replication = r.integer("replication", c.replication, 1, 1024);
+  c.replication_pos = r.position("replication");
+  r.only_where_used("replication", c.algorithm == SscAlgorithm::twofive, c.replication, SymmSquareCubeConfig{}.replication,
+                    "only used with algorithm = \"2.5d\" (the number of layers c)");
+  c.input = r.choice("input", c.input, ssc_input_names);
+  c.verify_n = r.integer("verify_n", c.verify_n, 0, 100'000);
+  r.finish();
+  return c;
+}
+
+PlacementConfig read_placement(TableReader r) {
+  PlacementConfig c;
+  c.ranks_per_node = r.integer("ranks_per_node", c.ranks_per_node, 0, 1 << 20);
+  c.ranks_per_node_pos = r.position("ranks_per_node");
+  c.active_ppn = r.integer("active_ppn", c.active_ppn, 0, 1 << 20);
+  c.active_ppn_pos = r.position("active_ppn");
+  r.finish();
+  return c;
+}
+
 }  // namespace desync

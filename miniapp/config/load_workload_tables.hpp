@@ -1,6 +1,6 @@
 #pragma once
 // Reads each workload's own table ([triad], [spmv], [chebfd], [stencil], [pingpong], [toy],
-// [cg]) with the same rules as every other table; load_deck.cpp reads the shared tables and
+// [cg], [collbench], [matvec2d], [symmsquarecube], [placement]) with the same rules as every other table; load_deck.cpp reads the shared tables and
 // calls these for the tables the deck's workload uses. docs/decks.md mirrors these readers.
 #include "config/config.hpp"
 #include "config/table_reader.hpp"
@@ -14,5 +14,9 @@ StencilConfig read_stencil(TableReader r);
 PingpongConfig read_pingpong(TableReader r);
 ToyConfig read_toy(TableReader r);
 CgConfig read_cg(TableReader r);
+CollbenchConfig read_collbench(TableReader r);
+Matvec2dConfig read_matvec2d(TableReader r);
+SymmSquareCubeConfig read_symmsquarecube(TableReader r);
+PlacementConfig read_placement(TableReader r);
 
 }  // namespace desync

@@ -77,6 +77,31 @@ class TableReader {
     return v;
   }
 
+  // A non-empty array of distinct enum names of any length, e.g. ops = ["bcast", "reduce"].
+  template <class E, std::size_t N>
+  std::vector<E> choice_vector(std::string_view key, const std::vector<E>& def, const EnumTable<E, N>& table) {
+    const toml::node* n = lookup(key);
+    std::vector<E> v = def;
+    if (n) {
+      const std::string allowed = "allowed: a non-empty array of distinct names from " + enum_choices(table);
+      const auto* a = n->as_array();
+      if (!a || a->empty()) fail_value(key, *n, allowed);
+      v.clear();
+      for (std::size_t i = 0; i < a->size(); ++i) {
+        const auto s = a->get(i)->value<std::string>();
+        const auto parsed = s ? parse_enum(table, *s) : std::nullopt;
+        if (!parsed) fail_value(key, *n, allowed);
+        for (E e : v)
+          if (e == *parsed) fail_value(key, *n, allowed);
+        v.push_back(*parsed);
+      }
+    }
+    toml::array out;
+    for (auto e : v) out.push_back(std::string(enum_name(table, e)));
+    out_.insert_or_assign(std::string(key), std::move(out));
+    return v;
+  }
+
   // A nested table such as [matrix.spin]: marks `key` as known; null if absent.
   const toml::table* subtable(std::string_view key);
   // A reader for that nested table (absent: all defaults), resolving into out[key].

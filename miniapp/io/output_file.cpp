@@ -178,6 +178,42 @@ void write_messages(const Context& c, hid_t file, const RunRecord& r) {
   h5::rows(c, g, "done", row, pad(log.done(), std::nan("")), "s");
 }
 
+// /collectives: every rank's collective events, rows padded to the longest with -1 / NaN.
+void write_collectives(const Context& c, hid_t file, const RunRecord& r) {
+  int has = r.result.collectives ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &has, 1, MPI_INT, MPI_MAX, c.comm);
+  if (!has) return;
+  static const CollectiveLog empty(0, {});
+  const CollectiveLog& log = r.result.collectives ? *r.result.collectives : empty;
+  long long m = log.count();
+  MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_LONG_LONG, MPI_MAX, c.comm);
+  const auto pad = [&](auto v, auto fill) {
+    v.resize(static_cast<std::size_t>(m), fill);
+    return v;
+  };
+  h5::Handle g = h5::create_group(c, file, "collectives");
+  // The family names are the same on every rank (rank 0 always runs the kernel).
+  std::vector<std::string> families = log.families();
+  std::string joined;
+  for (const auto& f : families) joined += f + "\n";
+  bcast_string(joined, 0, c.comm);
+  families.clear();
+  for (std::size_t b = 0, e; (e = joined.find('\n', b)) != std::string::npos; b = e + 1) families.push_back(joined.substr(b, e - b));
+  h5::attr(c, g, "families", families);
+  h5::attr(c, g, "kinds", std::vector<std::string>{"", "bcast", "reduce", "allreduce", "send", "recv"});
+  const std::vector<hsize_t> row{static_cast<hsize_t>(m)};
+  h5::rows<std::int64_t>(c, g, "count", {}, {log.count()}, "1");
+  h5::rows<std::int64_t>(c, g, "dropped", {}, {log.dropped()}, "1");
+  h5::rows(c, g, "kind", row, pad(log.kind(), std::uint8_t{0}), "1");
+  h5::rows(c, g, "family", row, pad(log.family(), std::int32_t{-1}), "1");
+  h5::rows(c, g, "dup", row, pad(log.dup(), std::int32_t{-1}), "1");
+  h5::rows(c, g, "root", row, pad(log.root(), std::int32_t{-1}), "1");
+  h5::rows(c, g, "bytes", row, pad(log.bytes(), std::int64_t{0}), "B");
+  h5::rows(c, g, "post", row, pad(log.post(), std::nan("")), "s");
+  h5::rows(c, g, "posted", row, pad(log.posted(), std::nan("")), "s");
+  h5::rows(c, g, "done", row, pad(log.done(), std::nan("")), "s");
+}
+
 void write_summary(const Context& c, hid_t file, const RunRecord& r) {
   const RunMetrics& m = r.metrics;
   h5::Handle g = h5::create_group(c, file, "summary");
@@ -234,6 +270,7 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) 
   write_timeline(c, file, rec);
   write_comm(c, file, rec);
   write_messages(c, file, rec);
+  write_collectives(c, file, rec);
   write_summary(c, file, rec);
   write_metrics(c, file, rec);
   write_workload_datasets(c, file, rec);  // last: into groups above or new ones

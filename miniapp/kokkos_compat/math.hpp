@@ -7,10 +7,14 @@ namespace desync::compat {
 
 #if KOKKOS_VERSION >= 30700
 using Kokkos::cos;
+using Kokkos::exp;
 using Kokkos::fabs;
+using Kokkos::sqrt;
 #else
 using Kokkos::Experimental::cos;
+using Kokkos::Experimental::exp;
 using Kokkos::Experimental::fabs;
+using Kokkos::Experimental::sqrt;
 #endif
 
 }  // namespace desync::compat

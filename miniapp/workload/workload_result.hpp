@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "metrics/phase_stats.hpp"
+#include "record/collective_log.hpp"
 #include "record/message_log.hpp"
 #include "record/timeline.hpp"
 
@@ -69,6 +70,7 @@ struct WorkloadResult {
   // Why the workload could not verify (e.g. a filter stopped before its full degree); empty if it did.
   std::string verification_skipped;
   std::shared_ptr<MessageLog> messages;     // [comm] record_messages: every exchange's MPI messages
+  std::shared_ptr<CollectiveLog> collectives;  // [comm] record_messages in the collective workloads
 };
 
 // The dataset /group/name of a result, or null.

@@ -1,0 +1,94 @@
+#pragma once
+// Collectives and block transfers over sub-communicators and their duplicates (papers.md E.2):
+// the layer under the collective workloads (collbench, matvec2d, symmsquarecube), as Exchange is
+// the layer under the halo exchanges. It knows no workload.
+//   CommFamily   a communicator (a mesh row, a column, ...) and N_DUP - 1 duplicates of it; the
+//                c-th part of a pipelined operation travels on duplicate c (N_DUP = 1: the
+//                communicator alone, the non-overlapped algorithm);
+//   part_of      the c-th of N_DUP contiguous parts of a buffer;
+//   Collectives  posts MPI_Ibcast / MPI_Ireduce (sum) / MPI_Iallreduce / MPI_Isend / MPI_Irecv
+//                and their blocking forms, keeps the requests in preallocated slots, and with a
+//                CollectiveLog stamps each operation's post, return and completion.
+// Counts above INT_MAX are refused at set-up by the workloads (one part is one MPI call).
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "record/collective_log.hpp"
+
+namespace desync {
+
+class CommFamily {
+ public:
+  // Collective over comm. Takes ownership of comm if `owned` (a split made for this family).
+  CommFamily(MPI_Comm comm, int n_dup, int id, bool owned);
+  ~CommFamily();
+  CommFamily(const CommFamily&) = delete;
+  CommFamily& operator=(const CommFamily&) = delete;
+
+  MPI_Comm operator[](int c) const { return comms_[static_cast<std::size_t>(c)]; }
+  int dups() const { return static_cast<int>(comms_.size()); }
+  int id() const { return id_; }      // the log's family index
+  int rank() const { return rank_; }  // this rank's index in the communicator
+  int size() const { return size_; }
+
+ private:
+  std::vector<MPI_Comm> comms_;
+  int id_, rank_ = 0, size_ = 1;
+  bool owned_;
+};
+
+// A split of comm as a family: MPI_Comm_split(comm, color, key), then n_dup - 1 duplicates.
+std::unique_ptr<CommFamily> split_family(MPI_Comm comm, int color, int key, int n_dup, int id);
+
+struct Part {
+  std::int64_t offset = 0, count = 0;
+};
+
+// The c-th of `parts` contiguous parts of `count` elements; the first count % parts are one
+// element longer.
+inline Part part_of(std::int64_t count, int parts, int c) {
+  const std::int64_t base = count / parts, extra = count % parts;
+  return {c * base + (c < extra ? c : extra), base + (c < extra ? 1 : 0)};
+}
+
+class Collectives {
+ public:
+  // max_requests: the most operations in flight between two wait_all() calls.
+  Collectives(int max_requests, std::shared_ptr<CollectiveLog> log);
+
+  // Nonblocking operations on duplicate c of family f; each returns its request's slot.
+  int ibcast(const CommFamily& f, int c, void* buf, std::int64_t count, MPI_Datatype t, int root);
+  int ireduce(const CommFamily& f, int c, const void* send, void* recv, std::int64_t count, MPI_Datatype t, int root);
+  int iallreduce(const CommFamily& f, int c, const void* send, void* recv, std::int64_t count, MPI_Datatype t);
+  int isend(const CommFamily& f, int c, const void* buf, std::int64_t count, MPI_Datatype t, int peer, int tag);
+  int irecv(const CommFamily& f, int c, void* buf, std::int64_t count, MPI_Datatype t, int peer, int tag);
+  void wait(int slot);
+  // Completes every request posted since the last wait_all(); the slots start again at 0.
+  void wait_all();
+
+  // Blocking forms, on duplicate 0 (MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Send, MPI_Recv).
+  void bcast(const CommFamily& f, void* buf, std::int64_t count, MPI_Datatype t, int root);
+  void reduce(const CommFamily& f, const void* send, void* recv, std::int64_t count, MPI_Datatype t, int root);
+  void allreduce(const CommFamily& f, const void* send, void* recv, std::int64_t count, MPI_Datatype t);
+  void send(const CommFamily& f, const void* buf, std::int64_t count, MPI_Datatype t, int peer, int tag);
+  void recv(const CommFamily& f, void* buf, std::int64_t count, MPI_Datatype t, int peer, int tag);
+
+  const std::shared_ptr<CollectiveLog>& log() const { return log_; }
+
+ private:
+  MPI_Request* next();
+  double stamp() const { return log_ ? now() : 0.0; }
+  int slot(CollKind k, const CommFamily& f, int c, int root, std::int64_t count, MPI_Datatype t, double t0);
+  void logged(CollKind k, const CommFamily& f, int c, int root, std::int64_t count, MPI_Datatype t, double t0);
+
+  std::vector<MPI_Request> req_;
+  std::vector<std::int64_t> event_;  // the log event of each slot (-1: none)
+  int used_ = 0;
+  std::shared_ptr<CollectiveLog> log_;
+};
+
+}  // namespace desync
