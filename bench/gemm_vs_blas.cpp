@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
     const double best_b = *std::min_element(t_blas.begin(), t_blas.end());
     const double med_d = median(t_desync), med_b = median(t_blas);
 
-    fmt::print("gemm C := op(A) op(B) + C, n = {} ({}), {} threads, {:.2f} Gflop per call, {} repetitions\n", n, trans,
+    fmt::print("gemm C := op(A) op(B) + C, n = {} ({}), {} threads, {:.3g} Gflop per call, {} repetitions\n", n, trans,
                compat::concurrency(), 1e-9 * flop, reps);
     fmt::print("  KokkosKernels TPL BLAS: {}; KokkosBlas::gemm ran as {}\n", gemm_uses_tpl_blas() ? "yes" : "no",
                gemm_region.empty() ? "(no profiling region)" : gemm_region);

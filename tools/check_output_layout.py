@@ -7,7 +7,8 @@ Every root attribute and every dataset the document lists must exist with the do
 and a `units` attribute, and every dataset in the file must be documented. Shapes are written
 in the document as `[P, N, E]` (symbols: P ranks, N recorded iterations, E events, T threads,
 F phases, K offsets, M message events, S message sizes and Q pairs of the pingpong workload,
-R residual norms of the cg workload;
+R residual norms of the cg workload, B sizes, O operations and D parts of the collbench
+workload, C collective events;
 digits are literal) or `scalar`. Types are checked too: a row that names
 `int`, `int32`, `int64` or `uint8` must hold integers (counts are never stored as float64), one
 that names `float64` or a unit of time/bandwidth must hold floats, and string attributes must
@@ -94,6 +95,10 @@ def main(doc_path, h5_path):
             "S": f["pingpong/bytes"].shape[0] if "pingpong/bytes" in f else 0,
             "Q": f["pingpong/bandwidth"].shape[1] if "pingpong/bandwidth" in f else 0,
             "R": f["cg/residual"].shape[0] if "cg/residual" in f else 0,
+            "B": f["collbench/bytes"].shape[0] if "collbench/bytes" in f else 0,
+            "O": f["collbench/op"].shape[0] if "collbench/op" in f else 0,
+            "D": f["collbench/post_time"].shape[3] if "collbench/post_time" in f else 0,
+            "C": f["collectives/kind"].shape[1] if "collectives/kind" in f else 0,
         }
         if sizes["N"] != int(f.attrs["iterations"]) + int(f.attrs["warmup_iterations"]):
             problems.append("timeline length differs from iterations + warmup_iterations")

@@ -141,7 +141,7 @@ def build_parser():
     p.add_argument("--title", help="title line (workload and verdict are always shown)")
     p.add_argument("--dpi", type=int, default=150, help="resolution (default 150)")
     p.add_argument("--no-messages", action="store_true",
-                   help="do not draw message lines (drawn when the file has /messages)")
+                   help="do not draw message lines and collective parts (drawn when the file has /messages or /collectives)")
     p.set_defaults(func=cmd_timeline)
 
     p = sub.add_parser("compare", help="improvement of one run over a paired run")

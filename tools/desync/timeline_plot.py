@@ -11,6 +11,7 @@ from .errors import DesyncError
 from .formatting import iteration_span, rank_ranges
 from .h5file import open_output, root_attributes
 from .phases import phase_intervals, valid
+from .collectives import lanes, read_collectives
 from .messages import in_window, read_messages
 from .timeline import read_timeline
 from .window import select_window
@@ -27,6 +28,26 @@ STYLE = {
     "wait": dict(facecolor="#e0201b", edgecolor="#e0201b", hatch=None, label="wait (Waitall)"),
     "barrier": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="barrier"),
     "sync": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="sync (barrier/allreduce)"),
+    # the collective workloads (matvec2d, symmsquarecube): local products green, collectives in
+    # blues and reds, point-to-point transfers grey
+    "product": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="local product"),
+    "gemm1": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="local product (gemm)"),
+    "gemm2": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="local product (gemm)"),
+    "cannon1": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="Cannon steps (gemm + shifts)"),
+    "cannon2": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="Cannon steps (gemm + shifts)"),
+    "bcast": dict(facecolor="#9ecae1", edgecolor="#3182bd", hatch=None, label="broadcast"),
+    "bcast1": dict(facecolor="#9ecae1", edgecolor="#3182bd", hatch=None, label="broadcast"),
+    "bcast2": dict(facecolor="#9ecae1", edgecolor="#3182bd", hatch=None, label="broadcast"),
+    "reduce": dict(facecolor="#fc9272", edgecolor="#de2d26", hatch=None, label="reduction"),
+    "reduce1": dict(facecolor="#fc9272", edgecolor="#de2d26", hatch=None, label="reduction"),
+    "reduce2": dict(facecolor="#fc9272", edgecolor="#de2d26", hatch=None, label="reduction"),
+    "allreduce": dict(facecolor="#fcbba1", edgecolor="#de2d26", hatch=None, label="allreduce"),
+    "reduce_bcast": dict(facecolor="#c6b3e0", edgecolor="#6a51a3", hatch=None, label="reduce + broadcast (pipelined)"),
+    "reduce_p2p": dict(facecolor="#dadaeb", edgecolor="#6a51a3", hatch=None, label="reduce + transfers (overlapped)"),
+    "p2p": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="block transfers"),
+    "p2p1": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="block transfers"),
+    "p2p2": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="block transfers"),
+    "transpose": dict(facecolor="#bdbdbd", edgecolor="#707070", hatch=None, label="transpose (transfers)"),
 }
 UNKNOWN_STYLE = dict(facecolor="#a0a0a0", edgecolor="#707070", hatch=None)
 BAR_HEIGHT = 0.8
@@ -44,7 +65,8 @@ def cmd_timeline(args):
         tl = read_timeline(f, window)
         attrs = root_attributes(f)
         msgs = None if getattr(args, "no_messages", False) else read_messages(f)
-    fig = draw_timeline(tl, attrs, args.title, args.dpi, msgs)
+        colls = None if getattr(args, "no_messages", False) else read_collectives(f)
+    fig = draw_timeline(tl, attrs, args.title, args.dpi, msgs, colls)
     fig.savefig(args.output, dpi=args.dpi)
     print("wrote %s (%d ranks x %d iterations)" % (args.output, len(tl.ranks), len(tl.iterations)))
     return 0
@@ -68,7 +90,7 @@ def rect_paths(x0, x1, y0, y1):
 MAX_MESSAGE_LINES = 20000  # more would be a grey fog: every k-th is drawn, the legend says so
 
 
-def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None):
+def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None, colls=None):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -86,8 +108,10 @@ def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None):
     ax.set_xlim(t_min - pad, t_max + pad)
     ax.set_ylim(n_rows - 0.5, -0.5)  # first rank of the window at the top
     label_ranks(ax, tl)
-    handles = [Patch(facecolor=style(p)["facecolor"], edgecolor=style(p)["edgecolor"],
-                     hatch=style(p)["hatch"], label=style(p)["label"]) for p in bars]
+    labels = dict.fromkeys(style(p)["label"] for p in bars)  # phases sharing a style: one entry
+    first = {style(p)["label"]: p for p in reversed(list(bars))}
+    handles = [Patch(facecolor=style(first[lb])["facecolor"], edgecolor=style(first[lb])["edgecolor"],
+                     hatch=style(first[lb])["hatch"], label=lb) for lb in labels]
     if t_min < 0 < t_max:
         ax.axvline(0, color="black", lw=0.8, ls="--", zorder=3)
         handles.append(Line2D([], [], color="black", lw=0.8, ls="--", label="measured loop starts"))
@@ -110,7 +134,30 @@ def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None):
             hatch=st["hatch"], zorder=2), autolim=False)
     if msgs is not None and len(msgs):
         draw_messages(ax, tl, msgs, t_min - pad, t_max + pad, handles)
+    if colls is not None and len(colls):
+        draw_collectives(ax, tl, colls, t_min - pad, t_max + pad, handles)
     return fig
+
+
+FAMILY_COLOURS = ["#6a3d9a", "#ff7f00", "#1f78b4", "#33a02c", "#b15928"]
+
+
+def draw_collectives(ax, tl, colls, t0, t1, handles):
+    """One segment per collective part, from its call to its completion, in its duplicate's
+    lane of the rank's row, coloured by communicator family (mesh row, column, ...)."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.lines import Line2D
+
+    segs, fam = lanes(colls, tl.ranks, t0, t1, BAR_HEIGHT)
+    if not len(segs):
+        return
+    colours = [FAMILY_COLOURS[int(k) % len(FAMILY_COLOURS)] for k in fam]
+    ax.add_collection(LineCollection(segs, colors=colours, linewidths=1.6, alpha=0.9, zorder=5), autolim=False)
+    for k in sorted(set(int(x) for x in fam)):
+        name = colls.families[k] if k < len(colls.families) else str(k)
+        handles.append(Line2D([], [], color=FAMILY_COLOURS[k % len(FAMILY_COLOURS)], lw=1.6,
+                              label="%s comm, %d parts" % (name, colls.n_dup)))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.005, 1.0), frameon=False, fontsize=9)
 
 
 def draw_messages(ax, tl, msgs, t0, t1, handles):
