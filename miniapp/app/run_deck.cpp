@@ -53,7 +53,7 @@ std::string verdict(const WorkloadResult& r, const Timeline& tl, MPI_Comm comm, 
     return "failed: " + std::to_string(bad) + " values of the result are not finite (Inf or NaN); the rest not done: " +
            r.verification_skipped;
   }
-  std::int64_t e[5] = {r.element_errors, r.message_errors, timeline_disorder(tl), r.extra_verdict.empty() ? 0 : 1,
+  std::int64_t e[5] = {r.element_errors, r.message_errors, r.parked ? 0 : timeline_disorder(tl), r.extra_verdict.empty() ? 0 : 1,
                        r.nonfinite};
   MPI_Allreduce(MPI_IN_PLACE, e, 5, MPI_INT64_T, MPI_SUM, comm);
   total_errors = e[0] + e[1] + e[2] + e[3] + e[4];

@@ -153,8 +153,11 @@ RunMetrics compute_metrics(const Timeline& tl, const PhaseLayout& layout, const 
   double span[2] = {std::numeric_limits<double>::max(), -std::numeric_limits<double>::max()};
   const std::int64_t measured = tl.iterations() - tl.warmup();
   if (measured > 0) {
-    span[0] = tl.at(tl.warmup(), 0);
-    span[1] = -last_event(tl, tl.iterations() - 1);
+    // A rank that slept through the kernel ([placement] active_ppn) has NaN rows: no part of
+    // the span (neutral for the MIN).
+    const double first = tl.at(tl.warmup(), 0), last = last_event(tl, tl.iterations() - 1);
+    if (!std::isnan(first)) span[0] = first;
+    span[1] = std::isnan(last) ? std::numeric_limits<double>::max() : -last;
   }
   MPI_Allreduce(MPI_IN_PLACE, span, 2, MPI_DOUBLE, MPI_MIN, comm);
   m.total_time = -span[1] - span[0];

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/clock.hpp"
 
 namespace desync {
 
@@ -22,9 +21,8 @@ void finish_active_subset(WorkloadResult& r, MPI_Comm world, ActiveRanks& act, c
   MPI_Bcast(agreed, 2, MPI_INT64_T, 0, world);
   if (!act.active()) {
     tl.truncate(std::min(agreed[0], tl.iterations()));
-    const double t = now();
-    for (std::int64_t it = 0; it < tl.iterations(); ++it) tl.set(it, 0, t);
     r.stop_signal = static_cast<int>(agreed[1]);
+    r.parked = true;
   }
   const auto one = [](double v) { return std::vector<double>{v}; };
   r.datasets.push_back({"placement", "node", "1", {}, one(l.node), true, true});

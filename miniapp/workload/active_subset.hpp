@@ -17,8 +17,8 @@ int active_rank_count(const NodeLayout& l, int active_ppn);
 
 // After the kernel (active ranks) or the park (inactive ones), on every rank: the active ranks
 // release the parked ones; rank 0's iterations done and stop signal reach every rank; an
-// inactive rank's timeline keeps that many rows, each with its first event at the release (the
-// other events stay NaN: it ran no phase). Records /placement and the park measurements.
+// inactive rank's timeline keeps that many rows, all NaN (it ran no phase), and the result is
+// marked parked. Records /placement and the park measurements.
 void finish_active_subset(WorkloadResult& r, MPI_Comm world, ActiveRanks& act, const NodeLayout& l, int active_ppn,
                           const ParkRecord& park);
 

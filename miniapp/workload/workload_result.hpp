@@ -67,6 +67,9 @@ struct WorkloadResult {
   // A run stopped early by a signal (loop/iteration_control.hpp): the timeline holds the
   // iterations done; stop_signal is 0 for a complete run.
   int stop_signal = 0;
+  // The rank slept through the kernel ([placement] active_ppn, workload/active_subset.hpp): its
+  // timeline rows are all NaN, which is not a recording error.
+  bool parked = false;
   // Why the workload could not verify (e.g. a filter stopped before its full degree); empty if it did.
   std::string verification_skipped;
   std::shared_ptr<MessageLog> messages;     // [comm] record_messages: every exchange's MPI messages
