@@ -84,7 +84,8 @@ int main(int argc, char** argv) {
     const int n = static_cast<int>(bench::arg(argc, argv, "--n", 1912));
     const int reps = static_cast<int>(std::max<long long>(1, bench::arg(argc, argv, "--reps", 10)));
     const std::string trans = arg_string(argc, argv, "--trans", "NN");
-    if (n < 1 || trans.size() != 2 || std::strchr("NT", trans[0]) == nullptr || std::strchr("NT", trans[1]) == nullptr) {
+    const auto n_or_t = [](char x) { return x == 'N' || x == 'T'; };
+    if (n < 1 || trans.size() != 2 || !n_or_t(trans[0]) || !n_or_t(trans[1])) {
       fmt::print(stderr, "bench_gemm: --n must be >= 1 and --trans one of NN, NT, TN, TT\n");
       MPI_Finalize();
       return 2;

@@ -33,10 +33,11 @@ log() { printf '[install-deps] %s\n' "$*" >&2; }
 
 # OpenBLAS: the OpenMP build (libopenblas-openmp-dev, pulling libopenblas0-openmp), not the
 # pthread one that the libopenblas-dev metapackage would pick. desync runs Kokkos' OpenMP threads;
-# OpenBLAS built on OpenMP shares libgomp's thread pool with them, sizes itself from
-# OMP_NUM_THREADS at every call and runs single-threaded inside a parallel region. The pthread
-# build starts its own pool of one thread per core next to the OpenMP threads still spinning
-# after a Kokkos kernel: oversubscription, and a second knob (OPENBLAS_NUM_THREADS) per run.
+# OpenBLAS built on OpenMP shares libgomp's thread pool with them, takes omp_get_max_threads()
+# threads at every call (OMP_NUM_THREADS, or the count Kokkos was given) and runs single-threaded
+# inside a parallel region. The pthread build starts its own pool of one thread per core next to
+# the OpenMP threads still spinning after a Kokkos kernel: oversubscription, and a second knob
+# (OPENBLAS_NUM_THREADS) per run.
 apt_packages=(
   build-essential cmake ninja-build git pkg-config ca-certificates xz-utils dpkg-dev
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
