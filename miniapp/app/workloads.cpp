@@ -73,15 +73,28 @@ void placement_ranks(const Config& cfg, int nranks) {
                                 cfg.placement.ranks_per_node_pos.where, cfg.placement.ranks_per_node, nranks, nranks));
 }
 
+// Blocks of ceil(n / p) rows must leave none of the p block rows empty: (p - 1) ceil(n / p) < n.
+// The n that pass do not form an interval (p = 6: 11, 12 pass, 13 .. 15 do not), so the error
+// names the nearest ones.
+bool blocks_fill(std::int64_t n, int p) { return (n + p - 1) / p * (p - 1) < n; }
+
+void check_blocks(const Config& cfg, const char* key, std::int64_t n, int p) {
+  if (blocks_fill(n, p)) return;
+  std::int64_t below = n - 1, above = n + 1;
+  while (below > 0 && !blocks_fill(below, p)) --below;
+  while (!blocks_fill(above, p)) ++above;
+  throw DeckError(fmt::format("{}: error: {} = {}: blocks of ceil(n / {}) = {} rows leave the last of the {} block rows "
+                              "empty; allowed: n with (p - 1) ceil(n / p) < n, the nearest {}{}",
+                              cfg.deck_path, key, n, p, (n + p - 1) / p, p, below > 0 ? fmt::format("{} and ", below) : "", above));
+}
+
 void mesh_ranks(const Config& cfg, int active, int nranks) {
   if (cfg.run.workload == Workload::matvec2d) {
     const int p = static_cast<int>(std::lround(std::sqrt(active)));
     if (p * p != active)
       throw DeckError(fmt::format("{}: error: workload \"matvec2d\" runs on a p x p mesh, but the run has {}; allowed: "
                                   "a square number (4, 9, 16, ...)", cfg.deck_path, ranks_phrase(cfg, active, nranks)));
-    if (cfg.matvec2d.n < p)
-      throw DeckError(fmt::format("{}: error: [matvec2d] n = {}: fewer rows than the mesh's {} block rows; allowed: >= {}",
-                                  cfg.deck_path, cfg.matvec2d.n, p, p));
+    check_blocks(cfg, "[matvec2d] n", cfg.matvec2d.n, p);
     return;
   }
   const SymmSquareCubeConfig& c = cfg.ssc;
@@ -102,14 +115,29 @@ void mesh_ranks(const Config& cfg, int active, int nranks) {
                                   "the run has {}; allowed: a cube (1, 8, 27, 64, ...)",
                                   cfg.deck_path, enum_name(ssc_algorithm_names, c.algorithm), ranks_phrase(cfg, active, nranks)));
   }
+  check_blocks(cfg, "[symmsquarecube] n", c.n, p);
   const std::int64_t b = (c.n + p - 1) / p;
-  if (b * (p - 1) >= c.n)
-    throw DeckError(fmt::format("{}: error: [symmsquarecube] n = {}: blocks of ceil(n / {}) = {} leave the last of the {} "
-                                "block rows empty; allowed: n > {}",
-                                cfg.deck_path, c.n, p, b, p, b * (p - 1)));
   if (b * b > std::numeric_limits<int>::max())
-    throw DeckError(fmt::format("{}: error: [symmsquarecube] n = {}: a block of {} x {} exceeds MPI's int count; use more ranks",
-                                cfg.deck_path, c.n, b, b));
+    throw DeckError(fmt::format("{}: error: [symmsquarecube] n = {}: a block of {} x {} exceeds MPI's int count (one block is "
+                                "one message); allowed on a mesh of p = {}: n <= {}",
+                                cfg.deck_path, c.n, b, b, p, std::int64_t{46340} * p));
+}
+
+// N_DUP acts only where operations are cut into parts; elsewhere more than 1 is an error (it
+// would make duplicates nobody uses, and the record would claim parts that never existed).
+void symmsquarecube_deck(const Config& cfg) {
+  const SscAlgorithm a = cfg.ssc.algorithm;
+  if ((a == SscAlgorithm::original || a == SscAlgorithm::baseline) && cfg.comm.communicators > 1)
+    throw DeckError(fmt::format("{}: error: [comm] communicators = {} with [symmsquarecube] algorithm = \"{}\": the blocking "
+                                "algorithms use each communicator whole; N_DUP parts are for \"optimized\" and \"2.5d\", or "
+                                "set communicators = 1", cfg.deck_path, cfg.comm.communicators, enum_name(ssc_algorithm_names, a)));
+}
+
+void matvec2d_deck(const Config& cfg) {
+  if (!cfg.matvec2d.pipelined && cfg.comm.communicators > 1)
+    throw DeckError(fmt::format("{}: error: [comm] communicators = {} with [matvec2d] pipelined = false: MPI_Reduce and "
+                                "MPI_Bcast use each communicator whole; use pipelined = true for N_DUP parts, or "
+                                "communicators = 1", cfg.deck_path, cfg.comm.communicators));
 }
 
 void mesh_workload_ranks(const Config& cfg, int nranks) {
@@ -197,9 +225,9 @@ const std::vector<WorkloadEntry>& workload_registry() {
       {Workload::collbench, "collbench", {"run", "collbench", "placement", "comm", "threads"}, false, collbench_ranks, nullptr,
        collbench_memory, run_collbench, collbench_rows, collbench_deck, collbench_layout},
       {Workload::matvec2d, "matvec2d", {"run", "matvec2d", "placement", "comm", "threads"}, false, mesh_workload_ranks, nullptr,
-       matvec2d_memory, run_matvec2d, nullptr, nullptr, mesh_workload_layout},
+       matvec2d_memory, run_matvec2d, nullptr, matvec2d_deck, mesh_workload_layout},
       {Workload::symmsquarecube, "symmsquarecube", {"run", "symmsquarecube", "placement", "comm", "threads"}, false,
-       mesh_workload_ranks, nullptr, symmsquarecube_memory, run_symmsquarecube, nullptr, nullptr, mesh_workload_layout},
+       mesh_workload_ranks, nullptr, symmsquarecube_memory, run_symmsquarecube, nullptr, symmsquarecube_deck, mesh_workload_layout},
   };
   return list;
 }

@@ -72,7 +72,8 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
     p = fam->size();
     const bool root = fam->rank() == 0;
     if (cfg.comm.record_messages)
-      r.collectives = std::make_shared<CollectiveLog>(std::min(cfg.comm.record_messages_max, rows * ndup),
+      r.collectives = std::make_shared<CollectiveLog>(std::min(cfg.comm.record_messages_max,
+                                                               nsizes * nops * (cfg.run.warmup + reps) * ndup),  // warm-up calls log too
                                                       std::vector<std::string>{"column"});
     Collectives coll(ndup, r.collectives);
     const std::int64_t largest = *std::max_element(c.sizes.begin(), c.sizes.end()) / 4;
@@ -247,7 +248,8 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
         wait += fmt::format(" {:.0f}", wait_med[cell + static_cast<std::size_t>(d)] * 1e6);
       }
       rep += fmt::format("  rank 0, {} B {}: post [us]{}; wait [us]{}\n", c.sizes[static_cast<std::size_t>(s)],
-                         enum_name(coll_op_names, c.ops[static_cast<std::size_t>(o)]), post, ndup > 1 ? wait : " (blocking: in the post)");
+                         enum_name(coll_op_names, c.ops[static_cast<std::size_t>(o)]), post,
+                         c.mode == CollMode::nonblocking ? wait : " (blocking: in the post)");
     }
 
   r.work_phase = "post";

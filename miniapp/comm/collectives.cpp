@@ -36,6 +36,7 @@ std::unique_ptr<CommFamily> split_family(MPI_Comm comm, int color, int key, int 
 Collectives::Collectives(int max_requests, std::shared_ptr<CollectiveLog> log)
     : req_(static_cast<std::size_t>(max_requests), MPI_REQUEST_NULL),
       event_(static_cast<std::size_t>(max_requests), -1),
+      index_(static_cast<std::size_t>(max_requests), 0),
       log_(std::move(log)) {}
 
 int Collectives::slot(CollKind k, const CommFamily& f, int c, int root, std::int64_t count, MPI_Datatype t, double t0) {
@@ -101,8 +102,15 @@ void Collectives::wait(int s) {
 
 void Collectives::wait_all() {
   if (log_) {
-    // One by one, in posting order, so every operation gets its own completion stamp.
-    for (int s = 0; s < used_; ++s) wait(s);
+    // MPI_Waitsome: each operation gets its stamp when it is seen complete, in whatever order
+    // they complete (requests already waited for are null and ignored).
+    int done = 0;
+    for (;;) {
+      MPI_Waitsome(used_, req_.data(), &done, index_.data(), MPI_STATUSES_IGNORE);
+      if (done == MPI_UNDEFINED) break;
+      const double t = now();
+      for (int k = 0; k < done; ++k) log_->done(event_[static_cast<std::size_t>(index_[static_cast<std::size_t>(k)])], t);
+    }
   } else {
     MPI_Waitall(used_, req_.data(), MPI_STATUSES_IGNORE);
   }

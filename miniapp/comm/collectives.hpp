@@ -87,6 +87,7 @@ class Collectives {
 
   std::vector<MPI_Request> req_;
   std::vector<std::int64_t> event_;  // the log event of each slot (-1: none)
+  std::vector<int> index_;           // MPI_Waitsome's completed slots
   int used_ = 0;
   std::shared_ptr<CollectiveLog> log_;
 };

@@ -56,7 +56,7 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
     const int m = rank / p, j = rank % p;  // P_{m,j}
     const BlockCut cut{c.n, p};
     const std::int64_t rm = cut.rows(m), rj = cut.rows(j);
-    const int ndup = piped ? static_cast<int>(cfg.comm.communicators) : 1;
+    const int ndup = static_cast<int>(cfg.comm.communicators);  // 1 unless pipelined (checked at load)
     auto row = split_family(act.comm(), m, j, ndup, row_family);  // P_{m,:}, rank j
     auto col = split_family(act.comm(), j, m, ndup, col_family);  // P_{:,j}, rank m
     if (cfg.comm.record_messages)

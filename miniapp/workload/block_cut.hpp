@@ -1,7 +1,7 @@
 #pragma once
 // Block sizes of the dense workloads on a process mesh (papers.md E.2; matvec2d, symmsquarecube):
 // N is cut into p blocks of b = ceil(N / p) rows, the last holding the remainder (the deck
-// validation guarantees it is not empty).
+// validation, app/workloads.cpp, refuses an N that would leave a block empty).
 #include <Kokkos_Macros.hpp>
 
 #include <algorithm>
