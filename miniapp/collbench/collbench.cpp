@@ -82,37 +82,49 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
     std::vector<double> post_d(static_cast<std::size_t>(reps * ndup), nan), wait_d(post_d);
     ExperimentLoop loop(cfg, act.comm(), tl, cfg.comm.sync);
 
-    // One repetition of each (operation, mode), chosen once per size and operation. pd, wd: this
-    // repetition's per-part post and wait times (null in the untimed warm-up).
+    // One repetition of each (operation, mode), chosen once per size and operation. pd, wd: the
+    // repetition's per-part post and wait times (the warm-up writes into a scratch row).
     std::int64_t count = 0;  // this column's floats at the current size
     float* bbuf = nullptr;   // the broadcast's buffer: the root's data, the others' receive buffer
+    std::vector<double> scratch(static_cast<std::size_t>(ndup));
     const auto blocking_bcast = [&](double* pd, double*) {
       const double t0 = now();
       coll.bcast(*fam, bbuf, count, MPI_FLOAT, 0);
-      if (pd) pd[0] = now() - t0;
+      pd[0] = now() - t0;
     };
     const auto blocking_reduce = [&](double* pd, double*) {
       const double t0 = now();
       coll.reduce(*fam, send.data(), recv.data(), count, MPI_FLOAT, 0);
-      if (pd) pd[0] = now() - t0;
+      pd[0] = now() - t0;
     };
-    const auto split = [&](double* pd, double* wd, bool bcast) {
-      for (int d = 0; d < ndup; ++d) {
-        const Part pt = part_of(count, ndup, d);
-        const double t0 = now();
-        if (bcast) coll.ibcast(*fam, d, bbuf + pt.offset, pt.count, MPI_FLOAT, 0);
-        else coll.ireduce(*fam, d, send.data() + pt.offset, recv.data() + pt.offset, pt.count, MPI_FLOAT, 0);
-        if (pd) pd[d] = now() - t0;
-      }
+    const auto wait_parts = [&](double* wd) {
       for (int d = 0; d < ndup; ++d) {
         const double t0 = now();
         coll.wait(d);
-        if (wd) wd[d] = now() - t0;
+        wd[d] = now() - t0;
       }
       coll.wait_all();
     };
-    const auto nonblocking_bcast = [&](double* pd, double* wd) { split(pd, wd, true); };
-    const auto nonblocking_reduce = [&](double* pd, double* wd) { split(pd, wd, false); };
+    const auto nonblocking_bcast = [&](double* pd, double* wd) {
+      for (int d = 0; d < ndup; ++d) {
+        const Part pt = part_of(count, ndup, d);
+        const double t0 = now();
+        coll.ibcast(*fam, d, bbuf + pt.offset, pt.count, MPI_FLOAT, 0);
+        pd[d] = now() - t0;
+      }
+      wait_parts(wd);
+    };
+    const auto nonblocking_reduce = [&](double* pd, double* wd) {
+      for (int d = 0; d < ndup; ++d) {
+        const Part pt = part_of(count, ndup, d);
+        const double t0 = now();
+        coll.ireduce(*fam, d, send.data() + pt.offset, recv.data() + pt.offset, pt.count, MPI_FLOAT, 0);
+        pd[d] = now() - t0;
+      }
+      wait_parts(wd);
+    };
+    using Repetition = std::function<void(double*, double*)>;
+    const Repetition one_of[2][2] = {{blocking_bcast, blocking_reduce}, {nonblocking_bcast, nonblocking_reduce}};
 
     loop.start();
     bool stop = false;
@@ -121,15 +133,13 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
       for (std::int64_t o = 0; o < nops && !stop; ++o) {
         const bool bcast = c.ops[static_cast<std::size_t>(o)] == CollOp::bcast;
         const bool nb = c.mode == CollMode::nonblocking;
-        const std::function<void(double*, double*)> one =
-            bcast ? (nb ? std::function<void(double*, double*)>(nonblocking_bcast) : blocking_bcast)
-                  : (nb ? std::function<void(double*, double*)>(nonblocking_reduce) : blocking_reduce);
+        const Repetition& one = one_of[nb ? 1 : 0][bcast ? 0 : 1];
         for (std::int64_t i = 0; i < count; ++i) send[static_cast<std::size_t>(i)] = pattern(fam->rank(), i);
         bbuf = root ? send.data() : recv.data();
         std::fill(post_d.begin(), post_d.end(), nan);
         std::fill(wait_d.begin(), wait_d.end(), nan);
         MPI_Barrier(act.comm());
-        for (std::int64_t w = 0; w < cfg.run.warmup; ++w) one(nullptr, nullptr);
+        for (std::int64_t w = 0; w < cfg.run.warmup; ++w) one(scratch.data(), scratch.data());
         for (std::int64_t i = 0; i < reps; ++i) {
           const std::int64_t it = (s * nops + o) * reps + i;
           if (i == reps - 1) std::fill(recv.begin(), recv.end(), -1.0f);  // what arrives last is checked

@@ -37,19 +37,52 @@ Collectives::Collectives(int max_requests, std::shared_ptr<CollectiveLog> log)
     : req_(static_cast<std::size_t>(max_requests), MPI_REQUEST_NULL),
       event_(static_cast<std::size_t>(max_requests), -1),
       index_(static_cast<std::size_t>(max_requests), 0),
-      log_(std::move(log)) {}
+      log_(std::move(log)) {
+  // Recording or not is chosen here, once: no call tests it.
+  if (log_) {
+    clock_ = now;
+    note_ = note_logged;
+    done_ = done_logged;
+    wait_all_ = wait_all_logged;
+  }
+}
+
+void Collectives::note_none(Collectives&, int, CollKind, const CommFamily&, int, int, std::int64_t, MPI_Datatype, double, bool) {}
+
+void Collectives::note_logged(Collectives& x, int s, CollKind k, const CommFamily& f, int c, int root, std::int64_t count,
+                              MPI_Datatype t, double t0, bool completed) {
+  const double t1 = now();
+  const std::int64_t e = x.log_->add(k, f.id(), c, root, count * type_bytes(t), t0, t1);
+  if (completed) x.log_->done(e, t1);
+  else x.event_[static_cast<std::size_t>(s)] = e;
+}
+
+void Collectives::done_none(Collectives&, int) {}
+
+void Collectives::done_logged(Collectives& x, int s) { x.log_->done(x.event_[static_cast<std::size_t>(s)], now()); }
+
+void Collectives::wait_all_plain(Collectives& x) { MPI_Waitall(x.used_, x.req_.data(), MPI_STATUSES_IGNORE); }
+
+// MPI_Waitsome: each operation gets its stamp when it is seen complete, in whatever order they
+// complete (requests already waited for are null and ignored).
+void Collectives::wait_all_logged(Collectives& x) {
+  int done = 0;
+  for (;;) {
+    MPI_Waitsome(x.used_, x.req_.data(), &done, x.index_.data(), MPI_STATUSES_IGNORE);
+    if (done == MPI_UNDEFINED) break;
+    const double t = now();
+    for (int k = 0; k < done; ++k) x.log_->done(x.event_[static_cast<std::size_t>(x.index_[static_cast<std::size_t>(k)])], t);
+  }
+}
 
 int Collectives::slot(CollKind k, const CommFamily& f, int c, int root, std::int64_t count, MPI_Datatype t, double t0) {
   const int s = used_ - 1;  // the caller has filled req_[used_ - 1]
-  event_[static_cast<std::size_t>(s)] =
-      log_ ? log_->add(k, f.id(), c, root, count * type_bytes(t), t0, now()) : -1;
+  note_(*this, s, k, f, c, root, count, t, t0, false);
   return s;
 }
 
 void Collectives::logged(CollKind k, const CommFamily& f, int c, int root, std::int64_t count, MPI_Datatype t, double t0) {
-  if (!log_) return;
-  const double t1 = now();
-  log_->done(log_->add(k, f.id(), c, root, count * type_bytes(t), t0, t1), t1);
+  note_(*this, -1, k, f, c, root, count, t, t0, true);
 }
 
 MPI_Request* Collectives::next() {
@@ -97,23 +130,11 @@ void Collectives::wait(int s) {
   MPI_Request& r = req_[static_cast<std::size_t>(s)];
   if (r == MPI_REQUEST_NULL) return;  // completed by an earlier wait: keep its stamp
   MPI_Wait(&r, MPI_STATUS_IGNORE);
-  if (log_) log_->done(event_[static_cast<std::size_t>(s)], now());
+  done_(*this, s);
 }
 
 void Collectives::wait_all() {
-  if (log_) {
-    // MPI_Waitsome: each operation gets its stamp when it is seen complete, in whatever order
-    // they complete (requests already waited for are null and ignored).
-    int done = 0;
-    for (;;) {
-      MPI_Waitsome(used_, req_.data(), &done, index_.data(), MPI_STATUSES_IGNORE);
-      if (done == MPI_UNDEFINED) break;
-      const double t = now();
-      for (int k = 0; k < done; ++k) log_->done(event_[static_cast<std::size_t>(index_[static_cast<std::size_t>(k)])], t);
-    }
-  } else {
-    MPI_Waitall(used_, req_.data(), MPI_STATUSES_IGNORE);
-  }
+  wait_all_(*this);
   used_ = 0;
 }
 

@@ -8,7 +8,8 @@
 //   part_of      the c-th of N_DUP contiguous parts of a buffer;
 //   Collectives  posts MPI_Ibcast / MPI_Ireduce (sum) / MPI_Iallreduce / MPI_Isend / MPI_Irecv
 //                and their blocking forms, keeps the requests in preallocated slots, and with a
-//                CollectiveLog stamps each operation's post, return and completion.
+//                CollectiveLog stamps each operation's post, return and completion (whether it
+//                records is chosen once, at construction, as Exchange does).
 // Counts above INT_MAX are refused at set-up by the workloads (one part is one MPI call).
 #include <mpi.h>
 
@@ -81,15 +82,28 @@ class Collectives {
 
  private:
   MPI_Request* next();
-  double stamp() const { return log_ ? now() : 0.0; }
+  double stamp() const { return clock_(); }
   int slot(CollKind k, const CommFamily& f, int c, int root, std::int64_t count, MPI_Datatype t, double t0);
   void logged(CollKind k, const CommFamily& f, int c, int root, std::int64_t count, MPI_Datatype t, double t0);
+  static double no_clock() { return 0.0; }
+  // Recording (or not), chosen at construction: a slot's log event, its completion stamp, the
+  // wait for all (MPI_Waitall, or MPI_Waitsome with a stamp per completion).
+  static void note_none(Collectives&, int, CollKind, const CommFamily&, int, int, std::int64_t, MPI_Datatype, double, bool);
+  static void note_logged(Collectives&, int, CollKind, const CommFamily&, int, int, std::int64_t, MPI_Datatype, double, bool);
+  static void done_none(Collectives&, int);
+  static void done_logged(Collectives&, int);
+  static void wait_all_plain(Collectives&);
+  static void wait_all_logged(Collectives&);
 
   std::vector<MPI_Request> req_;
   std::vector<std::int64_t> event_;  // the log event of each slot (-1: none)
   std::vector<int> index_;           // MPI_Waitsome's completed slots
   int used_ = 0;
   std::shared_ptr<CollectiveLog> log_;
+  double (*clock_)() = no_clock;
+  void (*note_)(Collectives&, int, CollKind, const CommFamily&, int, int, std::int64_t, MPI_Datatype, double, bool) = note_none;
+  void (*done_)(Collectives&, int) = done_none;
+  void (*wait_all_)(Collectives&) = wait_all_plain;
 };
 
 }  // namespace desync

@@ -67,6 +67,7 @@ void transfer_blocks(SscMesh& m, const CommFamily& f, const BlockTransfer* t, in
 void ssc_original(SscMesh& m, std::int64_t it);
 void ssc_baseline(SscMesh& m, std::int64_t it);
 void ssc_optimized(SscMesh& m, std::int64_t it);
+template <bool Parts>  // collectives in N_DUP parts (N_DUP > 1) or whole
 void ssc_twofive(SscMesh& m, std::int64_t it);
 
 // The timeline events of an algorithm's call, before delay_end and sync_end.

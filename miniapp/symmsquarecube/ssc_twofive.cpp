@@ -51,35 +51,43 @@ void cannon(SscMesh& m, const BlockBuffer& a_src, const BlockBuffer& b_src) {
   }
 }
 
-// A collective over the grid fibre, whole (N_DUP = 1) or in N_DUP parts posted together.
-template <class Post, class Whole>
+// A collective over the grid fibre: whole (Parts = false, N_DUP = 1) or in N_DUP parts posted
+// together (Parts = true); which one is chosen once, with the algorithm (ssc_twofive<Parts>).
+template <bool Parts, class Post, class Whole>
 void over_fibre(SscMesh& m, std::int64_t count, Post post, Whole whole) {
-  if (m.ndup == 1) return whole(count);
-  for (int c = 0; c < m.ndup; ++c) post(c, part_of(count, m.ndup, c));
-  m.coll->wait_all();
+  if constexpr (Parts) {
+    for (int c = 0; c < m.ndup; ++c) post(c, part_of(count, m.ndup, c));
+    m.coll->wait_all();
+  } else {
+    whole(count);
+  }
 }
 
 }  // namespace
 
+template <bool Parts>
 void ssc_twofive(SscMesh& m, std::int64_t it) {
   Collectives& x = *m.coll;
   const std::int64_t n = m.count(m.i, m.j);
-  over_fibre(
+  over_fibre<Parts>(
       m, n, [&](int c, Part q) { x.ibcast(*m.grd, c, m.a.data() + q.offset, q.count, MPI_DOUBLE, 0); },
       [&](std::int64_t cnt) { x.bcast(*m.grd, m.a.data(), cnt, MPI_DOUBLE, 0); });
   m.tl->mark(it, 1);
   cannon(m, m.a, m.a);
   m.tl->mark(it, 2);
-  over_fibre(
+  over_fibre<Parts>(
       m, n, [&](int c, Part q) { x.iallreduce(*m.grd, c, m.c.data() + q.offset, m.r2.data() + q.offset, q.count, MPI_DOUBLE); },
       [&](std::int64_t cnt) { x.allreduce(*m.grd, m.c.data(), m.r2.data(), cnt, MPI_DOUBLE); });
   m.tl->mark(it, 3);
   cannon(m, m.a, m.r2);
   m.tl->mark(it, 4);
-  over_fibre(
+  over_fibre<Parts>(
       m, n, [&](int c, Part q) { x.ireduce(*m.grd, c, m.c.data() + q.offset, m.r3.data() + q.offset, q.count, MPI_DOUBLE, 0); },
       [&](std::int64_t cnt) { x.reduce(*m.grd, m.c.data(), m.r3.data(), cnt, MPI_DOUBLE, 0); });
   m.tl->mark(it, 5);
 }
+
+template void ssc_twofive<false>(SscMesh&, std::int64_t);
+template void ssc_twofive<true>(SscMesh&, std::int64_t);
 
 }  // namespace desync

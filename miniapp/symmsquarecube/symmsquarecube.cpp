@@ -44,12 +44,12 @@ std::vector<double> to_host(const BlockBuffer& v, std::int64_t n) {
   return h;
 }
 
-void (*algorithm_call(SscAlgorithm a))(SscMesh&, std::int64_t) {
+void (*algorithm_call(SscAlgorithm a, int ndup))(SscMesh&, std::int64_t) {
   switch (a) {
     case SscAlgorithm::original: return ssc_original;
     case SscAlgorithm::baseline: return ssc_baseline;
     case SscAlgorithm::optimized: return ssc_optimized;
-    case SscAlgorithm::twofive: return ssc_twofive;
+    case SscAlgorithm::twofive: return ndup > 1 ? ssc_twofive<true> : ssc_twofive<false>;
   }
   return nullptr;
 }
@@ -144,7 +144,7 @@ WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
       });
       Kokkos::fence();
     }
-    void (*call)(SscMesh&, std::int64_t) = algorithm_call(c.algorithm);
+    void (*call)(SscMesh&, std::int64_t) = algorithm_call(c.algorithm, m.ndup);
 
     ExperimentLoop loop(cfg, act.comm(), tl, cfg.comm.sync);
     loop.start();
