@@ -1,7 +1,9 @@
 """Reading and viewing desync HDF5 output files (the contract is docs/output.md).
 
-The command line is tools/desync_view.py; this package holds what it runs, one concept per module:
+The command line is cli.py (installed as `desync-view` by `pip install ./tools`, run in place as
+tools/desync_view.py); this package holds what it runs, one concept per module:
 
+  cli.py            the command line: subcommands, windows, exit status
   errors.py         DesyncError, the errors a user can fix (printed without a traceback)
   h5file.py         opening and validating a file, decoding strings, reading datasets/attributes
   window.py         rank and iteration windows (deck numbering) and their selection
@@ -11,4 +13,7 @@ The command line is tools/desync_view.py; this package holds what it runs, one c
   summary.py        the `summary` subcommand (text summary)
   timeline_plot.py  the `timeline` subcommand (per-rank timeline picture)
   chrome_trace.py   the `trace` subcommand (Chrome Trace Event JSON)
+  compare.py        the `compare` subcommand (a paired run's improvement)
+  messages.py       /messages: matching sends to receives
+  collectives.py    /collectives: collective parts in lanes per duplicated communicator
 """

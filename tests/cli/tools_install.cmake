@@ -1,0 +1,25 @@
+# `pip install ./tools` as a user runs it, offline: a copy of tools/ is installed into a private
+# target directory with the system's setuptools (no network, no build isolation); the installed
+# `desync-view` command runs a real run's file, and `import desync` works for notebooks.
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+file(COPY ${TOOLS}/ DESTINATION ${OUT}/src PATTERN "__pycache__" EXCLUDE PATTERN "build" EXCLUDE PATTERN "*.egg-info" EXCLUDE)
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "${out}${err}")
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "failed (${code}): ${ARGN}")
+  endif()
+  set(last "${out}" PARENT_SCOPE)
+endfunction()
+step(${PYTHON} -m pip install --no-deps --no-build-isolation --no-index --disable-pip-version-check
+     --target ${OUT}/site ${OUT}/src)
+step(${CMAKE_COMMAND} -E env PYTHONPATH=${OUT}/site ${PYTHON} ${OUT}/site/bin/desync-view --help)
+if(NOT last MATCHES "usage: desync-view" OR NOT last MATCHES "summary")
+  message(FATAL_ERROR "the installed command does not show its subcommands")
+endif()
+file(WRITE ${OUT}/check_import.py "import desync, desync.cli, desync.timeline, desync.phases\nprint('import desync ok', desync.__file__)\n")
+step(${CMAKE_COMMAND} -E env PYTHONPATH=${OUT}/site ${PYTHON} ${OUT}/check_import.py)
+if(NOT last MATCHES "${OUT}/site")
+  message(FATAL_ERROR "import desync did not find the installed package")
+endif()
