@@ -17,8 +17,13 @@ Subcommands:
       time on the common time base on the x axis, one bar per phase and iteration. Phases
       follow the rule of docs/output.md for every workload (an event "<phase>_end" ends phase
       <phase>, which began at the latest earlier event of the iteration that happened) and are
-      coloured by name: work (compute, local, remote, exec) green, injected delay blue, wait
-      red, barrier orange and hatched, pack/post and unknown phases grey. Any format
+      coloured by name, one colour family per kind: work phases of every workload green (compute,
+      local, remote, sweep, fused, product, gemm, ...), injected time blue (delay, the stencil's
+      latency, hatched), wait red, sync and global reductions orange, pack/post/unpack/transfers
+      grey, broadcasts and reductions of the collective workloads blue and red tints; every
+      phase of every workload has its colour (timeline_plot.STYLE). With /messages, a line per
+      message; with /collectives, a segment per collective part in its duplicate's lane,
+      coloured by communicator. Any format
       matplotlib's Agg backend writes (png, pdf, svg) by suffix.
 
   compare BASE OTHER

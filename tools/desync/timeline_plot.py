@@ -28,6 +28,23 @@ STYLE = {
     "wait": dict(facecolor="#e0201b", edgecolor="#e0201b", hatch=None, label="wait (Waitall)"),
     "barrier": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="barrier"),
     "sync": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="sync (barrier/allreduce)"),
+    # work phases of the other workloads: greens
+    "sweep": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="sweep (stencil)"),
+    "fused": dict(facecolor="#a6dba0", edgecolor="#5fa356", hatch=None, label="fused kernel"),
+    "part1": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="compute part 1"),
+    "part2": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="compute part 2"),
+    "interior": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="SpMV rows without halo"),
+    "spmv": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="SpMV (rest)"),
+    "pq": dict(facecolor="#d9f0d3", edgecolor="#6aa760", hatch=None, label="vector operations"),
+    "update": dict(facecolor="#d9f0d3", edgecolor="#6aa760", hatch=None, label="vector operations"),
+    "direction": dict(facecolor="#d9f0d3", edgecolor="#6aa760", hatch=None, label="vector operations"),
+    # injected time: blues (the delay slot, the stencil's added latency)
+    "latency": dict(facecolor="#6baed6", edgecolor="#1f5fd6", hatch="\\\\", label="injected latency"),
+    # communication of the other workloads: greys, the global reductions orange like sync
+    "unpack": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="unpack (halo)"),
+    "reply": dict(facecolor="#bdbdbd", edgecolor="#808080", hatch=None, label="reply"),
+    "pq_allreduce": dict(facecolor="#fdd49e", edgecolor="#8b2500", hatch=None, label="dot-product allreduce"),
+    "rr_allreduce": dict(facecolor="#fdd49e", edgecolor="#8b2500", hatch=None, label="dot-product allreduce"),
     # the collective workloads (matvec2d, symmsquarecube): local products green, collectives in
     # blues and reds, point-to-point transfers grey
     "product": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="local product"),

@@ -73,3 +73,29 @@ class SpmvTimelinePlotTest(SpmvFileTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class EveryPhaseHasAStyle(unittest.TestCase):
+    # Every phase of every workload (docs/output.md, "Phases"): none falls back to the unknown grey.
+    PHASES = {
+        "triad": ["compute", "delay", "post", "wait", "sync"],
+        "spmv": ["pack", "post", "wait", "local", "remote", "delay", "sync"],
+        "stencil": ["pack", "latency", "post", "wait", "unpack", "sweep", "delay", "sync"],
+        "chebfd": ["pack", "post", "wait", "fused", "local", "remote", "delay", "sync"],
+        "pingpong": ["post", "wait", "reply", "sync"],
+        "toy": ["post", "wait", "compute", "part1", "part2", "delay", "sync"],
+        "cg": ["pack", "post", "interior", "wait", "spmv", "pq", "pq_allreduce", "update", "rr_allreduce",
+               "direction", "delay", "sync"],
+        "collbench": ["post", "wait", "sync"],
+        "matvec2d": ["product", "reduce", "bcast", "reduce_bcast", "sync"],
+        "symmsquarecube": ["bcast1", "gemm1", "reduce1", "p2p1", "transpose", "bcast2", "gemm2", "reduce2", "p2p2",
+                           "p2p", "reduce_bcast", "reduce_p2p", "bcast", "cannon1", "allreduce", "cannon2", "reduce"],
+    }
+
+    def test_no_phase_is_unknown(self):
+        for workload, phases in self.PHASES.items():
+            for p in phases:
+                with self.subTest(workload=workload, phase=p):
+                    self.assertIsNot(style(p).get("label"), None)
+                    self.assertNotEqual(style(p)["facecolor"], UNKNOWN_STYLE["facecolor"],
+                                        "phase %s of %s has no colour of its own" % (p, workload))
