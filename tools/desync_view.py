@@ -10,8 +10,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 try:
     from desync.cli import main
 except ImportError as _exc:  # the interpreter lacks numpy/h5py
-    sys.exit("desync_view.py: error: %s; this tool needs numpy, h5py and matplotlib "
-             "(on Debian: apt install python3-h5py python3-matplotlib, run with /usr/bin/python3)"
+    sys.exit("desync_view.py: error: %s; this tool needs numpy, scipy, h5py and matplotlib "
+             "(on Debian: apt install python3-scipy python3-h5py python3-matplotlib, run with /usr/bin/python3)"
              % _exc)
 
 if __name__ == "__main__":

@@ -32,6 +32,12 @@ Subcommands:
       1 - T_other / T_base (and the Gflop/s ratio where both files have one); warns when the
       runs differ in workload, ranks or iterations (docs/method.md, section 3).
 
+  idlewave FILE [--json OUT.json] [--phases P1,P2] [--threshold X]
+      Idle waves (docs/method.md section 20): the source (recorded [[inject]], else the
+      longest recorded delay, else detected), and per direction the ranks reached, the speed
+      in ranks/s (with r^2) and ranks/iteration, the decay of the idle period per rank, and
+      sigma_eff = v (T_exec + T_comm) / d_max.
+
   trace FILE -o OUT.json[.gz] [--ranks A:B] [--iterations K0:K1] [--stride S] [--include-warmup]
       Chrome Trace Event JSON (opens in https://ui.perfetto.dev or chrome://tracing): one
       process per rank, one complete event per phase and iteration, times in microseconds.
@@ -62,6 +68,7 @@ import sys
 
 from .chrome_trace import cmd_trace
 from .compare import cmd_compare
+from .idle_waves import cmd_idlewave
 from .errors import DesyncError
 from .summary import cmd_summary
 from .timeline_plot import cmd_timeline
@@ -152,6 +159,13 @@ def build_parser():
     p.add_argument("other", metavar="OTHER")
     p.set_defaults(func=cmd_compare)
 
+    p = sub.add_parser("idlewave", help="idle waves: source, speed, decay, sigma_eff")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
+    p.add_argument("--phases", metavar="P1,P2", help="idle phases (default: wait, sync, barrier, the global reductions)")
+    p.add_argument("--threshold", type=float, default=0.2,
+                   help="an idle period: excess over the rank's median above this share of the largest (default 0.2)")
+    p.set_defaults(func=cmd_idlewave)
     p = sub.add_parser("trace", help="export Chrome Trace Event JSON for Perfetto")
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", required=True, metavar="OUT.json[.gz]")
