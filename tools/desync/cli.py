@@ -38,6 +38,12 @@ Subcommands:
       in ranks/s (with r^2) and ranks/iteration, the decay of the idle period per rank, and
       sigma_eff = v (T_exec + T_comm) / d_max.
 
+  wavefront FILE [--steps K1,K2] [--samples S] [--json OUT.json]
+      Computational wavefronts (docs/method.md section 20): per step the fit of rank against
+      the time the rank finished it (slope in ranks/s, r, amplitude), per contention domain
+      too, the medians over all steps and the slowest rank of every step; and the concurrency:
+      ranks of each contention domain in a work phase at S instants (mean, min, max).
+
   trace FILE -o OUT.json[.gz] [--ranks A:B] [--iterations K0:K1] [--stride S] [--include-warmup]
       Chrome Trace Event JSON (opens in https://ui.perfetto.dev or chrome://tracing): one
       process per rank, one complete event per phase and iteration, times in microseconds.
@@ -69,6 +75,7 @@ import sys
 from .chrome_trace import cmd_trace
 from .compare import cmd_compare
 from .idle_waves import cmd_idlewave
+from .wavefronts import cmd_wavefront
 from .errors import DesyncError
 from .summary import cmd_summary
 from .timeline_plot import cmd_timeline
@@ -166,6 +173,12 @@ def build_parser():
     p.add_argument("--threshold", type=float, default=0.2,
                    help="an idle period: excess over the rank's median above this share of the largest (default 0.2)")
     p.set_defaults(func=cmd_idlewave)
+    p = sub.add_parser("wavefront", help="computational wavefronts (slope, r, amplitude) and concurrency per domain")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--steps", metavar="K1,K2", help="iterations to report (default: 5 evenly spread)")
+    p.add_argument("--samples", type=int, default=200, help="instants for the concurrency count (default 200)")
+    p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
+    p.set_defaults(func=cmd_wavefront)
     p = sub.add_parser("trace", help="export Chrome Trace Event JSON for Perfetto")
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", required=True, metavar="OUT.json[.gz]")
