@@ -44,6 +44,11 @@ Subcommands:
       too, the medians over all steps and the slowest rank of every step; and the concurrency:
       ranks of each contention domain in a work phase at S instants (mean, min, max).
 
+  efficiency FILE [--json OUT.json]
+      POP efficiencies (docs/method.md section 20): load balance mean(u)/max(u),
+      communication efficiency max(u)/T and parallel efficiency, u = each rank's time in work
+      phases, T = the window's span.
+
   trace FILE -o OUT.json[.gz] [--ranks A:B] [--iterations K0:K1] [--stride S] [--include-warmup]
       Chrome Trace Event JSON (opens in https://ui.perfetto.dev or chrome://tracing): one
       process per rank, one complete event per phase and iteration, times in microseconds.
@@ -74,6 +79,7 @@ import sys
 
 from .chrome_trace import cmd_trace
 from .compare import cmd_compare
+from .efficiency import cmd_efficiency
 from .idle_waves import cmd_idlewave
 from .wavefronts import cmd_wavefront
 from .errors import DesyncError
@@ -179,6 +185,10 @@ def build_parser():
     p.add_argument("--samples", type=int, default=200, help="instants for the concurrency count (default 200)")
     p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
     p.set_defaults(func=cmd_wavefront)
+    p = sub.add_parser("efficiency", help="POP efficiencies: load balance, communication and parallel efficiency")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
+    p.set_defaults(func=cmd_efficiency)
     p = sub.add_parser("trace", help="export Chrome Trace Event JSON for Perfetto")
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", required=True, metavar="OUT.json[.gz]")
