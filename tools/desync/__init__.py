@@ -17,6 +17,7 @@ tools/desync_view.py); this package holds what it runs, one concept per module:
   idle_waves.py     the `idlewave` subcommand (idle-wave source, speed, decay, sigma_eff)
   wavefronts.py     the `wavefront` subcommand (wavefront slope, r, amplitude; concurrency per domain)
   efficiency.py     the `efficiency` subcommand (POP load balance, communication and parallel efficiency)
+  heatmap.py        the `heatmap` subcommand (rank x iteration idle time minus its mean)
   messages.py       /messages: matching sends to receives
   collectives.py    /collectives: collective parts in lanes per duplicated communicator
 """

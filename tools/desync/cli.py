@@ -44,6 +44,11 @@ Subcommands:
       too, the medians over all steps and the slowest rank of every step; and the concurrency:
       ranks of each contention domain in a work phase at S instants (mean, min, max).
 
+  heatmap FILE -o OUT.png [--ranks A:B] [--iterations K0:K1] [--include-warmup]
+      The idle heat map: rank x iteration, each rank's idle time (the waiting phases) minus
+      the mean over the window, diverging colours; an idle wave is a diagonal stripe, readable
+      for runs of any length (docs/method.md section 20).
+
   efficiency FILE [--json OUT.json]
       POP efficiencies (docs/method.md section 20): load balance mean(u)/max(u),
       communication efficiency max(u)/T and parallel efficiency, u = each rank's time in work
@@ -80,6 +85,7 @@ import sys
 from .chrome_trace import cmd_trace
 from .compare import cmd_compare
 from .efficiency import cmd_efficiency
+from .heatmap import cmd_heatmap
 from .idle_waves import cmd_idlewave
 from .wavefronts import cmd_wavefront
 from .errors import DesyncError
@@ -185,6 +191,11 @@ def build_parser():
     p.add_argument("--samples", type=int, default=200, help="instants for the concurrency count (default 200)")
     p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
     p.set_defaults(func=cmd_wavefront)
+    p = sub.add_parser("heatmap", help="rank x iteration picture of idle time minus its mean (PNG)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    add_window_args(p)
+    p.set_defaults(func=cmd_heatmap)
     p = sub.add_parser("efficiency", help="POP efficiencies: load balance, communication and parallel efficiency")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
