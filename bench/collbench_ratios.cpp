@@ -24,13 +24,11 @@
 #include "collbench/collbench.hpp"
 #include "core/clock.hpp"
 #include "core/mpi_util.hpp"
+#include "metrics/phase_stats.hpp"
 
 namespace {
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
+double median(std::vector<double> v) { return desync::min_med_max(std::move(v)).median; }
 
 }  // namespace
 

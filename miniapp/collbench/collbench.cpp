@@ -16,6 +16,7 @@
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "loop/experiment_loop.hpp"
+#include "metrics/phase_stats.hpp"
 #include "workload/active_subset.hpp"
 
 namespace desync {
@@ -26,13 +27,6 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 // Element i of the column rank q's contribution: small integers, so float sums are exact.
 inline float pattern(int q, std::int64_t i) { return static_cast<float>((q * 7 + i) % 16); }
-
-double median(std::vector<double> v) {
-  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
-  if (v.empty()) return nan;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 int columns(const Config& cfg, const NodeLayout& l) {
   const int a = static_cast<int>(cfg.placement.active_ppn);
@@ -167,10 +161,10 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
         std::vector<double> v(static_cast<std::size_t>(reps));
         for (int d = 0; d < ndup; ++d) {
           for (std::int64_t i = 0; i < reps; ++i) v[static_cast<std::size_t>(i)] = post_d[static_cast<std::size_t>(i * ndup + d)];
-          post_med[cell * static_cast<std::size_t>(ndup) + static_cast<std::size_t>(d)] = median(v);
+          post_med[cell * static_cast<std::size_t>(ndup) + static_cast<std::size_t>(d)] = min_med_max(v).median;
           if (!nb) continue;
           for (std::int64_t i = 0; i < reps; ++i) v[static_cast<std::size_t>(i)] = wait_d[static_cast<std::size_t>(i * ndup + d)];
-          wait_med[cell * static_cast<std::size_t>(ndup) + static_cast<std::size_t>(d)] = median(v);
+          wait_med[cell * static_cast<std::size_t>(ndup) + static_cast<std::size_t>(d)] = min_med_max(v).median;
         }
         // Verify what the last repetition delivered (skipped if the run stopped inside this cell).
         if (stop) break;
@@ -209,8 +203,9 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
       }
       const std::size_t cell = static_cast<std::size_t>(s * nops + o);
       if (v.empty()) continue;
-      t_med[cell] = median(v);
-      t_min[cell] = *std::min_element(v.begin(), v.end());
+      const MinMedMax m = min_med_max(v);
+      t_med[cell] = m.median;
+      t_min[cell] = m.min;
       bw[cell] = 2.0 * (p - 1) * bytes[static_cast<std::size_t>(s)] / p / t_med[cell];
     }
   const auto ns = static_cast<std::uint64_t>(nsizes), no = static_cast<std::uint64_t>(nops), nd = static_cast<std::uint64_t>(ndup);

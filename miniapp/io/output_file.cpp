@@ -152,6 +152,19 @@ void write_workload_datasets(const Context& c, hid_t file, const RunRecord& r) {
   }
 }
 
+// The longest of the ranks' event counts: the width of the padded /messages and /collectives rows.
+long long longest(long long mine, MPI_Comm comm) {
+  MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_LONG_LONG, MPI_MAX, comm);
+  return mine;
+}
+
+// One rank's row of events padded to m with `fill` (-1, 0 or NaN: no event).
+template <class T>
+std::vector<T> padded(std::vector<T> v, long long m, T fill) {
+  v.resize(static_cast<std::size_t>(m), fill);
+  return v;
+}
+
 // /messages: every rank's message events, rows padded to the longest with -1 / NaN.
 void write_messages(const Context& c, hid_t file, const RunRecord& r) {
   int has = r.result.messages ? 1 : 0;
@@ -159,12 +172,8 @@ void write_messages(const Context& c, hid_t file, const RunRecord& r) {
   if (!has) return;
   static const MessageLog empty(0);
   const MessageLog& log = r.result.messages ? *r.result.messages : empty;
-  long long m = log.count();
-  MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_LONG_LONG, MPI_MAX, c.comm);
-  const auto pad = [&](auto v, auto fill) {
-    v.resize(static_cast<std::size_t>(m), fill);
-    return v;
-  };
+  const long long m = longest(log.count(), c.comm);
+  const auto pad = [&](auto v, auto fill) { return padded(std::move(v), m, fill); };
   h5::Handle g = h5::create_group(c, file, "messages");
   const std::vector<hsize_t> row{static_cast<hsize_t>(m)};
   h5::rows<std::int64_t>(c, g, "count", {}, {log.count()}, "1");
@@ -185,12 +194,8 @@ void write_collectives(const Context& c, hid_t file, const RunRecord& r) {
   if (!has) return;
   static const CollectiveLog empty(0, {});
   const CollectiveLog& log = r.result.collectives ? *r.result.collectives : empty;
-  long long m = log.count();
-  MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_LONG_LONG, MPI_MAX, c.comm);
-  const auto pad = [&](auto v, auto fill) {
-    v.resize(static_cast<std::size_t>(m), fill);
-    return v;
-  };
+  const long long m = longest(log.count(), c.comm);
+  const auto pad = [&](auto v, auto fill) { return padded(std::move(v), m, fill); };
   h5::Handle g = h5::create_group(c, file, "collectives");
   // The family names are the same on every rank (rank 0 always runs the kernel).
   std::vector<std::string> families = log.families();

@@ -49,7 +49,7 @@ inline DenseBlock block(const BlockBuffer& v, std::int64_t r, std::int64_t c) {
 // dst[off, off + n) = src[off, off + n): a block (part) "sent" to this rank itself.
 void copy_block(const BlockBuffer& dst, const BlockBuffer& src, std::int64_t off, std::int64_t n);
 
-// A blocking block transfer within family f (the study's MPI_Send / MPI_Recv): this rank sends
+// A blocking block transfer within family f (the study's blocking send and receive): this rank sends
 // `src` to family rank `to` if `send`, and receives `dst` from family rank `from` if `recv`; a
 // transfer to itself is a copy. The receive is posted before the send, so no order of ranks can
 // deadlock.

@@ -15,6 +15,7 @@
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "loop/experiment_loop.hpp"
+#include "metrics/phase_stats.hpp"
 #include "symmsquarecube/ssc_input.hpp"
 #include "symmsquarecube/ssc_mesh.hpp"
 #include "symmsquarecube/ssc_reference.hpp"
@@ -162,12 +163,7 @@ WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
     std::vector<double> d(static_cast<std::size_t>(done));
     for (std::int64_t it = 0; it < done; ++it) d[static_cast<std::size_t>(it)] = tl.at(it, last_event) - tl.at(it, 0);
     MPI_Allreduce(MPI_IN_PLACE, d.data(), static_cast<int>(done), MPI_DOUBLE, MPI_MAX, act.comm());
-    std::vector<double> measured(d.begin() + std::min(tl.warmup(), done), d.end());
-    if (!measured.empty()) {
-      std::sort(measured.begin(), measured.end());
-      const std::size_t h = measured.size() / 2;
-      nums[0] = measured.size() % 2 ? measured[h] : 0.5 * (measured[h - 1] + measured[h]);
-    }
+    nums[0] = min_med_max(std::vector<double>(d.begin() + std::min(tl.warmup(), done), d.end())).median;
 
     // Flops of this rank per call: its gemms.
     double flops = 0;
