@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The README's first command: installs everything, builds desync, runs inputs/quickstart.toml on
-# 4 ranks and draws its timeline.
+# 4 ranks, measures its idle wave and draws it.
 #   ci/quickstart.sh [DECK] [RANKS]
-# Results land in results/: DECK.h5, DECK.png (all iterations) and DECK_zoom.png (iterations 36-51).
+# Results land in results/: DECK.h5, DECK_heatmap.png (rank x iteration idle time: the wave is a
+# diagonal), DECK_zoom.png (the timeline of iterations 17-27: the wave as a staircase) and
+# DECK.png (the whole timeline).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deck=${1:-inputs/quickstart.toml}
@@ -17,7 +19,9 @@ name=$(basename "$deck" .toml)
 IFS=';' read -r -a flags <<<"$DESYNC_MPIEXEC_PREFLAGS"
 OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} mpiexec -n "$ranks" "${flags[@]}" \
   build/openmp-release/miniapp/desync run "$deck" -o "results/$name.h5" --force
-"$DESYNC_PYTHON" tools/desync_view.py timeline "results/$name.h5" -o "results/$name.png"
-# The idle wave up close: the quickstart deck injects its delay at iteration 40.
-"$DESYNC_PYTHON" tools/desync_view.py timeline "results/$name.h5" -o "results/${name}_zoom.png" --iterations 36:52
-echo "quickstart: results/$name.h5, results/$name.png and results/${name}_zoom.png"
+"$DESYNC_PYTHON" tools/desync_view.py heatmap "results/$name.h5" -o "results/${name}_heatmap.png"
+# The idle wave up close: the quickstart deck injects its delay at iteration 20.
+"$DESYNC_PYTHON" tools/desync_view.py timeline "results/$name.h5" -o "results/${name}_zoom.png" --iterations 17:28
+"$DESYNC_PYTHON" tools/desync_view.py timeline "results/$name.h5" -o "results/$name.png" --no-heatmap
+"$DESYNC_PYTHON" tools/desync_view.py idlewave "results/$name.h5" || true
+echo "quickstart: results/$name.h5; pictures results/${name}_heatmap.png, results/${name}_zoom.png, results/$name.png"

@@ -10,6 +10,7 @@
 #include <new>
 #include <sstream>
 
+#include "app/domain_threads.hpp"
 #include "app/info.hpp"
 #include "app/plan_command.hpp"
 #include "app/preflight.hpp"
@@ -36,6 +37,18 @@ std::string joined(int argc, char** argv) {
 // Kokkos' own warnings (unset OMP_PROC_BIND, oversubscription) are switched off: desync reports
 // binding and oversubscription itself, once (record/topology.cpp). A user's KOKKOS_DISABLE_WARNINGS
 // wins (Kokkos refuses a flag that contradicts it).
+// Threads of this rank's host execution space: [threads] per_rank, or with per_rank = "domain" the
+// rank's share of its memory domain's cores (collective). 0: OMP_NUM_THREADS / the default.
+int host_threads(const desync::Config& cfg) {
+  if (!cfg.threads.per_domain) return static_cast<int>(cfg.threads.per_rank);
+  const desync::DomainThreads d = desync::resolve_domain_threads(MPI_COMM_WORLD);
+  std::string line = fmt::format("{} thread(s): {} core(s) of {} shared by {} rank(s){}", d.threads, d.domain_cores,
+                                 d.domain >= 0 ? fmt::format("memory domain {}", d.domain) : std::string("the node"),
+                                 d.ranks_in_domain, d.note.empty() ? "" : "; " + d.note);
+  desync::log::gathered(MPI_COMM_WORLD, line, "[threads] per_rank = \"domain\"");
+  return d.threads;
+}
+
 std::unique_ptr<desync::compat::Runtime> start_kokkos(char** argv) {
   static char flag[] = "--kokkos-disable-warnings";
   static char* kargv[3] = {argv[0], flag, nullptr};
@@ -84,6 +97,9 @@ int dispatch(int argc, char** argv, int rank) {
   plan->add_option("--rank", plan_opt.only_rank, "scan only this rank (fast; no global nnz or bandwidth)")
       ->check(CLI::Range(0, max_ranks - 1));
   plan->add_option("--format", plan_format, "output format")->check(CLI::IsMember({"text", "json"}));
+  plan->add_option("--spy-grid", plan_opt.spy_grid, "json: nonzeros of a G x G grid of row/column blocks, for "
+                                                    "desync_view.py plan-plot (default min(256, nr); 0: none)")
+      ->check(CLI::Range(0, 1024));
   plan->add_option("--bandwidth", plan_model.bandwidth_MiBps,
                    "symmsquarecube: link bandwidth in MiB/s (2^20 B/s) for the model time (default: volumes only)")
       ->check(CLI::Range(1e-3, 1e12));
@@ -114,7 +130,7 @@ int dispatch(int argc, char** argv, int rank) {
   }
   const desync::Config cfg = desync::read_deck(deck, sets, MPI_COMM_WORLD);
   if (*plan) {
-    desync::backend::request_host_threads(static_cast<int>(cfg.threads.per_rank));
+    desync::backend::request_host_threads(host_threads(cfg));
     auto kokkos = start_kokkos(argv);
     const std::string text = desync::plan_command(cfg, plan_opt, plan_format, plan_model);
     if (rank == 0) std::fputs(text.c_str(), stdout);
@@ -127,7 +143,7 @@ int dispatch(int argc, char** argv, int rank) {
   }
   const desync::RunOptions opt{output, joined(argc, argv), force};
   const desync::RunPreflight pre = desync::preflight_run(cfg, opt, MPI_COMM_WORLD);
-  desync::backend::request_host_threads(static_cast<int>(cfg.threads.per_rank));
+  desync::backend::request_host_threads(host_threads(cfg));
   auto kokkos = start_kokkos(argv);
   return desync::run_deck(cfg, opt, pre, MPI_COMM_WORLD);
 }

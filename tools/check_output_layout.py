@@ -8,7 +8,7 @@ and a `units` attribute, and every dataset in the file must be documented. Shape
 in the document as `[P, N, E]` (symbols: P ranks, N recorded iterations, E events, T threads,
 F phases, K offsets, M message events, S message sizes and Q pairs of the pingpong workload,
 R residual norms of the cg workload, B sizes, O operations and D parts of the collbench
-workload, C collective events;
+workload, C collective events, X kernels and W values of N of the saturation workload;
 digits are literal) or `scalar`. Types are checked too: a row that names
 `int`, `int32`, `int64` or `uint8` must hold integers (counts are never stored as float64), one
 that names `float64` or a unit of time/bandwidth must hold floats, and string attributes must
@@ -99,9 +99,18 @@ def main(doc_path, h5_path):
             "O": f["collbench/op"].shape[0] if "collbench/op" in f else 0,
             "D": f["collbench/post_time"].shape[3] if "collbench/post_time" in f else 0,
             "C": f["collectives/kind"].shape[1] if "collectives/kind" in f else 0,
+            "X": f["saturation/kernel"].shape[0] if "saturation/kernel" in f else 0,
+            "W": f["saturation/n"].shape[0] if "saturation/n" in f else 0,
         }
-        if sizes["N"] != int(f.attrs["iterations"]) + int(f.attrs["warmup_iterations"]):
-            problems.append("timeline length differs from iterations + warmup_iterations")
+        # Every recorded iteration, or the [record] window/stride's selection of them.
+        recorded = int(f.attrs["iterations"]) + int(f.attrs["warmup_iterations"])
+        if int(f["timeline"].attrs.get("recorded_iterations", recorded)) != recorded:
+            problems.append("/timeline recorded_iterations differs from iterations + warmup_iterations")
+        if "timeline/iteration" in f and f["timeline"].attrs.get("record_stride", 1) == 1 \
+                and sizes["N"] == recorded and list(f["timeline/iteration"][()]) != list(range(-int(f.attrs["warmup_iterations"]), int(f.attrs["iterations"]))):
+            problems.append("/timeline/iteration does not number every iteration")
+        if sizes["N"] > recorded:
+            problems.append("timeline longer than iterations + warmup_iterations")
         seen = set()
         for group, names, row, optional in documented(doc_path):
             for name in names:

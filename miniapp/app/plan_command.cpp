@@ -29,6 +29,10 @@ std::string ssc_plan_command(const Config& cfg, const PlanOptions& opt, const st
   if (opt.nb != 1)
     throw DeckError(fmt::format("error: --nb {}: symmsquarecube blocks have one width; allowed: --nb only with a [matrix] deck",
                                 opt.nb));
+  if (opt.spy_grid >= 0)
+    throw DeckError(fmt::format("error: --spy-grid {}: a symmsquarecube plan has no sparse matrix; allowed: --spy-grid only "
+                                "with a [matrix] deck",
+                                opt.spy_grid));
   if (model.latency_us > 0 && model.bandwidth_MiBps <= 0)
     throw DeckError(fmt::format("error: --latency {} without --bandwidth; allowed: --latency together with --bandwidth",
                                 model.latency_us));
@@ -89,9 +93,11 @@ std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::s
   if (nnz_rank * opt.ranks > 5e7)
     std::fprintf(stderr, "desync plan: %lld rows, about %.3g nonzeros, %d ranks: scanning (progress every 5 s)\n",
                  static_cast<long long>(gen->rows()), nnz_rank * opt.ranks, opt.ranks);
+  PlanOptions scan = opt;
+  if (format != "json") scan.spy_grid = 0;  // only the JSON has the spy grid
   const double t0 = now();
   double last = t0;
-  const Plan p = build_plan(*gen, cfg.matrix, opt, [&](int done, int total) {
+  const Plan p = build_plan(*gen, cfg.matrix, scan, [&](int done, int total) {
     const double t = now();
     if (t - last < 5.0) return;
     last = t;

@@ -18,6 +18,7 @@
 #include "metrics/comm_balance.hpp"
 #include "metrics/phase_stats.hpp"
 #include "report/summary_table.hpp"
+#include "saturation/stream_table.hpp"
 
 namespace desync {
 namespace {
@@ -112,7 +113,9 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   for (const auto& w : topo.warnings) log::warn("{}\n", w);
   const ClockOffset clock = estimate_clock_offset(comm);
 
+  const StreamTable stream = measure_stream_table(cfg, comm);  // [run] stream_table: before the workload
   WorkloadResult result = workload_entry(cfg.run.workload).run(cfg, comm);
+  add_stream_table(result, stream);
   if (result.stop_signal != 0)
     log::warn("stopped by {} after {} of {} iterations; writing what was recorded, marked incomplete\n",
               signal_name(result.stop_signal), result.timeline.iterations(), planned);

@@ -20,6 +20,8 @@
 #include "stencil/stencil.hpp"
 #include "stencil/stencil_grid.hpp"
 #include "triad/triad.hpp"
+#include "saturation/saturation.hpp"
+#include "saturation/stream_table.hpp"
 
 namespace desync {
 namespace {
@@ -207,6 +209,7 @@ std::string no_overlap_hint(const Config& cfg) {
     case Workload::collbench:
     case Workload::matvec2d:
     case Workload::symmsquarecube: return "its communication is collectives; [comm] communicators sets their N_DUP parts";
+    case Workload::saturation: return "it only streams memory";
   }
   return "";
 }
@@ -215,19 +218,21 @@ std::string no_overlap_hint(const Config& cfg) {
 
 const std::vector<WorkloadEntry>& workload_registry() {
   static const std::vector<WorkloadEntry> list{
-      {Workload::triad, "triad", {"run", "triad", "comm", "inject", "noise", "threads"}, false, triad_ranks, nullptr, triad_memory, run_triad},
-      {Workload::spmv, "spmv", {"run", "spmv", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, spmv_overlap, spmv_memory, run_spmv},
-      {Workload::stencil, "stencil", {"run", "stencil", "comm", "inject", "noise", "threads"}, false, stencil_ranks, nullptr, stencil_memory, run_stencil},
-      {Workload::chebfd, "chebfd", {"run", "chebfd", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, chebfd_overlap, chebfd_memory, run_chebfd},
+      {Workload::triad, "triad", {"run", "triad", "comm", "inject", "noise", "threads", "record"}, false, triad_ranks, nullptr, triad_memory, run_triad},
+      {Workload::spmv, "spmv", {"run", "spmv", "matrix", "comm", "inject", "noise", "threads", "record"}, true, nullptr, spmv_overlap, spmv_memory, run_spmv},
+      {Workload::stencil, "stencil", {"run", "stencil", "comm", "inject", "noise", "threads", "record"}, false, stencil_ranks, nullptr, stencil_memory, run_stencil},
+      {Workload::chebfd, "chebfd", {"run", "chebfd", "matrix", "comm", "inject", "noise", "threads", "record"}, true, nullptr, chebfd_overlap, chebfd_memory, run_chebfd},
       {Workload::pingpong, "pingpong", {"run", "pingpong", "comm", "threads"}, false, pingpong_ranks, nullptr, pingpong_memory, run_pingpong, pingpong_rows},
-      {Workload::toy, "toy", {"run", "toy", "comm", "inject", "noise", "threads"}, false, toy_ranks, toy_overlap, toy_memory, run_toy},
-      {Workload::cg, "cg", {"run", "cg", "matrix", "comm", "inject", "noise", "threads"}, true, nullptr, cg_overlap, cg_memory, run_cg},
+      {Workload::toy, "toy", {"run", "toy", "comm", "inject", "noise", "threads", "record"}, false, toy_ranks, toy_overlap, toy_memory, run_toy},
+      {Workload::cg, "cg", {"run", "cg", "matrix", "comm", "inject", "noise", "threads", "record"}, true, nullptr, cg_overlap, cg_memory, run_cg},
       {Workload::collbench, "collbench", {"run", "collbench", "placement", "comm", "threads"}, false, collbench_ranks, nullptr,
        collbench_memory, run_collbench, collbench_rows, collbench_deck, collbench_layout},
-      {Workload::matvec2d, "matvec2d", {"run", "matvec2d", "placement", "comm", "threads"}, false, mesh_workload_ranks, nullptr,
+      {Workload::matvec2d, "matvec2d", {"run", "matvec2d", "placement", "comm", "threads", "record"}, false, mesh_workload_ranks, nullptr,
        matvec2d_memory, run_matvec2d, nullptr, matvec2d_deck, mesh_workload_layout},
-      {Workload::symmsquarecube, "symmsquarecube", {"run", "symmsquarecube", "placement", "comm", "threads"}, false,
+      {Workload::symmsquarecube, "symmsquarecube", {"run", "symmsquarecube", "placement", "comm", "threads", "record"}, false,
        mesh_workload_ranks, nullptr, symmsquarecube_memory, run_symmsquarecube, nullptr, symmsquarecube_deck, mesh_workload_layout},
+      {Workload::saturation, "saturation", {"run", "saturation", "threads"}, false, saturation_ranks, nullptr, saturation_memory,
+       run_saturation, saturation_rows, saturation_deck, saturation_layout},
   };
   return list;
 }
@@ -267,7 +272,10 @@ std::int64_t planned_iterations(const Config& cfg) {
 }
 
 MemoryEstimate estimate_memory(const Config& cfg, int rank, int size) {
-  return workload_entry(cfg.run.workload).memory(cfg, rank, size);
+  MemoryEstimate m = workload_entry(cfg.run.workload).memory(cfg, rank, size);
+  // Freed before the workload allocates; counted on top, which overstates the peak a little.
+  if (cfg.run.stream_table) m.add("STREAM table (before the run)", stream_table_memory(cfg, rank, size));
+  return m;
 }
 
 }  // namespace desync

@@ -10,8 +10,8 @@
 
 namespace desync {
 
-enum class Workload { triad, spmv, stencil, chebfd, pingpong, toy, cg, collbench, matvec2d, symmsquarecube };
-inline constexpr EnumTable<Workload, 10> workload_names{{{Workload::triad, "triad"},
+enum class Workload { triad, spmv, stencil, chebfd, pingpong, toy, cg, collbench, matvec2d, symmsquarecube, saturation };
+inline constexpr EnumTable<Workload, 11> workload_names{{{Workload::triad, "triad"},
                                                          {Workload::spmv, "spmv"},
                                                          {Workload::stencil, "stencil"},
                                                          {Workload::chebfd, "chebfd"},
@@ -20,7 +20,8 @@ inline constexpr EnumTable<Workload, 10> workload_names{{{Workload::triad, "tria
                                                          {Workload::cg, "cg"},
                                                          {Workload::collbench, "collbench"},
                                                          {Workload::matvec2d, "matvec2d"},
-                                                         {Workload::symmsquarecube, "symmsquarecube"}}};
+                                                         {Workload::symmsquarecube, "symmsquarecube"},
+                                                         {Workload::saturation, "saturation"}}};
 
 // The workloads built on collectives over sub-communicators (papers.md E): [comm] send, progress
 // and fragment_bytes do not apply to them; communicators is their N_DUP.
@@ -79,6 +80,19 @@ inline constexpr EnumTable<TriadKernel, 3> triad_kernel_names{{{TriadKernel::str
                                                                {TriadKernel::schoenauer, "schoenauer"},
                                                                {TriadKernel::divide, "divide"}}};
 
+// The saturation sweep's kernels (saturation/stream_kernels.hpp); the order is /saturation/kernel's code.
+enum class SaturationKernel { copy, scale, add, triad, triad_nt, schoenauer };
+inline constexpr EnumTable<SaturationKernel, 6> saturation_kernel_names{{{SaturationKernel::copy, "copy"},
+                                                                         {SaturationKernel::scale, "scale"},
+                                                                         {SaturationKernel::add, "add"},
+                                                                         {SaturationKernel::triad, "triad"},
+                                                                         {SaturationKernel::triad_nt, "triad_nt"},
+                                                                         {SaturationKernel::schoenauer, "schoenauer"}}};
+
+enum class SaturationMode { threads, ranks };
+inline constexpr EnumTable<SaturationMode, 2> saturation_mode_names{
+    {{SaturationMode::threads, "threads"}, {SaturationMode::ranks, "ranks"}}};
+
 enum class Boundary { open, periodic };
 inline constexpr EnumTable<Boundary, 2> boundary_names{
     {{Boundary::open, "open"}, {Boundary::periodic, "periodic"}}};
@@ -116,6 +130,8 @@ struct RunConfig {
   double progress_interval = 5.0;
   double memory_limit_gib = 0.0;  // per node; 0: what the node has available
   SourcePos output_pos;
+  bool stream_table = false;      // measure a STREAM table before the run (saturation/stream_table.hpp)
+  std::int64_t stream_size = 0;   // its elements per array and rank; 0: from the node's caches
 };
 
 struct TriadConfig {
@@ -270,8 +286,31 @@ struct NoiseConfig {
   std::uint64_t seed = 0;  // 0: derive from [run] seed
 };
 
+// The saturation sweep (saturation/saturation.hpp, papers.md B.5): b(N) for N = 1 .. max_n.
+struct SaturationConfig {
+  std::vector<SaturationKernel> kernels{SaturationKernel::triad};
+  SaturationMode mode = SaturationMode::threads;  // N threads of one rank, or N ranks of one node
+  std::int64_t max_n = 0;         // 0: threads: the cores of the rank's memory domain (at most its threads); ranks: all ranks
+  std::int64_t size = 0;          // elements per array over the N workers; 0: max(2^24, 4 x the node's last-level caches / 8 B)
+  std::int64_t repetitions = 10;  // timed sweeps per (N, kernel); the shortest gives b(N)
+  double tolerance = 0.1;         // N_s = smallest N with b(N) >= (1 - tolerance) max b
+  SourcePos kernels_pos, max_n_pos;
+};
+
+// [record]: which iterations /timeline keeps in full (record/record_window.hpp). Statistics and
+// metrics always cover every iteration; only the stored rows (and /messages, /collectives) shrink.
+struct RecordConfig {
+  bool window_given = false;
+  std::int64_t window_begin = 0;  // deck numbering, half-open [begin, end); default: every row
+  std::int64_t window_end = 0;
+  std::int64_t stride = 1;        // keep begin, begin + stride, ... inside the window
+};
+
 struct ThreadsConfig {
   std::int64_t per_rank = 0;  // 0: OMP_NUM_THREADS or the Kokkos default
+  // per_rank = "domain": each rank takes its share of the cores of its memory domain, resolved at
+  // start (app/domain_threads) into per_rank; the resolved count is recorded in /topology.
+  bool per_domain = false;
 };
 
 struct Config {
@@ -291,11 +330,13 @@ struct Config {
   CollbenchConfig collbench;
   Matvec2dConfig matvec2d;
   SymmSquareCubeConfig ssc;
+  SaturationConfig saturation;
   PlacementConfig placement;
   CommConfig comm;
   std::vector<InjectConfig> inject;
   NoiseConfig noise;
   ThreadsConfig threads;
+  RecordConfig record;
   bool has_matrix = false;  // the deck has a [matrix] table
   MatrixConfig matrix;
 };

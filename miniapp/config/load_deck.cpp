@@ -55,6 +55,7 @@ RunConfig read_run(TableReader& r) {
   c.overwrite = r.boolean("overwrite", c.overwrite);
   c.progress_interval = r.real("progress_interval", c.progress_interval, 0.0, 1e6);
   c.memory_limit_gib = r.real("memory_limit_gib", c.memory_limit_gib, 0.0, 1e9);
+  read_stream_table_keys(r, c);
   r.finish();
   return c;
 }
@@ -159,9 +160,29 @@ NoiseConfig read_noise(TableReader r) {
   return c;
 }
 
+// Bounds are checked against [run]'s resolved iterations and warm-up (ChebFD's degree steps); the
+// write clips to the rows a run recorded (a run stopped early) and says so (record/record_window.cpp).
+RecordConfig read_record(TableReader r, const RunConfig& run) {
+  RecordConfig c;
+  c.window_given = r.has("window");
+  const std::vector<std::int64_t> w =
+      r.integer_list("window", {-run.warmup, run.iterations}, -run.warmup, std::int64_t{1} << 40);
+  if (w.size() != 2 || w[0] >= w[1])
+    r.fail("window", fmt::format("give [first, end): two iteration numbers in the deck's numbering (warm-up -{}..-1, "
+                                 "measured 0..{}), first < end, e.g. [0, {}]",
+                                 run.warmup, run.iterations - 1, std::min<std::int64_t>(run.iterations, 200)));
+  c.window_begin = w[0];
+  c.window_end = w[1];
+  c.stride = r.integer("stride", 1, 1, std::int64_t{1} << 40);
+  r.finish();
+  return c;
+}
+
 ThreadsConfig read_threads(TableReader r) {
   ThreadsConfig c;
-  c.per_rank = r.integer("per_rank", c.per_rank, 0, 4096);
+  const auto n = r.integer_or_word("per_rank", c.per_rank, 0, 4096, "domain");
+  c.per_domain = !n.has_value();
+  c.per_rank = n.value_or(0);
   r.finish();
   return c;
 }
@@ -278,6 +299,7 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
   if (uses("collbench")) c.collbench = read_collbench(section("collbench"));
   if (uses("matvec2d")) c.matvec2d = read_matvec2d(section("matvec2d"));
   if (uses("symmsquarecube")) c.ssc = read_symmsquarecube(section("symmsquarecube"));
+  if (uses("saturation")) c.saturation = read_saturation(section("saturation"));
   if (uses("placement")) c.placement = read_placement(section("placement"));
   if (uses("comm")) c.comm = read_comm(section("comm"), c.run.workload);
   if (uses("noise")) c.noise = read_noise(section("noise"));
@@ -315,6 +337,8 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
     out.get("comm")->as_table()->insert_or_assign("sync", "barrier");
   }
   if (c.run.workload == Workload::chebfd) resolve_chebfd_run(c.run, c.chebfd, run_reader, *out.get("run")->as_table());
+  // After ChebFD resolved its iterations (degree steps) and warm-up: the window is checked against them.
+  if (uses("record")) c.record = read_record(section("record"), c.run);
   validate_workload_deck(c);
 
   std::ostringstream os;

@@ -171,6 +171,29 @@ SymmSquareCubeConfig read_symmsquarecube(TableReader r) {
   return c;
 }
 
+SaturationConfig read_saturation(TableReader r) {
+  SaturationConfig c;
+  c.kernels = r.choice_vector("kernels", c.kernels, saturation_kernel_names);
+  c.kernels_pos = r.position("kernels");
+  c.mode = r.choice("mode", c.mode, saturation_mode_names);
+  c.max_n = r.integer("max_n", c.max_n, 0, 4096);
+  c.max_n_pos = r.position("max_n");
+  c.size = r.integer("size", c.size, 0, std::int64_t{1} << 40);
+  if (c.size > 0 && c.size < 1024) r.fail("size", "allowed: 0 (from the node's caches) or >= 1024 elements per array");
+  c.repetitions = r.integer("repetitions", c.repetitions, 1, 1'000'000);
+  c.tolerance = r.real("tolerance", c.tolerance, 0.0, 0.99);
+  r.finish();
+  return c;
+}
+
+void read_stream_table_keys(TableReader& r, RunConfig& c) {
+  c.stream_table = r.boolean("stream_table", c.stream_table);
+  c.stream_size = r.integer("stream_size", c.stream_size, 0, std::int64_t{1} << 40);
+  if (c.stream_size > 0 && c.stream_size < 1024) r.fail("stream_size", "allowed: 0 (from the node's caches) or >= 1024 elements per array and rank");
+  r.only_where_used("stream_size", c.stream_table, c.stream_size, RunConfig{}.stream_size,
+                    "only used with stream_table = true (the STREAM table's elements per array and rank)");
+}
+
 PlacementConfig read_placement(TableReader r) {
   PlacementConfig c;
   c.ranks_per_node = r.integer("ranks_per_node", c.ranks_per_node, 0, 1 << 20);

@@ -17,6 +17,9 @@ CgConfig read_cg(TableReader r);
 CollbenchConfig read_collbench(TableReader r);
 Matvec2dConfig read_matvec2d(TableReader r);
 SymmSquareCubeConfig read_symmsquarecube(TableReader r);
+SaturationConfig read_saturation(TableReader r);
+// [run] stream_table and stream_size (the STREAM table of the provenance), read with [run].
+void read_stream_table_keys(TableReader& r, RunConfig& c);
 PlacementConfig read_placement(TableReader r);
 
 }  // namespace desync

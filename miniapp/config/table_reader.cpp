@@ -102,6 +102,24 @@ std::int64_t TableReader::integer(std::string_view key, std::int64_t def, std::i
   return v;
 }
 
+std::optional<std::int64_t> TableReader::integer_or_word(std::string_view key, std::int64_t def, std::int64_t min,
+                                                         std::int64_t max, std::string_view word) {
+  const toml::node* n = lookup(key);
+  if (n && n->value<std::string>() == std::string(word)) {
+    out_.insert_or_assign(std::string(key), std::string(word));
+    return std::nullopt;
+  }
+  std::int64_t v = def;
+  if (n) {
+    const auto x = n->as_integer();
+    if (!x || x->get() < min || x->get() > max)
+      fail_value(key, *n, fmt::format("allowed: {} or \"{}\"", range_text(min, max), word));
+    v = x->get();
+  }
+  out_.insert_or_assign(std::string(key), v);
+  return v;
+}
+
 double TableReader::real(std::string_view key, double def, double min, double max) {
   const toml::node* n = lookup(key);
   double v = def;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,10 @@ class TableReader {
   void only_where_used(std::string_view key, bool used, const T& value, const T& def, const std::string& why) const {
     if (!used && value != def) fail(key, why);
   }
+  // An integer in [min, max] or the one word `word` (e.g. per_rank = 4 or "domain"): returns the
+  // integer, or nullopt when the deck gives the word.
+  std::optional<std::int64_t> integer_or_word(std::string_view key, std::int64_t def, std::int64_t min,
+                                              std::int64_t max, std::string_view word);
   double real(std::string_view key, double def, double min, double max);
   bool boolean(std::string_view key, bool def);
   std::string string(std::string_view key, const std::string& def);

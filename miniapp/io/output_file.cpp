@@ -1,5 +1,7 @@
 #include "io/output_file.hpp"
 
+#include "record/record_window.hpp"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 
 #include "core/disk_space.hpp"
 #include "core/errors.hpp"
+#include "core/log.hpp"
 #include "core/memory.hpp"
 #include "core/stop_request.hpp"
 
@@ -71,6 +74,8 @@ void write_topology(const Context& c, hid_t file, const RunRecord& r) {
   std::string warnings;
   for (const auto& w : t.warnings) warnings += w + "\n";
   h5::attr(c, g, "warnings", warnings);
+  // How /topology/threads came about: the deck's count, the domain rule, or OMP_NUM_THREADS/default.
+  h5::attr(c, g, "threads_rule", std::string(r.cfg.threads.per_domain ? "domain" : r.cfg.threads.per_rank > 0 ? "per_rank" : "environment"));
   h5::rank_text(c, g, "hostname", t.hostname);
   h5::rows<std::int32_t>(c, g, "node_index", {}, {t.node_index}, "1");
   h5::rows<std::int32_t>(c, g, "ranks_on_node", {}, {t.ranks_on_node}, "1");
@@ -100,17 +105,27 @@ void write_topology(const Context& c, hid_t file, const RunRecord& r) {
   h5::rows(c, g, "thread_l3", row, l3, "1");
 }
 
-void write_timeline(const Context& c, hid_t file, const RunRecord& r) {
+void write_timeline(const Context& c, hid_t file, const RunRecord& r, const KeptRows& kept) {
   const Timeline& tl = r.result.timeline;
   h5::Handle g = h5::create_group(c, file, "timeline");
-  h5::rows(c, g, "events", {static_cast<hsize_t>(tl.iterations()), static_cast<hsize_t>(tl.events())}, tl.data(), "s");
+  const auto rows = static_cast<hsize_t>(kept.all ? tl.iterations() : static_cast<std::int64_t>(kept.row.size()));
+  h5::rows(c, g, "events", {rows, static_cast<hsize_t>(tl.events())}, kept_events(tl, kept), "s");
   {
     h5::Handle d = h5::open_dataset(c, g, "events");
     h5::attr(c, d, "event_names", tl.event_names());
   }
-  std::vector<std::uint8_t> warm(static_cast<std::size_t>(tl.iterations()), 0);
-  for (std::int64_t i = 0; i < tl.warmup(); ++i) warm[static_cast<std::size_t>(i)] = 1;
+  std::vector<std::uint8_t> warm;
+  std::vector<std::int64_t> number;
+  for (std::int64_t i = 0; i < tl.iterations(); ++i) {
+    if (!kept.all && !std::binary_search(kept.row.begin(), kept.row.end(), i)) continue;
+    warm.push_back(i < tl.warmup() ? 1 : 0);
+    number.push_back(i - tl.warmup());
+  }
   h5::global(c, g, "warmup", {warm.size()}, warm, "1");
+  // The deck's number of every stored row: with [record] window/stride the rows are a selection.
+  h5::global(c, g, "iteration", {number.size()}, number, "1");
+  h5::attr(c, g, "recorded_iterations", static_cast<std::int64_t>(tl.iterations()));
+  h5::attr(c, g, "record_stride", static_cast<std::int64_t>(r.cfg.record.stride));
 }
 
 void write_comm(const Context& c, hid_t file, const RunRecord& r) {
@@ -166,17 +181,20 @@ std::vector<T> padded(std::vector<T> v, long long m, T fill) {
 }
 
 // /messages: every rank's message events, rows padded to the longest with -1 / NaN.
-void write_messages(const Context& c, hid_t file, const RunRecord& r) {
+void write_messages(const Context& c, hid_t file, const RunRecord& r, const KeptRows& kept) {
   int has = r.result.messages ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &has, 1, MPI_INT, MPI_MAX, c.comm);
   if (!has) return;
   static const MessageLog empty(0);
   const MessageLog& log = r.result.messages ? *r.result.messages : empty;
-  const long long m = longest(log.count(), c.comm);
-  const auto pad = [&](auto v, auto fill) { return padded(std::move(v), m, fill); };
+  const std::vector<std::uint8_t> in = kept_by_time(r.result.timeline, kept, log.post());
+  const auto n = static_cast<long long>(std::count(in.begin(), in.end(), std::uint8_t{1}));
+  const long long m = longest(n, c.comm);
+  const auto pad = [&](auto v, auto fill) { return padded(select(std::move(v), in), m, fill); };
   h5::Handle g = h5::create_group(c, file, "messages");
   const std::vector<hsize_t> row{static_cast<hsize_t>(m)};
-  h5::rows<std::int64_t>(c, g, "count", {}, {log.count()}, "1");
+  h5::rows<std::int64_t>(c, g, "count", {}, {n}, "1");
+  h5::rows<std::int64_t>(c, g, "outside_window", {}, {log.count() - n}, "1");
   h5::rows<std::int64_t>(c, g, "dropped", {}, {log.dropped()}, "1");
   h5::rows(c, g, "peer", row, pad(log.peer(), std::int32_t{-1}), "1");
   h5::rows(c, g, "bytes", row, pad(log.bytes(), std::int64_t{0}), "B");
@@ -188,14 +206,16 @@ void write_messages(const Context& c, hid_t file, const RunRecord& r) {
 }
 
 // /collectives: every rank's collective events, rows padded to the longest with -1 / NaN.
-void write_collectives(const Context& c, hid_t file, const RunRecord& r) {
+void write_collectives(const Context& c, hid_t file, const RunRecord& r, const KeptRows& kept) {
   int has = r.result.collectives ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &has, 1, MPI_INT, MPI_MAX, c.comm);
   if (!has) return;
   static const CollectiveLog empty(0, {});
   const CollectiveLog& log = r.result.collectives ? *r.result.collectives : empty;
-  const long long m = longest(log.count(), c.comm);
-  const auto pad = [&](auto v, auto fill) { return padded(std::move(v), m, fill); };
+  const std::vector<std::uint8_t> in = kept_by_time(r.result.timeline, kept, log.post());
+  const auto n = static_cast<long long>(std::count(in.begin(), in.end(), std::uint8_t{1}));
+  const long long m = longest(n, c.comm);
+  const auto pad = [&](auto v, auto fill) { return padded(select(std::move(v), in), m, fill); };
   h5::Handle g = h5::create_group(c, file, "collectives");
   // The family names are the same on every rank (rank 0 always runs the kernel).
   std::vector<std::string> families = log.families();
@@ -207,7 +227,8 @@ void write_collectives(const Context& c, hid_t file, const RunRecord& r) {
   h5::attr(c, g, "families", families);
   h5::attr(c, g, "kinds", std::vector<std::string>{"", "bcast", "reduce", "allreduce", "send", "recv"});
   const std::vector<hsize_t> row{static_cast<hsize_t>(m)};
-  h5::rows<std::int64_t>(c, g, "count", {}, {log.count()}, "1");
+  h5::rows<std::int64_t>(c, g, "count", {}, {n}, "1");
+  h5::rows<std::int64_t>(c, g, "outside_window", {}, {log.count() - n}, "1");
   h5::rows<std::int64_t>(c, g, "dropped", {}, {log.dropped()}, "1");
   h5::rows(c, g, "kind", row, pad(log.kind(), std::uint8_t{0}), "1");
   h5::rows(c, g, "family", row, pad(log.family(), std::int32_t{-1}), "1");
@@ -272,10 +293,16 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) 
   write_root(c, file, rec);
   write_config(c, file, rec);
   write_topology(c, file, rec);
-  write_timeline(c, file, rec);
+  const Timeline& tl = rec.result.timeline;
+  const RecordConfig& rw = rec.cfg.record;
+  const KeptRows kept = rw.window_given || rw.stride > 1
+                            ? kept_rows(tl.iterations(), tl.warmup(), rw.window_begin, rw.window_end, rw.stride)
+                            : KeptRows{};
+  if (!kept.clipped.empty()) log::warn("{}\n", kept.clipped);
+  write_timeline(c, file, rec, kept);
   write_comm(c, file, rec);
-  write_messages(c, file, rec);
-  write_collectives(c, file, rec);
+  write_messages(c, file, rec, kept);
+  write_collectives(c, file, rec, kept);
   write_summary(c, file, rec);
   write_metrics(c, file, rec);
   write_workload_datasets(c, file, rec);  // last: into groups above or new ones

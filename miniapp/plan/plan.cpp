@@ -5,11 +5,67 @@
 #include "metrics/comm_balance.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 
 #include "matrix/rank_pattern.hpp"
 
 namespace desync {
+
+namespace {
+
+// A generator that also counts every row it produces into the spy grid. The plan scans each row
+// of a scanned rank exactly once (scan_rank), so the grid is counted during that scan, from
+// the rows as they are generated. Each thread counts into its own G x G grid (registered on its
+// first row, summed by sum()): no atomics in the row loop, threads x G^2 x 8 bytes.
+class SpyCounter final : public MatrixGenerator {
+ public:
+  SpyCounter(const MatrixGenerator& g, int size) : g_(g), size_(size), nr_(g.rows()), id_(next_id()) {}
+  GlobalIndex rows() const override { return g_.rows(); }
+  int max_row_entries() const override { return g_.max_row_entries(); }
+  bool is_complex() const override { return g_.is_complex(); }
+  int row(GlobalIndex r, GlobalIndex* cols, Scalar* vals) const override {
+    const int n = g_.row(r, cols, vals);
+    std::int64_t* grid = own_grid() + block(r) * size_;
+    for (int i = 0; i < n; ++i) ++grid[block(cols[i])];
+    return n;
+  }
+  std::vector<std::int64_t> sum() const {
+    std::vector<std::int64_t> total(static_cast<std::size_t>(size_) * static_cast<std::size_t>(size_), 0);
+    for (const auto& grid : grids_)
+      for (std::size_t i = 0; i < total.size(); ++i) total[i] += (*grid)[i];
+    return total;
+  }
+
+ private:
+  std::int64_t block(GlobalIndex i) const { return i * size_ / nr_; }  // i < nr, so < G; nr G < 2^63
+  std::int64_t* own_grid() const {
+    thread_local std::uint64_t owner = 0;
+    thread_local std::int64_t* grid = nullptr;
+    if (owner != id_) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      grids_.push_back(std::make_unique<std::vector<std::int64_t>>(static_cast<std::size_t>(size_) * static_cast<std::size_t>(size_), 0));
+      grid = grids_.back()->data();
+      owner = id_;
+    }
+    return grid;
+  }
+  static std::uint64_t next_id() {
+    static std::atomic<std::uint64_t> n{0};
+    return ++n;
+  }
+  const MatrixGenerator& g_;
+  const std::int64_t size_;
+  const GlobalIndex nr_;
+  const std::uint64_t id_;  // tells this counter's grid from an earlier one's in a thread's cache
+  mutable std::mutex mutex_;
+  mutable std::vector<std::unique_ptr<std::vector<std::int64_t>>> grids_;
+};
+
+}  // namespace
 
 Plan build_plan(const MatrixGenerator& g, const MatrixConfig& cfg, const PlanOptions& opt,
                 const std::function<void(int, int)>& progress) {
@@ -23,9 +79,13 @@ Plan build_plan(const MatrixGenerator& g, const MatrixConfig& cfg, const PlanOpt
   p.global_counts = opt.only_rank < 0;
   p.partition = make_partition(g, cfg.partition, opt.ranks);
   const auto node = [&](int r) { return opt.ranks_per_node > 0 ? r / opt.ranks_per_node : 0; };
+  const GlobalIndex grid = std::min<GlobalIndex>(opt.spy_grid < 0 ? 256 : opt.spy_grid, p.nr);
+  std::optional<SpyCounter> counter;
+  if (grid > 0) counter.emplace(g, static_cast<int>(grid));
+  const MatrixGenerator& scanned = counter ? static_cast<const MatrixGenerator&>(*counter) : g;
   for (int r = 0; r < opt.ranks; ++r) {
     if (opt.only_rank >= 0 && r != opt.only_rank) continue;
-    const RankPattern rp = scan_rank(g, p.partition, r);
+    const RankPattern rp = scan_rank(scanned, p.partition, r);
     PlanRank info{r, rp.rows, rp.nnz, {}};
     for (const auto& b : rp.recv)
       info.partners.push_back({b.owner, b.entries, b.entries * p.scalar_bytes * opt.nb, b.owner - r,
@@ -36,6 +96,10 @@ Plan build_plan(const MatrixGenerator& g, const MatrixConfig& cfg, const PlanOpt
     if (progress) progress(r + 1, opt.ranks);
   }
   p.profile = plan_profile(p.ranks_info);
+  if (counter) {
+    p.spy.size = static_cast<int>(grid);
+    p.spy.counts = counter->sum();
+  }
   return p;
 }
 

@@ -17,6 +17,16 @@ struct PlanOptions {
   int ranks_per_node = 0;  // 0: all ranks on one node
   int nb = 1;              // vectors per block: message bytes scale with it
   int only_rank = -1;      // >= 0: scan only this rank (no global nnz/bandwidth)
+  int spy_grid = -1;       // G of the spy grid: -1 = min(256, nr), 0 = none (docs/output.md, plan JSON)
+};
+
+// The nonzeros of a G x G grid of row and column blocks, counted while the plan scans the rows
+// (the matrix is never stored): index i (row or column) lies in block floor(i G / nr), so block b
+// covers [edge(b), edge(b + 1)) with edge(b) = ceil(b nr / G). Sums to the scanned nonzeros.
+struct SpyGrid {
+  int size = 0;                      // G; 0: not counted
+  std::vector<std::int64_t> counts;  // [G * G], counts[row block * G + column block]
+  static GlobalIndex edge(GlobalIndex b, GlobalIndex nr, int size) { return (b * nr + size - 1) / size; }
 };
 
 struct PlanPartner {
@@ -58,6 +68,7 @@ struct Plan {
   RowPartition partition;
   std::vector<PlanRank> ranks_info;
   PlanProfile profile;
+  SpyGrid spy;
 };
 
 // progress(rank_done, ranks_total) is called after each rank.

@@ -88,7 +88,23 @@ std::string plan_json(const Plan& p) {
     s += fmt::format(",\n    \"bytes_imbalance\": {},\n    \"bytes_imbalance_of_max\": {},\n    \"messages_imbalance\": {},\n"
                      "    \"messages_imbalance_of_max\": {}",
                      f.bytes_imbalance, f.bytes_imbalance_of_max, f.messages_imbalance, f.messages_imbalance_of_max);
-  s += "\n  }\n}\n";
+  s += "\n  }";
+  if (p.spy.size > 0) {  // "spy_grid": edges of the G blocks, then the nonzero blocks as [row block, column block, count]
+    const int g = p.spy.size;
+    s += fmt::format(",\n  \"spy_grid\": {{\"size\": {}, \"edges\": [", g);
+    for (int b = 0; b <= g; ++b) s += fmt::format("{}{}", b ? ", " : "", SpyGrid::edge(b, p.nr, g));
+    s += "],\n    \"blocks\": [";
+    std::size_t written = 0;
+    for (int i = 0; i < g; ++i)
+      for (int j = 0; j < g; ++j) {
+        const std::int64_t n = p.spy.counts[static_cast<std::size_t>(i) * static_cast<std::size_t>(g) + static_cast<std::size_t>(j)];
+        if (n == 0) continue;
+        s += fmt::format("{}[{}, {}, {}]", written == 0 ? "" : written % 16 ? ", " : ",\n      ", i, j, n);
+        ++written;
+      }
+    s += "]}";
+  }
+  s += "\n}\n";
   return s;
 }
 

@@ -6,24 +6,16 @@
 #include <memory>
 
 #include "host/host_threads.hpp"
+#include "record/memory_domain.hpp"
+#include "record/hwloc_handle.hpp"
 #include "kokkos_compat/concurrency.hpp"
 
 namespace desync {
 namespace {
 
-struct Hwloc {
-  hwloc_topology_t topo = nullptr;
-  Hwloc() {
-    hwloc_topology_init(&topo);
-    hwloc_topology_load(topo);
-  }
-  ~Hwloc() { hwloc_topology_destroy(topo); }
-  Hwloc(const Hwloc&) = delete;
-  Hwloc& operator=(const Hwloc&) = delete;
-};
-
-using Bitmap = std::unique_ptr<hwloc_bitmap_s, decltype(&hwloc_bitmap_free)>;
-Bitmap make_bitmap() { return Bitmap(hwloc_bitmap_alloc(), &hwloc_bitmap_free); }
+using Hwloc = hwloc::Topology;
+using hwloc::Bitmap;
+using hwloc::make_bitmap;
 
 std::string list_string(hwloc_const_bitmap_t set) {
   char* s = nullptr;
@@ -123,11 +115,7 @@ Topology probe_topology(MPI_Comm comm) {
     t.warnings.push_back(fmt::format("{} rank(s) have threads not bound to single cores "
                                      "(set OMP_PROC_BIND=close OMP_PLACES=cores)", counts[1]));
   t.oversubscribed = counts[2] > 0;
-  for (hwloc_obj_type_t type : {HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE}) {
-    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(hw.topo, type, nullptr); o; o = hwloc_get_next_obj_by_type(hw.topo, type, o))
-      t.node_llc_bytes += static_cast<double>(o->attr->cache.size);
-    if (t.node_llc_bytes > 0) break;
-  }
+  t.node_llc_bytes = node_llc_bytes();
   if (counts[2] > 0)
     t.warnings.push_back(fmt::format("node oversubscribed: {} rank(s) see more threads on their node "
                                      "than hardware threads ({}); timings are not meaningful", counts[2], machine_pus));

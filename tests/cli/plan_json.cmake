@@ -23,6 +23,13 @@ sizes = [m["bytes"] for r in p["ranks"] for m in r["partners"]]
 assert prof["msg_bytes_min"] == min(sizes) and prof["msg_bytes_max"] == max(sizes)
 assert abs(prof["msg_bytes_mean"] - sum(sizes) / len(sizes)) < 1e-6 * max(sizes)
 assert {d["distance"] for d in prof["distances"]} == {m["distance"] for r in p["ranks"] for m in r["partners"]}
+# the spy grid (default G = min(256, nr)): edges ceil(b nr / G), nonzero blocks summing to nnz
+grid = p["spy_grid"]
+assert grid["size"] == 256 and grid["edges"] == [-(-b * p["nr"] // 256) for b in range(257)], grid["edges"][:4]
+assert sum(n for i, j, n in grid["blocks"]) == p["nnz"]
+assert all(0 <= i < 256 and 0 <= j < 256 and n > 0 for i, j, n in grid["blocks"])
+e = grid["edges"]
+assert all(max(e[i] - e[j + 1], e[j] - e[i + 1]) < p["bandwidth"] for i, j, n in grid["blocks"]), "a block beyond the bandwidth"
 print("plan json ok:", len(sizes), "messages")
 ]=])
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/plan_check.py "${check}")

@@ -195,7 +195,7 @@ def case_memory(r, a, w):
     c = subprocess.run([a.desync, "check", a.deck, "--ranks", "4"], capture_output=True, text=True, env=r.env)
     if c.returncode != 0 or "# memory estimate on 4 rank(s):" not in c.stdout:
         fail(f"check prints no memory estimate: {c.stdout[:400]}")
-    lim = subprocess.run([a.desync, "check", a.deck, "--set", "run.memory_limit_gib=0.001"], capture_output=True,
+    lim = subprocess.run([a.desync, "check", a.deck, "--set", "run.memory_limit_gib=0.0001"], capture_output=True,
                          text=True, env=r.env)
     if lim.returncode != 2 or "memory_limit_gib" not in lim.stderr:
         fail(f"a deck memory limit is not enforced by check: {lim.returncode} {lim.stderr}")

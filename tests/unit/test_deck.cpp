@@ -110,7 +110,7 @@ TEST(Deck, UnknownTableIsAnError) {
 TEST(Deck, TablesOfOtherWorkloadsAreErrors) {
   std::string m = deck_error("[run]\nworkload = \"triad\"\n[stencil]\nn = 64\n");
   EXPECT_NE(m.find("deck.toml:3:2: error: table [stencil] is not used by workload \"triad\" (it reads [run], [triad], "
-                   "[comm], [inject], [noise], [threads])"),
+                   "[comm], [inject], [noise], [threads], [record])"),
             std::string::npos) << m;
   m = deck_error("", {"stencil.n=64"});
   EXPECT_NE(m.find("command line (--set stencil.n=64): error: table [stencil] is not used by workload \"triad\""),

@@ -171,3 +171,57 @@ TEST(PlanImbalance, SendsFromReceiveListsOnTheMinifeBox) {
 
 }  // namespace
 }  // namespace desync
+
+namespace desync {
+namespace {
+
+// The spy grid is counted during the plan's scan: every nonzero lands in the block of its row and
+// column (block of index i = floor(i G / nr)), so the grid sums to nnz and each block holds
+// exactly the nonzeros a direct count of the generated rows puts there. G = 0 counts nothing.
+TEST(PlanSpyGrid, CountsEveryNonzeroInItsBlock) {
+  MatrixConfig cfg;
+  cfg.generator = GeneratorKind::spin;
+  cfg.spin.sites = 12;
+  cfg.spin.up = 6;
+  cfg.partition = PartitionKind::rows;
+  const auto g = make_generator(cfg);
+  PlanOptions opt;
+  opt.ranks = 5;
+  opt.spy_grid = 7;  // 924 rows: blocks of 132 rows
+  const Plan p = build_plan(*g, cfg, opt);
+  ASSERT_EQ(p.spy.size, 7);
+  ASSERT_EQ(p.spy.counts.size(), 49u);
+  std::vector<std::int64_t> direct(49, 0);
+  std::vector<GlobalIndex> cols(static_cast<std::size_t>(g->max_row_entries()));
+  std::vector<Scalar> vals(cols.size());
+  for (GlobalIndex r = 0; r < g->rows(); ++r) {
+    const int n = g->row(r, cols.data(), vals.data());
+    for (int i = 0; i < n; ++i) ++direct[static_cast<std::size_t>(r * 7 / 924 * 7 + cols[static_cast<std::size_t>(i)] * 7 / 924)];
+  }
+  EXPECT_EQ(p.spy.counts, direct);
+  std::int64_t sum = 0;
+  for (auto c : p.spy.counts) sum += c;
+  EXPECT_EQ(sum, p.nnz);
+  EXPECT_EQ(SpyGrid::edge(0, 924, 7), 0);
+  EXPECT_EQ(SpyGrid::edge(1, 924, 7), 132);
+  EXPECT_EQ(SpyGrid::edge(7, 924, 7), 924);
+  const std::string json = plan_json(p);
+  EXPECT_NE(json.find("\"spy_grid\": {\"size\": 7, \"edges\": [0, 132, 264, 396, 528, 660, 792, 924]"), std::string::npos);
+
+  opt.spy_grid = 0;
+  const Plan none = build_plan(*g, cfg, opt);
+  EXPECT_EQ(none.spy.size, 0);
+  EXPECT_TRUE(none.spy.counts.empty());
+  EXPECT_EQ(plan_json(none).find("spy_grid"), std::string::npos);
+
+  opt.spy_grid = -1;  // default: min(256, nr)
+  opt.only_rank = 2;  // one rank scanned: its rows only
+  const Plan one = build_plan(*g, cfg, opt);
+  ASSERT_EQ(one.spy.size, 256);
+  sum = 0;
+  for (auto c : one.spy.counts) sum += c;
+  EXPECT_EQ(sum, one.nnz);
+}
+
+}  // namespace
+}  // namespace desync

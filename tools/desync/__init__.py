@@ -18,6 +18,12 @@ tools/desync_view.py); this package holds what it runs, one concept per module:
   wavefronts.py     the `wavefront` subcommand (wavefront slope, r, amplitude; concurrency per domain)
   efficiency.py     the `efficiency` subcommand (POP load balance, communication and parallel efficiency)
   heatmap.py        the `heatmap` subcommand (rank x iteration idle time minus its mean)
+  ppam.py           the `ppam` subcommand (PPAM'22 set: z-scored idle times, histograms, correlation, phase space, PCA + k-means)
+  overlap.py        the `overlap` subcommand (OSU and IMB-NBC overlap from the post .. wait sections)
+  concurrency_plot.py  the `concurrency` subcommand (ranks in work phases per contention domain over time)
+  plan_plot.py      the `plan-plot` subcommand (spy density and rank x rank volume of `desync plan --format json`)
+  saturation_plot.py   the `saturation` subcommand (b(N) per kernel with N_s and the model line)
+  campaign*.py      the `desync-campaign` command (tools/desync_campaign.py): expand, run, slurm, collect, plot
   messages.py       /messages: matching sends to receives
   collectives.py    /collectives: collective parts in lanes per duplicated communicator
 """

@@ -1,8 +1,17 @@
 """The `trace` subcommand: Chrome Trace Event JSON (https://ui.perfetto.dev, chrome://tracing).
 
-One process per rank, one complete event per phase and iteration, times in microseconds, and,
-when the file has /messages, one flow arrow per message from the sender's post to the
-receiver's completion; a name ending in .gz is written gzip-compressed.
+One process per rank, one complete event (ph "X") per phase and iteration, times in
+microseconds; a name ending in .gz is written gzip-compressed. Also:
+
+- iteration markers: one thread-scoped instant event (ph "i", s "t", cat "iteration", name
+  "iteration k", args.iteration = k) per rank and iteration at the iteration's first event, so
+  Perfetto shows where every iteration begins on every rank;
+- message flow arrows, when the file has /messages: per matched message (messages.py) a flow
+  start (ph "s") at the send's post time on the sender's track and a flow end (ph "f", bp "e")
+  at the receive's completion on the receiver's track, with the same cat "message", name and id
+  (Trace Event Format: "s" binds to the slice enclosing its ts, "f" with bp "e" to the slice
+  enclosing its ts). Only messages whose both ends lie inside an exported slice are written
+  (with --stride or a window the slices of other iterations are not there to bind to).
 """
 
 import gzip
@@ -16,7 +25,7 @@ from .formatting import iteration_span, rank_ranges
 from .h5file import open_output, root_attributes
 from .messages import in_window, read_messages
 from .phases import phase_tracks
-from .timeline import read_timeline
+from .timeline import first_event, read_timeline
 from .window import select_window
 
 
@@ -35,12 +44,16 @@ def cmd_trace(args):
     order, tracks, clipped = phase_tracks(tl)
     # Perfetto dislikes negative times (warm-up): shift by a whole number of nanoseconds
     origin_ns = min(0, min((int(b[0]) for _, b, _, _ in tracks if len(b)), default=0))
+    first = first_event(tl.events)  # the iteration markers
+    if np.isfinite(first).any():
+        origin_ns = min(origin_ns, int(np.round(np.nanmin(first) * 1e9)))
     other = trace_provenance(args, attrs, tl, origin_ns / 1e9, clipped)
     opener = gzip.open if args.output.endswith(".gz") else open
     with opener(args.output, "wt", encoding="utf-8") as out:
         count = write_trace(out, tl, order, tracks, origin_ns, other, msgs)
-    print("wrote %s (%d events, %d ranks x %d iterations)"
-          % (args.output, count, len(tl.ranks), len(tl.iterations)))
+    print("wrote %s (%d events, %d ranks x %d iterations%s)"
+          % (args.output, count, len(tl.ranks), len(tl.iterations),
+             "" if msgs is None else ", %d message arrows" % other.get("message_flows", 0)))
     return 0
 
 
@@ -66,10 +79,58 @@ def trace_provenance(args, attrs, tl, origin, clipped):
 
 FLOW_FORMAT = ('{"name":"message","cat":"message","ph":"%s","id":%d,"ts":%.3f,"pid":%d,"tid":0%s,'
                '"args":{"bytes":%d,"communicator":%d}}')
+MARKER_FORMAT = ('{"name":"iteration %d","cat":"iteration","ph":"i","s":"t","ts":%.3f,"pid":%d,"tid":0,'
+                 '"args":{"iteration":%d}}')
+
+
+def iteration_markers(tl, origin_ns):
+    """Instant-event rows: per rank and iteration of the window, at its first event (rounded to
+    whole nanoseconds, as the phase slices are)."""
+    first = first_event(tl.events)
+    rows = []
+    for i, rank in enumerate(tl.ranks.tolist()):
+        ok = np.isfinite(first[i])
+        ts = ((np.round(first[i][ok] * 1e9).astype(np.int64) - origin_ns) / 1e3).tolist()
+        rows += [MARKER_FORMAT % (k, t, rank, k) for k, t in zip(tl.iterations[ok].tolist(), ts)]
+    return rows
+
+
+def inside_slices(track, ranks, rank, t_ns):
+    """Whether the time t_ns lies inside (ends included) a slice of `rank`'s track."""
+    where = np.flatnonzero(ranks == rank)
+    if not len(where):
+        return False
+    _, b, e, _ = track[int(where[0])]
+    i = int(np.searchsorted(b, t_ns, side="right")) - 1
+    return i >= 0 and t_ns <= e[i]
+
+
+def message_flows(tl, tracks, origin_ns, msgs):
+    """Flow-event rows ("s" on the sender, "f" with bp "e" on the receiver) of the messages
+    whose post and completion both lie inside an exported slice; ids 0, 1, ... in post order."""
+    b = [x for _, x, _, _ in tracks if len(x)]
+    e = [x for _, _, x, _ in tracks if len(x)]
+    if not b:
+        return []
+    t0, t1 = min(x.min() for x in b) / 1e9, max(x.max() for x in e) / 1e9
+    rows = []
+    for k in np.flatnonzero(in_window(msgs, tl.ranks, t0, t1)).tolist():
+        post_ns = int(np.round(msgs.t_post[k] * 1e9))
+        done_ns = int(np.round(msgs.t_done[k] * 1e9))
+        if not (inside_slices(tracks, tl.ranks, msgs.src[k], post_ns)
+                and inside_slices(tracks, tl.ranks, msgs.dst[k], done_ns)):
+            continue
+        flow = len(rows) // 2
+        rows.append(FLOW_FORMAT % ("s", flow, (post_ns - origin_ns) / 1e3, msgs.src[k], "", msgs.bytes[k], msgs.comm[k]))
+        rows.append(FLOW_FORMAT % ("f", flow, (done_ns - origin_ns) / 1e3, msgs.dst[k], ',"bp":"e"', msgs.bytes[k],
+                                   msgs.comm[k]))
+    return rows
 
 
 def write_trace(out, tl, order, tracks, origin_ns, other, msgs=None):
     """Stream the JSON (large windows make millions of events)."""
+    flows = message_flows(tl, tracks, origin_ns, msgs) if msgs is not None and len(msgs) else []
+    other["message_flows"] = len(flows) // 2
     out.write('{"displayTimeUnit":"ms","otherData":%s,"traceEvents":[\n' % json.dumps(other))
     meta = []
     for rank in tl.ranks:
@@ -95,20 +156,9 @@ def write_trace(out, tl, order, tracks, origin_ns, other, msgs=None):
         if rows:
             out.write(",\n" + ",\n".join(rows))
         count += len(rows)
-    if msgs is not None and len(msgs):
-        # Flow arrows bind to the phase slices they fall in: send post -> receive completion.
-        b = [x for _, x, _, _ in tracks if len(x)]
-        e = [x for _, _, x, _ in tracks if len(x)]
-        t0 = min(x.min() for x in b) / 1e9 if b else -np.inf
-        t1 = max(x.max() for x in e) / 1e9 if e else np.inf
-        rows = []
-        for k in np.flatnonzero(in_window(msgs, tl.ranks, t0, t1)).tolist():
-            post = (msgs.t_post[k] * 1e9 - origin_ns) / 1e3
-            done = (msgs.t_done[k] * 1e9 - origin_ns) / 1e3
-            rows.append(FLOW_FORMAT % ("s", k, post, msgs.src[k], "", msgs.bytes[k], msgs.comm[k]))
-            rows.append(FLOW_FORMAT % ("f", k, done, msgs.dst[k], ',"bp":"e"', msgs.bytes[k], msgs.comm[k]))
-        if rows:
-            out.write(",\n" + ",\n".join(rows))
-        count += len(rows)
+    rows = iteration_markers(tl, origin_ns) + flows  # flows: send post -> receive completion
+    if rows:
+        out.write(",\n" + ",\n".join(rows))
+    count += len(rows)
     out.write("\n]}\n")
     return count

@@ -25,6 +25,11 @@ Subcommands:
       message; with /collectives, a segment per collective part in its duplicate's lane,
       coloured by communicator. Any format
       matplotlib's Agg backend writes (png, pdf, svg) by suffix.
+      [--time T0:T1] zooms by time (seconds after the window's first event); [--wavefronts
+      [--steps K1,K2]] overlays the computational wavefront of those steps with its fitted slope
+      (ranks/s) and r, per contention domain when there are several. A window of more than 60
+      iterations (or iterations under 2 pixels) also gets the idle heat map written beside it
+      as OUT_heatmap.png, with a note ([--no-heatmap] skips it).
 
   compare BASE OTHER
       The improvement of run OTHER over the paired run BASE from /metrics/total_time, both
@@ -32,11 +37,13 @@ Subcommands:
       1 - T_other / T_base (and the Gflop/s ratio where both files have one); warns when the
       runs differ in workload, ranks or iterations (docs/method.md, section 3).
 
-  idlewave FILE [--json OUT.json] [--phases P1,P2] [--threshold X]
+  idlewave FILE [--json OUT.json] [--phases P1,P2] [--threshold X] [--min-idle K] [--sigma S]
       Idle waves (docs/method.md section 20): the source (recorded [[inject]], else the
       longest recorded delay, else detected), and per direction the ranks reached, the speed
-      in ranks/s (with r^2) and ranks/iteration, the decay of the idle period per rank, and
-      sigma_eff = v (T_exec + T_comm) / d_max.
+      in ranks/s (with r^2) and ranks/iteration, the decay of the idle period per rank,
+      sigma_eff = v (T_exec + T_comm) / d_max, and the contention model
+      v_model = sigma d / (t1 max(1, N/C) + T_comm) with sigma_eff_contention; "no idle
+      wave" (exit status 0) when no idle period exceeds K lock-step iterations.
 
   wavefront FILE [--steps K1,K2] [--samples S] [--json OUT.json]
       Computational wavefronts (docs/method.md section 20): per step the fit of rank against
@@ -49,14 +56,44 @@ Subcommands:
       the mean over the window, diverging colours; an idle wave is a diagonal stripe, readable
       for runs of any length (docs/method.md section 20).
 
+  concurrency FILE -o OUT.png [--samples S] [--saturation N_S] [--json OUT.json]
+      Ranks of each contention domain in a work phase over time, one step plot per domain,
+      with the domain's ranks, cores and saturation point as lines (docs/method.md section 20).
+
+  plan-plot PLAN.json -o OUT.png [--json OUT.json]
+      From `desync plan DECK --ranks P --format json`: the spy density (log colour) with the
+      bandwidth and rank boundaries, and the rank x rank communication volume with node
+      boundaries; prints intra- and inter-node bytes per exchange.
+
   efficiency FILE [--json OUT.json]
       POP efficiencies (docs/method.md section 20): load balance mean(u)/max(u),
       communication efficiency max(u)/T and parallel efficiency, u = each rank's time in work
-      phases, T = the window's span.
+      phases, T = the window's span; its split into serialization efficiency
+      max(u)/T_ideal and transfer efficiency T_ideal/T from an ideal-network replay.
+
+  ppam FILE [-o PANELS.png] [--json OUT.json] [--ranks A:B] [--iterations K0:K1] [--k K]
+      The PPAM'22 analysis set (docs/method.md section 21): idle time per rank and iteration
+      z-scored per rank, per contention domain histograms of MPI and idle time, the rank x
+      rank correlation matrix, the phase space (MPI time at n vs. n+1, lag-1 autocorrelation),
+      PCA of the z-scored idle times and k-means (k = sockets) with silhouette scores and the
+      match with the contention domains; -o draws the panels.
+
+  overlap FILE [--pure PURE_FILE] [--json OUT.json]
+      Overlap of communication and compute in the OSU and IMB-NBC definitions (docs/method.md
+      section 21) from the post .. wait sections with work phases between them; t_pure from
+      the paired run without overlap (--pure) or this file's sections without compute.
+
+  saturation FILE -o OUT.png [--json OUT.json]
+      Saturation curves of a saturation run (docs/method.md, "Saturation sweep"): per kernel
+      b(N) for N = 1..W with the saturation point N_s = min{N : b(N) >= (1 - tolerance) max b}
+      starred and the model min(N b1, b_S) dashed; prints b(N), N_s, b1, b_S (and the
+      provenance's STREAM table when the file has one).
 
   trace FILE -o OUT.json[.gz] [--ranks A:B] [--iterations K0:K1] [--stride S] [--include-warmup]
       Chrome Trace Event JSON (opens in https://ui.perfetto.dev or chrome://tracing): one
-      process per rank, one complete event per phase and iteration, times in microseconds.
+      process per rank, one complete event per phase and iteration, times in microseconds,
+      an instant event "iteration k" where each iteration begins, and with /messages a flow
+      arrow per message from the send's post to the receive's completion.
       A name ending in .gz is written gzip-compressed.
 
 Windows are half-open, A:B (also A:B:S); a single number selects one rank/iteration.
@@ -87,10 +124,15 @@ from .compare import cmd_compare
 from .efficiency import cmd_efficiency
 from .heatmap import cmd_heatmap
 from .idle_waves import cmd_idlewave
+from .overlap import cmd_overlap
+from .ppam import cmd_ppam
 from .wavefronts import cmd_wavefront
 from .errors import DesyncError
 from .summary import cmd_summary
-from .timeline_plot import cmd_timeline
+from .timeline_plot import cmd_timeline, parse_time_window
+from .concurrency_plot import cmd_concurrency
+from .plan_plot import cmd_plan_plot
+from .saturation_plot import cmd_saturation
 from .window import parse_iterations, parse_slice
 
 
@@ -108,7 +150,14 @@ def iteration_window(text):
         raise argparse.ArgumentTypeError(str(exc))
 
 
-WINDOW_OPTIONS = ("--ranks", "--iterations")
+WINDOW_OPTIONS = ("--ranks", "--iterations", "--time")
+
+
+def time_window(text):
+    try:
+        return parse_time_window(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc))
 
 
 def join_negative_values(argv):
@@ -171,6 +220,16 @@ def build_parser():
     p.add_argument("--dpi", type=int, default=150, help="resolution (default 150)")
     p.add_argument("--no-messages", action="store_true",
                    help="do not draw message lines and collective parts (drawn when the file has /messages or /collectives)")
+    p.add_argument("--time", type=time_window, metavar="T0:T1",
+                   help="zoom by time: seconds after the first event of the --ranks/--iterations window "
+                        "(common time base); either side may be left open")
+    p.add_argument("--wavefronts", action="store_true",
+                   help="overlay the computational wavefront of --steps (default: 5 evenly spread) with its "
+                        "fitted slope (ranks/s) and r, per contention domain when there are several")
+    p.add_argument("--steps", metavar="K1,K2", help="iterations whose wavefront --wavefronts draws")
+    p.add_argument("--no-heatmap", action="store_true",
+                   help="a window too long for bars (> 60 iterations or iterations < 2 px) gets the idle heat "
+                        "map written beside it as OUT_heatmap.png; this skips it")
     p.set_defaults(func=cmd_timeline)
 
     p = sub.add_parser("compare", help="improvement of one run over a paired run")
@@ -184,6 +243,11 @@ def build_parser():
     p.add_argument("--phases", metavar="P1,P2", help="idle phases (default: wait, sync, barrier, the global reductions)")
     p.add_argument("--threshold", type=float, default=0.2,
                    help="an idle period: excess over the rank's median above this share of the largest (default 0.2)")
+    p.add_argument("--min-idle", type=float, default=None, metavar="K",
+                   help="an idle period: excess above K lock-step iterations too (default: 0 if the file records "
+                        "a delay, 2 if not); none above it: no idle wave")
+    p.add_argument("--sigma", type=float, default=1.0,
+                   help="pattern factor sigma of the contention model v = sigma d / (t1 max(1, N/C) + T_comm) (default 1)")
     p.set_defaults(func=cmd_idlewave)
     p = sub.add_parser("wavefront", help="computational wavefronts (slope, r, amplitude) and concurrency per domain")
     p.add_argument("file", metavar="FILE")
@@ -200,6 +264,39 @@ def build_parser():
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
     p.set_defaults(func=cmd_efficiency)
+    p = sub.add_parser("ppam", help="PPAM'22 set: z-scored idle times, histograms per domain, correlation, "
+                                    "phase space, PCA + k-means (panels PNG)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", metavar="PANELS.png", help="draw the panels")
+    p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
+    add_window_args(p)
+    p.add_argument("--k", type=int, metavar="K", help="clusters for k-means (default: sockets of the window's ranks, "
+                                                      "else contention domains)")
+    p.set_defaults(func=cmd_ppam)
+    p = sub.add_parser("overlap", help="overlap of communication and compute (OSU and IMB-NBC definitions)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--pure", metavar="PURE_FILE", help="paired run without overlap that gives t_pure")
+    p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
+    p.set_defaults(func=cmd_overlap)
+    p = sub.add_parser("concurrency", help="ranks of each contention domain in a work phase over time (PNG)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    add_window_args(p)
+    p.add_argument("--samples", type=int, metavar="S",
+                   help="instants (default: 20 per iteration, at least 1000, at most 20000)")
+    p.add_argument("--saturation", type=float, metavar="N_S", help="the domain's saturation point, drawn as a line")
+    p.add_argument("--json", metavar="OUT.json", help="also write the series and per-domain numbers as JSON")
+    p.set_defaults(func=cmd_concurrency)
+    p = sub.add_parser("plan-plot", help="spy density and rank x rank communication volume of `desync plan --format json`")
+    p.add_argument("plan", metavar="PLAN.json")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    p.add_argument("--json", metavar="OUT.json", help="also write the volumes (intra/inter-node) as JSON")
+    p.set_defaults(func=cmd_plan_plot)
+    p = sub.add_parser("saturation", help="saturation curves b(N) per kernel with N_s and the min(N b1, b_S) model (PNG)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    p.add_argument("--json", metavar="OUT.json", help="also write b(N), N_s, b1, b_S and the model as JSON")
+    p.set_defaults(func=cmd_saturation)
     p = sub.add_parser("trace", help="export Chrome Trace Event JSON for Perfetto")
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", required=True, metavar="OUT.json[.gz]")

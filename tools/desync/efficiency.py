@@ -5,27 +5,64 @@ span (first event of any rank to the last event of any rank):
   load balance                LB    = mean_r u_r / max_r u_r
   communication efficiency    CommE = max_r u_r / T
   parallel efficiency         PE    = LB x CommE = mean_r u_r / T
-CommE's split into serialization and transfer efficiency needs a replay on an ideal network
-(Dimemas in the POP methodology); it is not computed here."""
+
+CommE's split into serialization and transfer efficiency replays the run on an ideal network
+(instantaneous messages, Dimemas' role in the POP methodology). Model, per rank r and window
+iteration n (n = 0 is the window's first iteration):
+  c[r, n]      = u[r, n] + the rank's injected delay in n (REPLAYED: busy work a rank really
+                 does, which no network removes); every other phase (post, wait, sync, pack, ...)
+                 is communication and takes no time on the ideal network;
+  D(r, n)      = {r} + the ranks r receives from (/comm/recv_partner, ranks of the window); all
+                 ranks when iteration n - 1 holds a global synchronization (a sync, barrier or
+                 allreduce phase that happened on some rank, or a collective workload), or when
+                 the file has no /comm;
+  t[r, -1]     = 0 (every rank starts together);
+  t[r, n]      = max_{q in D(r, n)} t[q, n - 1] + c[r, n]
+                 (r's iteration n starts when it and its partners finished n - 1);
+  T_ideal      = max_r t[r, last]
+  serialization efficiency  SerE = max_r u_r / T_ideal
+  transfer efficiency       TE   = T_ideal / T
+  so that SerE x TE = CommE. One synchronization point per iteration: a workload with several
+  in one iteration (the CG's two allreduces) is replayed with fewer waits than it has, which
+  makes T_ideal a lower bound and SerE an upper bound there.
+"""
 
 import numpy as np
 
+from .h5file import read, to_scalar
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
 from .wavefronts import WORK_PHASES
 from .window import select_window
 
+#: non-work phases the ideal-network replay keeps (busy work, not communication)
+REPLAYED = ("delay",)
+#: phases after which every rank has waited for every other rank
+GLOBAL_PHASES = ("sync", "barrier", "pq_allreduce", "rr_allreduce", "allreduce")
+#: workloads whose communication is collective (every iteration synchronizes all ranks)
+COLLECTIVE_WORKLOADS = ("collbench", "matvec2d", "symmsquarecube")
 
-def pop(intervals, t_span, work=WORK_PHASES):
-    """{LB, CommE, PE, useful per rank} from phase intervals (begin, end [p, n]) and the span."""
-    useful = None
-    for p in work:
+
+def phase_sum(intervals, names):
+    """[p, n] summed durations of the named phases (0 where a phase did not happen), or None
+    when none of them is in the file."""
+    out = None
+    for p in names:
         if p not in intervals:
             continue
         b, e = intervals[p]
-        d = np.where(valid(b, e), e - b, 0.0).sum(axis=1)
-        useful = d if useful is None else useful + d
-    if useful is None or useful.max() <= 0 or t_span <= 0:
+        d = np.where(valid(b, e), e - b, 0.0)
+        out = d if out is None else out + d
+    return out
+
+
+def pop(intervals, t_span, work=WORK_PHASES):
+    """{LB, CommE, PE, useful per rank} from phase intervals (begin, end [p, n]) and the span."""
+    per = phase_sum(intervals, work)
+    if per is None:
+        return None
+    useful = per.sum(axis=1)
+    if useful.max() <= 0 or t_span <= 0:
         return None
     lb = float(useful.mean() / useful.max())
     comm = float(useful.max() / t_span)
@@ -33,14 +70,105 @@ def pop(intervals, t_span, work=WORK_PHASES):
             "useful_s": [float(x) for x in useful], "span_s": float(t_span)}
 
 
+def dependencies(ranks, recv_partner):
+    """D[r, q] (rows and columns: the window's ranks): True if r waits for q at the start of an
+    iteration: q == r or q is one of r's receive partners (recv_partner[rank] lists ranks, -1
+    padding; partners outside the window are ignored). recv_partner None: every rank."""
+    n = len(ranks)
+    if recv_partner is None:
+        return np.ones((n, n), bool)
+    row = {int(r): i for i, r in enumerate(ranks)}
+    dep = np.eye(n, dtype=bool)
+    for i, r in enumerate(ranks):
+        for q in np.asarray(recv_partner)[int(r)]:
+            if int(q) in row:
+                dep[i, row[int(q)]] = True
+    return dep
+
+
+def ideal_replay(replayed, dep, global_after):
+    """t[p, n]: when rank p ends iteration n on an ideal network (module doc). replayed[p, n]:
+    the time replayed (useful work plus injected delay); dep[p, q]: p waits for q;
+    global_after[n]: iteration n ends with a global synchronization."""
+    p_count, n_count = replayed.shape
+    t = np.zeros((p_count, n_count))
+    prev = np.zeros(p_count)
+    for n in range(n_count):
+        if n > 0 and global_after[n - 1]:
+            start = np.full(p_count, prev.max())
+        else:
+            start = np.max(np.where(dep, prev[None, :], -np.inf), axis=1)
+        t[:, n] = start + replayed[:, n]
+        prev = t[:, n]
+    return t
+
+
+def serialization_transfer(useful, replayed, dep, global_after, t_span):
+    """{T_ideal, SerE, TE, CommE = SerE x TE} from useful[p, n] and replayed[p, n] times."""
+    t = ideal_replay(replayed, dep, global_after)
+    t_ideal = float(t[:, -1].max()) if t.size else 0.0
+    u_max = float(useful.sum(axis=1).max()) if useful.size else 0.0
+    if t_ideal <= 0 or t_span <= 0:
+        return None
+    ser, te = u_max / t_ideal, t_ideal / t_span
+    return {"ideal_time_s": t_ideal, "serialization_efficiency": ser, "transfer_efficiency": te,
+            "communication_efficiency_product": ser * te,
+            "ideal_end_s": [float(x) for x in t[:, -1]]}
+
+
+def global_iterations(intervals, n_iter, collective=False):
+    """[n] True where some rank ran a global synchronization phase in iteration n."""
+    if collective:
+        return np.ones(n_iter, bool)
+    out = np.zeros(n_iter, bool)
+    for p in GLOBAL_PHASES:
+        if p in intervals:
+            out |= valid(*intervals[p]).any(axis=0)
+    return out
+
+
 def analyse(f):
     tl = read_timeline(f, select_window(f))
     intervals = phase_intervals(tl)
     span = float(np.nanmax(tl.events) - np.nanmin(tl.events))
     result = pop(intervals, span)
-    if result is not None:
-        result["work_phases"] = [p for p in WORK_PHASES if p in intervals]
+    if result is None:
+        return None
+    result["work_phases"] = [p for p in WORK_PHASES if p in intervals]
+    useful = phase_sum(intervals, WORK_PHASES)
+    extra = phase_sum(intervals, REPLAYED)
+    replayed = useful if extra is None else useful + extra
+    workload = to_scalar(f.attrs["workload"]) if "workload" in f.attrs else ""
+    collective = workload in COLLECTIVE_WORKLOADS
+    recv = read(f, "comm/recv_partner")
+    dep = dependencies(tl.ranks, recv)
+    glob = global_iterations(intervals, len(tl.iterations), collective)
+    st = serialization_transfer(useful, replayed, dep, glob, span)
+    if st is not None:
+        result.update(st)
+        result["replay"] = {
+            "replayed_phases": result["work_phases"] + [p for p in REPLAYED if p in intervals],
+            "dependencies": "all ranks (no /comm)" if recv is None else "/comm/recv_partner",
+            "global_iterations": int(glob.sum()),
+            "iterations": len(tl.iterations),
+        }
     return result
+
+
+def report(result, path):
+    lines = ["POP efficiencies of %s (useful = %s; span %.4g s):"
+             % (path, "+".join(result["work_phases"]), result["span_s"]),
+             "  load balance              %.3f" % result["load_balance"],
+             "  communication efficiency  %.3f" % result["communication_efficiency"]]
+    if "serialization_efficiency" in result:
+        r = result["replay"]
+        lines += ["    serialization efficiency  %.3f  (ideal-network replay: %.4g s; partners: %s; "
+                  "%d of %d iterations end globally)"
+                  % (result["serialization_efficiency"], result["ideal_time_s"], r["dependencies"],
+                     r["global_iterations"], r["iterations"]),
+                  "    transfer efficiency       %.3f" % result["transfer_efficiency"]]
+    lines.append("  parallel efficiency       %.3f" % result["parallel_efficiency"])
+    return "\n".join(lines)
 
 
 def cmd_efficiency(args):
@@ -53,10 +181,7 @@ def cmd_efficiency(args):
         result = analyse(f)
     if result is None:
         raise DesyncError("no work phase in this file (looked for %s)" % ", ".join(WORK_PHASES))
-    print("POP efficiencies of %s (useful = %s; span %.4g s):" % (args.file, "+".join(result["work_phases"]), result["span_s"]))
-    print("  load balance              %.3f" % result["load_balance"])
-    print("  communication efficiency  %.3f" % result["communication_efficiency"])
-    print("  parallel efficiency       %.3f" % result["parallel_efficiency"])
+    print(report(result, args.file))
     if args.json:
         with open(args.json, "w") as out:
             json.dump(result, out, indent=1)

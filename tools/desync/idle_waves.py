@@ -6,17 +6,38 @@ delayed rank itself does not idle, its neighbours do).
 
 Idle time of (rank, iteration): the summed duration of its idle phases (default: the phases in
 which a rank waits for others: wait, sync, barrier and the global reductions), minus the rank's
-median over the measured iterations (the lock-step baseline). An excess above the threshold
-(default 0.2 of the largest excess) is an idle period. For each direction from the source rank
-r0 the wave is the sequence, over distance d = 1, 2, ..., of the first idle period of rank
-r0 +- d at or after the source iteration; it ends at the first rank without one. Fitted by least
-squares (scipy.stats.linregress):
+median over the measured iterations (the lock-step baseline). An excess above the cut
+max(threshold x the largest excess, floor) is an idle period (threshold default 0.2; floor =
+min_idle lock-step iterations: default 0 when the file records a delay, 2 when it records none,
+so that the time-sharing jitter of a run without a delay is not taken for a wave). Without any
+excess above the floor the run shows no idle wave (NoIdleWave; analyse reports it as a result).
+For each direction from the source rank r0 the wave is the sequence, over distance d = 1, 2,
+..., of the first idle period of rank r0 +- d at or after the source iteration; it ends at the
+first rank without one. Fitted by least squares (scipy.stats.linregress):
   speed in ranks/s: d against the time the idle period ended (slope), with r^2;
   speed in ranks/iteration: d against the iteration index (slope);
   decay in s per rank: the idle excess against d (slope; negative = decaying).
 sigma_eff = v (T_exec + T_comm) / d_max (papers.md B.5, v_silent = sigma d / (T_exec + T_comm)):
 v in ranks/s, T_exec + T_comm the median iteration time of the lock-step iterations, d_max the
 largest partner distance of /comm.
+
+Contention-aware model (papers.md B.5, v_silent(N) = sigma d / (N V / b(N) + T_comm), with the
+core-bound b(N) = min(N, C) b1 of C cores): a rank's compute phase takes
+T_exec(N) = t1 max(1, N / C) while N ranks of its node compute, so
+  v_model = sigma d / (t1 max(1, N / C) + T_comm),
+  sigma_eff_contention = v (t1 max(1, N / C) + T_comm) / d,
+with C the distinct CPUs in the union of the node's /topology/process_cpuset; t1 the
+uncontended compute time, from the same law in lock-step: t1 = (median over (rank, iteration)
+of the work phases, wavefronts.WORK_PHASES) / max(1, N_ls / C), N_ls the mean number of the
+node's ranks inside a work phase at instants outside the disturbance (before the source
+iteration, after the waves' last idle end + 2 lock-step iterations; = P when all P ranks of
+the node compute at once, giving min(P, C) / P); T_comm the median over (rank, iteration) of
+the other phases (post, wait, ...; not the injected delay); N the mean number of the node's
+ranks inside a work phase between the first and the last idle end of the wave
+(concurrency_plot.concurrency_series); d = d_max; sigma = 1 unless given. Behind a travelling
+front the ranks ahead are blocked, so N is smaller than P and the wave runs faster than one
+step per lock-step iteration on oversubscribed cores. With several nodes, T_exec is the mean
+over the wave's points of the value of the node holding the point's rank.
 """
 
 import json
@@ -25,13 +46,23 @@ import tomllib
 import numpy as np
 from scipy import stats
 
+from .concurrency_plot import concurrency_series, domain_cores
 from .errors import DesyncError
 from .h5file import read
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
+from .wavefronts import NOT_COMM, WORK_PHASES
 from .window import select_window
 
 IDLE_PHASES = ("wait", "sync", "barrier", "pq_allreduce", "rr_allreduce")
+#: floor of an idle period in lock-step iterations when the file records no delay
+MIN_IDLE_WITHOUT_DELAY = 2.0
+#: instants at which the concurrency during a wave is counted
+CONCURRENCY_SAMPLES = 1000
+
+
+class NoIdleWave(DesyncError):
+    """No idle period stands out of the lock-step baseline: the run shows no idle wave."""
 
 
 def idle_times(tl, phases=IDLE_PHASES):
@@ -63,14 +94,21 @@ def injection(f):
     return (int(inj[0]["rank"]), int(inj[0]["iteration"])) if inj else None
 
 
-def detect(idle, end, ranks, iterations, source=None, threshold=0.2):
+def detect(idle, end, ranks, iterations, source=None, threshold=0.2, floor=0.0, reach=1):
     """The waves of one source in idle[p, n] / end[p, n] (rows = ranks, columns = iterations in
-    deck numbering). source: (rank, iteration) if known. Returns a dict (see the module doc)."""
+    deck numbering). source: (rank, iteration) if known; floor (s): the least excess of an idle
+    period; reach: the largest partner distance (an idle period of the point at distance d must
+    not end before that of the point at d - reach: the rank is released after one behind it).
+    Returns a dict (see the module doc); raises NoIdleWave if no excess is above 0 and the
+    floor."""
     excess = idle - np.nanmedian(idle, axis=1, keepdims=True)
     top = np.nanmax(excess)
     if not np.isfinite(top) or top <= 0:
-        raise DesyncError("no idle period stands out of the lock-step baseline")
-    cut = threshold * top
+        raise NoIdleWave("no idle wave: no idle period stands out of the lock-step baseline")
+    if top <= floor:
+        raise NoIdleWave("no idle wave: the longest idle period, %.3g ms over its rank's lock-step baseline, "
+                         "is not above the floor of %.3g ms" % (top * 1e3, floor * 1e3))
+    cut = max(threshold * top, floor)
     big = excess > cut
     row = {int(r): i for i, r in enumerate(ranks)}
     if source is None:  # the first iteration with an idle period; the source between its ranks
@@ -90,6 +128,9 @@ def detect(idle, end, ranks, iterations, source=None, threshold=0.2):
         while int(r0) + direction * d in row:
             i = row[int(r0) + direction * d]
             later = np.flatnonzero(big[i, k:])
+            if len(pts) >= reach:  # not released before the point `reach` ranks closer
+                t_behind = pts[-reach][2]
+                later = [j for j in later if not end[i, k + j] < t_behind]
             if not len(later):
                 break
             k = k + int(later[0])
@@ -140,26 +181,140 @@ def recorded_delay(tl):
     return int(tl.ranks[i]), int(tl.iterations[k])
 
 
-def analyse(f, phases=IDLE_PHASES, threshold=0.2):
+def compute_and_comm(intervals, work=WORK_PHASES, not_comm=NOT_COMM):
+    """(compute[p, n], communication[p, n], ran[p, n]): per (rank, iteration) the summed work
+    phases, the summed other phases except the injected delay, and whether any phase happened."""
+    shape = next(iter(intervals.values()))[0].shape
+    comp, comm, ran = np.zeros(shape), np.zeros(shape), np.zeros(shape, bool)
+    for name, (b, e) in intervals.items():
+        if name == "iteration" or name in not_comm:
+            continue
+        ok = valid(b, e)
+        ran |= ok
+        d = np.where(ok, e - b, 0.0)
+        if name in work:
+            comp += d
+        else:
+            comm += d
+    return comp, comm, ran
+
+
+def lockstep_instants(tl, result, t_iter, samples=4 * CONCURRENCY_SAMPLES):
+    """Instants evenly spread over the window outside the disturbance: before the source
+    iteration's first event on the source rank and after the last idle end of the waves plus 2
+    lock-step iterations (all of them when there is no wave, or too few outside)."""
+    times = np.linspace(float(np.nanmin(tl.events)), float(np.nanmax(tl.events)), samples)
+    s = result.get("source")
+    if not s:
+        return times
+    i = int(np.flatnonzero(np.asarray(tl.ranks) == s["rank"])[0])
+    n = int(np.searchsorted(tl.iterations, s["iteration"]))
+    start = float(np.nanmin(tl.events[i, n]))
+    ends = [p["idle_end_s"] for w in result["waves"] for p in w["points"]]
+    stop = max(ends + [start]) + 2 * t_iter
+    out = times[(times < start) | (times > stop)]
+    return out if len(out) >= samples // 10 else times
+
+
+def node_model(f, tl, intervals, lockstep_times):
+    """Per node of the window's ranks: ranks P, cores C (None: unknown cpusets), the lock-step
+    compute median, the lock-step concurrency N_ls (mean ranks in a work phase at
+    lockstep_times) and t1 = median / max(1, N_ls / C); plus the lock-step communication median
+    T_comm and the node of every window row. Returns (nodes[p], {node: facts}, comm_s)."""
+    nodes = read(f, "topology/node_index")
+    nodes = np.zeros(len(tl.ranks), int) if nodes is None else np.asarray(nodes, int)[tl.ranks]
+    cpusets = read(f, "topology/process_cpuset")
+    cpusets = [""] * len(tl.ranks) if cpusets is None else [cpusets[r] for r in tl.ranks]
+    cores = domain_cores(cpusets, nodes)
+    comp, comm, ran = compute_and_comm(intervals)
+    comm_s = float(np.median(comm[ran])) if ran.any() else None
+    busy = concurrency_series(intervals, nodes, lockstep_times, WORK_PHASES)
+    facts = {}
+    for n in sorted(set(int(x) for x in nodes)):
+        sel = (nodes == n)[:, None] & ran & (comp > 0)
+        p, c = int((nodes == n).sum()), cores[n]
+        med = float(np.median(comp[sel])) if sel.any() else None
+        n_ls = float(busy[n].mean())
+        t1 = med / max(1.0, n_ls / c) if med is not None and c else None
+        facts[n] = {"ranks": p, "cores": c, "lockstep_compute_s": med, "lockstep_concurrency": n_ls, "t1_s": t1}
+    return nodes, facts, comm_s
+
+
+def wave_model(wave, r0, direction, intervals, tl, nodes, facts, comm_s, distance, sigma):
+    """The contention-aware model of one fitted wave (module doc), or a note why there is none."""
+    pts = wave["points"]
+    rows = {int(r): i for i, r in enumerate(tl.ranks)}
+    on = [int(nodes[rows[r0 + direction * p["distance"]]]) for p in pts]
+    missing = sorted(set(n for n in on if facts[n]["t1_s"] is None))
+    if missing:
+        return {"note": "no contention model: cores or compute phases of node %s unknown"
+                        % ", ".join(map(str, missing))}
+    if comm_s is None:
+        return {"note": "no contention model: no phase recorded"}
+    ends = [p["idle_end_s"] for p in pts]
+    times = np.linspace(min(ends), max(ends), CONCURRENCY_SAMPLES)
+    series = concurrency_series(intervals, nodes, times, WORK_PHASES)
+    n_mean = {n: float(series[n].mean()) for n in set(on)}
+    t_exec = [facts[n]["t1_s"] * max(1.0, n_mean[n] / facts[n]["cores"]) for n in on]
+    t_exec = float(np.mean(t_exec))
+    model = sigma * distance / (t_exec + comm_s)
+    v = wave["speed_ranks_per_s"]
+    return {"sigma": float(sigma), "distance": int(distance),
+            "cores": float(np.mean([facts[n]["cores"] for n in on])),
+            "concurrency": float(np.mean([n_mean[n] for n in on])),
+            "t1_s": float(np.mean([facts[n]["t1_s"] for n in on])), "t_exec_s": t_exec, "comm_s": comm_s,
+            "span_s": [float(min(ends)), float(max(ends))],
+            "speed_ranks_per_s": float(model), "measured_over_model": float(v / model),
+            "sigma_eff_contention": float(v * (t_exec + comm_s) / distance)}
+
+
+def analyse(f, phases=IDLE_PHASES, threshold=0.2, min_idle=None, sigma=1.0):
+    """The idle waves of a file (module doc). min_idle: the floor of an idle period in lock-step
+    iterations (None: 0 if the file records a delay, MIN_IDLE_WITHOUT_DELAY if not); sigma: the
+    pattern factor of the contention model. With no idle period above the floor the result has
+    no waves and says why under "no_wave"."""
+    if sigma <= 0:
+        raise DesyncError("sigma must be positive, got %g" % sigma)
     window = select_window(f)
     tl = read_timeline(f, window)
     idle, end, present = idle_times(tl, phases)
     source = injection(f) or recorded_delay(tl)
-    result = detect(idle, end, tl.ranks, tl.iterations, source, threshold)
-    result["idle_phases"] = present
     # lock-step iteration time: median over ranks and iterations of the iteration phase
-    b, e = phase_intervals(tl, iteration=True)["iteration"]
+    intervals = phase_intervals(tl, iteration=True)
+    b, e = intervals.pop("iteration")
     t_iter = float(np.nanmedian(np.where(valid(b, e), e - b, np.nan)))
+    if min_idle is None:
+        min_idle = 0.0 if source else MIN_IDLE_WITHOUT_DELAY
+    if min_idle < 0:
+        raise DesyncError("the idle floor must not be negative, got %g lock-step iterations" % min_idle)
+    floor = min_idle * t_iter if np.isfinite(t_iter) else 0.0
     dmax = max_distance(f)
-    result["iteration_time_s"] = t_iter
-    result["max_partner_distance"] = dmax
+    try:
+        result = detect(idle, end, tl.ranks, tl.iterations, source, threshold, floor, max(1, dmax or 1))
+    except NoIdleWave as exc:
+        result = {"source": None, "no_wave": str(exc), "waves": []}
+    result["idle_phases"] = present
+    nodes, facts, comm_s = node_model(f, tl, intervals, lockstep_instants(tl, result, t_iter))
+    result.update({"iteration_time_s": t_iter, "max_partner_distance": dmax,
+                   "min_idle_iterations": float(min_idle), "min_idle_s": float(floor), "sigma": float(sigma),
+                   "lockstep_comm_s": comm_s,
+                   "nodes": {str(n): v for n, v in facts.items()}})
     for w in result["waves"]:
         if "speed_ranks_per_s" in w and dmax:
             w["sigma_eff"] = w["speed_ranks_per_s"] * t_iter / dmax
+            direction = 1 if w["direction"] == "up" else -1
+            w["model"] = wave_model(w, result["source"]["rank"], direction, intervals, tl, nodes, facts,
+                                    comm_s, dmax, sigma)
+            if "sigma_eff_contention" in w["model"]:
+                w["sigma_eff_contention"] = w["model"]["sigma_eff_contention"]
     return result
 
 
 def report(result, path):
+    if "no_wave" in result:
+        return ("no idle wave in %s: %s (idle phases %s; floor %.3g lock-step iterations of %.3g ms)"
+                % (path, result["no_wave"].replace("no idle wave: ", ""), "+".join(result["idle_phases"]),
+                   result["min_idle_iterations"], result["iteration_time_s"] * 1e3))
     s = result["source"]
     lines = ["idle waves in %s: source rank %d at iteration %d (%s), idle phases %s, threshold %.3g ms"
              % (path, s["rank"], s["iteration"], "recorded" if s["given"] else "detected, approximate",
@@ -173,6 +328,14 @@ def report(result, path):
                      % (w["direction"], w["reached"], w["speed_ranks_per_s"], w["speed_r2"], w["speed_ranks_per_iteration"],
                         w["decay_s_per_rank"] * 1e3, w["idle_first_s"] * 1e3, w["idle_last_s"] * 1e3,
                         ", sigma_eff %.3g" % w["sigma_eff"] if "sigma_eff" in w else ""))
+        m = w.get("model")
+        if m and "note" in m:
+            lines.append("       %s" % m["note"])
+        elif m:
+            lines.append("       contention model v = sigma d / (t1 max(1, N/C) + T_comm) = %g x %d / (%.3g ms x max(1, %.2f/%g)"
+                         " + %.3g ms) = %.4g ranks/s; measured / model %.3f, sigma_eff_contention %.3g"
+                         % (m["sigma"], m["distance"], m["t1_s"] * 1e3, m["concurrency"], m["cores"], m["comm_s"] * 1e3,
+                            m["speed_ranks_per_s"], m["measured_over_model"], m["sigma_eff_contention"]))
     return "\n".join(lines)
 
 
@@ -180,7 +343,8 @@ def cmd_idlewave(args):
     from .h5file import open_output
 
     with open_output(args.file) as f:
-        result = analyse(f, tuple(args.phases.split(",")) if args.phases else IDLE_PHASES, args.threshold)
+        result = analyse(f, tuple(args.phases.split(",")) if args.phases else IDLE_PHASES, args.threshold,
+                         args.min_idle, args.sigma)
     print(report(result, args.file))
     if args.json:
         with open(args.json, "w") as out:

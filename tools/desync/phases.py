@@ -53,7 +53,7 @@ def phase_intervals(tl, iteration=False):
         end = tl.next_first
         if end is None:  # a Timeline built by hand: the next iteration if it is in the window
             end = latest_event(ev)
-            follows = np.flatnonzero(np.diff(tl.indices) == 1)
+            follows = np.flatnonzero((np.diff(tl.indices) == 1) & (np.diff(tl.iterations) == 1))
             end[:, follows] = first_event(ev[:, follows + 1])
         out["iteration"] = (first_event(ev), end)
     return out

@@ -46,7 +46,7 @@ def read_timeline(f, window):
     box = np.asarray(ds[r0:r1, k0:k1, :], dtype=np.float64)
     rows = window.ranks - r0
     events = box[np.ix_(rows, window.indices - k0)]
-    has_next = window.indices + 1 < n_iter
+    has_next = (window.indices + 1 < n_iter) & window.next_recorded
     next_first = latest_event(events)
     if has_next.any():
         following = box[np.ix_(rows, window.indices[has_next] + 1 - k0)]

@@ -3,18 +3,34 @@
 One row per rank (first rank of the window at the top), wall time on the common time base on
 the x axis, one bar per phase and iteration (phases by the rule of phases.py), coloured by
 phase name. Any format matplotlib's Agg backend writes (png, pdf, svg), by suffix.
+
+Options beyond the rank/iteration window:
+  --time T0:T1   zoom by time: T0, T1 in seconds after the first event of the rank/iteration
+                 window (common time base); the iterations overlapping [first + T0, first + T1]
+                 are kept and the x axis shows exactly that span.
+  --wavefronts   overlay the computational wavefront of chosen steps (--steps, default the 5
+                 steps wavefronts.wavefronts reports): the measured line (F(r, k), r), F the
+                 time rank r finished step k (its latest event), labelled with the fitted slope
+                 in ranks/s and the correlation coefficient r (wavefronts.front); with more than
+                 one contention domain also the fitted line of each domain, labelled the same.
+  long windows   a window with more than LONG_RUN_ITERATIONS iterations, or whose median
+                 iteration is narrower than MIN_ITERATION_PIXELS, cannot show its bars; the
+                 timeline is drawn all the same and the idle heat map (heatmap.py) is written
+                 beside it as OUT_heatmap.<suffix>, with a note (--no-heatmap: do not).
 """
+
+import os
 
 import numpy as np
 
 from .errors import DesyncError
 from .formatting import iteration_span, rank_ranges
-from .h5file import open_output, root_attributes
+from .h5file import open_output, read, root_attributes
 from .phases import phase_intervals, valid
 from .collectives import lanes, read_collectives
 from .messages import in_window, read_messages
-from .timeline import read_timeline
-from .window import select_window
+from .timeline import Timeline, first_event, latest_event, read_timeline
+from .window import Window, select_window
 
 # colours and hatches of the phases in the timeline picture, by phase name (any workload)
 STYLE = {
@@ -76,6 +92,10 @@ def style(phase):
     return STYLE.get(phase) or dict(UNKNOWN_STYLE, label=phase)
 
 
+LONG_RUN_ITERATIONS = 60  # more iterations than this: bars too thin to read, heat map beside
+MIN_ITERATION_PIXELS = 2.0  # a median iteration narrower than this (in pixels): the same
+
+
 def cmd_timeline(args):
     with open_output(args.file) as f:
         window = select_window(f, args.ranks, args.iterations, args.include_warmup)
@@ -83,10 +103,128 @@ def cmd_timeline(args):
         attrs = root_attributes(f)
         msgs = None if getattr(args, "no_messages", False) else read_messages(f)
         colls = None if getattr(args, "no_messages", False) else read_collectives(f)
-    fig = draw_timeline(tl, attrs, args.title, args.dpi, msgs, colls)
+        domains = read(f, "topology/contention_domain")
+    time_range = None
+    if getattr(args, "time", None) is not None:
+        tl, time_range = zoom_time(tl, args.time)
+    fronts = None
+    if getattr(args, "wavefronts", False) or getattr(args, "steps", None):
+        fronts = window_fronts(tl, domains, parse_steps(getattr(args, "steps", None)))
+    fig = draw_timeline(tl, attrs, args.title, args.dpi, msgs, colls, time_range, fronts)
     fig.savefig(args.output, dpi=args.dpi)
     print("wrote %s (%d ranks x %d iterations)" % (args.output, len(tl.ranks), len(tl.iterations)))
+    if fronts is not None:
+        for text in fronts["labels"]:
+            print("  wavefront " + text)
+        if not fronts["labels"]:
+            print("  no wavefront to draw: no chosen step has 3 ranks with different finish times")
+    width = iteration_pixels(tl, fig)
+    if len(tl.iterations) > LONG_RUN_ITERATIONS or width < MIN_ITERATION_PIXELS:
+        long_run_note(args, tl, attrs, width)
     return 0
+
+
+def long_run_note(args, tl, attrs, width):
+    """A window too long for bars: say so and write the idle heat map beside the timeline."""
+    from .heatmap import draw_heatmap, idle_minus_mean
+
+    print("note: %d iterations, %.1f pixels per iteration: too many for readable bars (more than %d iterations "
+          "or less than %g pixels each). Zoom with --iterations K0:K1 or --time T0:T1."
+          % (len(tl.iterations), width, LONG_RUN_ITERATIONS, MIN_ITERATION_PIXELS))
+    if getattr(args, "no_heatmap", False):
+        return
+    try:
+        matrix, present = idle_minus_mean(tl)
+    except DesyncError as exc:
+        print("note: no idle heat map either: %s" % exc)
+        return
+    base, suffix = os.path.splitext(args.output)
+    out = "%s_heatmap%s" % (base, suffix or ".png")
+    title = "idle heat map: %s, %s (idle = %s)" % (attrs.get("workload", "?"), args.file, "+".join(present))
+    fig = draw_heatmap(matrix, tl.ranks, tl.iterations, title)
+    fig.savefig(out)
+    print("wrote %s (rank x iteration idle time minus its mean: an idle wave is a diagonal stripe; "
+          "--no-heatmap to skip)" % out)
+
+
+def iteration_pixels(tl, fig):
+    """Median width of an iteration (first event to the next iteration's first) in pixels."""
+    b, e = phase_intervals(tl, iteration=True)["iteration"]
+    ok = valid(b, e)
+    if not ok.any():
+        return float("inf")
+    ax = fig.axes[0]
+    x0, x1 = ax.get_xlim()
+    return float(np.median((e - b)[ok])) * ax.get_window_extent().width / (x1 - x0)
+
+
+def parse_time_window(text):
+    """'T0:T1' (seconds, either side may be empty) -> (T0 or None, T1 or None)."""
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise ValueError("expected T0:T1 in seconds, got %r" % text)
+    try:
+        t0, t1 = (float(p) if p.strip() else None for p in parts)
+    except ValueError:
+        raise ValueError("expected numbers in T0:T1 (seconds), got %r" % text)
+    if t0 is not None and t1 is not None and t1 <= t0:
+        raise ValueError("T1 must be larger than T0 in %r" % text)
+    return t0, t1
+
+
+def zoom_time(tl, window):
+    """The iterations of tl overlapping [first + T0, first + T1] (first = the window's first
+    event) and that span in absolute seconds, clipped to the events."""
+    t0, t1 = window
+    first = float(np.nanmin(tl.events))
+    last = float(np.nanmax(tl.next_first if tl.next_first is not None else tl.events))
+    a = first + (t0 if t0 is not None else 0.0)
+    b = first + t1 if t1 is not None else last
+    start = np.nanmin(first_event(tl.events), axis=0)
+    ends = latest_event(tl.events) if tl.next_first is None else np.fmax(tl.next_first, latest_event(tl.events))
+    end = np.nanmax(ends, axis=0)
+    keep = (start <= b) & (end >= a)
+    if not keep.any():
+        raise DesyncError("empty window: --time %s:%s selects none of the window's %.6g s (its first event is at "
+                          "%.6g s on the common time base; T0 and T1 count from there)"
+                          % ("" if t0 is None else "%g" % t0, "" if t1 is None else "%g" % t1, last - first, first))
+    window = Window(tl.ranks, tl.indices[keep], int(tl.indices[0] - tl.iterations[0]))
+    sub = Timeline(tl.events[:, keep], tl.event_names, window, tl.warmup[keep], tl.hostnames,
+                   None if tl.next_first is None else tl.next_first[:, keep])
+    return sub, (max(a, first), min(b, last))
+
+
+def parse_steps(text):
+    if not text:
+        return None
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise DesyncError("--steps: expected iteration numbers K1,K2,..., got %r" % text)
+
+
+def window_fronts(tl, domains, steps=None):
+    """The wavefronts (wavefronts.wavefronts) of the window's steps, with what the overlay
+    needs: finish times F[p, n], the window's domains and the label of each drawn line."""
+    from .wavefronts import wavefronts
+
+    finish = latest_event(tl.events)
+    dom = None if domains is None else np.asarray(domains)[tl.ranks]
+    fronts = wavefronts(finish, tl.ranks, tl.iterations, dom, steps)
+    fronts["finish"], fronts["domains"] = finish, dom
+    fronts["labels"] = []
+    for entry in fronts["steps"]:
+        fronts["labels"].append(front_label(entry))
+        for d, f in sorted(entry.get("per_domain", {}).items()) if len(entry.get("per_domain", {})) > 1 else ():
+            fronts["labels"].append(front_label(f, entry["iteration"], d))
+    return fronts
+
+
+def front_label(front, iteration=None, domain=None):
+    """'step 40: 1234 ranks/s, r 0.987' (a step's front) or 'step 40, domain 1: ...'."""
+    k = front.get("iteration", iteration)
+    where = "step %d" % k if domain is None else "step %d, domain %s" % (k, domain)
+    return "%s: %.4g ranks/s, r %.3f" % (where, front["slope_ranks_per_s"], front["r"])
 
 
 def rect_paths(x0, x1, y0, y1):
@@ -107,7 +245,7 @@ def rect_paths(x0, x1, y0, y1):
 MAX_MESSAGE_LINES = 20000  # more would be a grey fog: every k-th is drawn, the legend says so
 
 
-def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None, colls=None):
+def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None, colls=None, time_range=None, fronts=None):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -119,9 +257,12 @@ def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None, colls=None):
     bars = timeline_bars(tl)
     t_min = min(x0.min() for x0, _, _ in bars.values())
     t_max = max(x1.max() for _, x1, _ in bars.values())
+    pad = 0.01 * (t_max - t_min or 1e-6)
+    if time_range is not None:  # exactly the span asked for
+        t_min, t_max = time_range
+        pad = 0.0
     n_rows = len(tl.ranks)
     fig, ax = plt.subplots(figsize=(13, min(14, 2.2 + 0.32 * n_rows)), dpi=dpi)
-    pad = 0.01 * (t_max - t_min or 1e-6)
     ax.set_xlim(t_min - pad, t_max + pad)
     ax.set_ylim(n_rows - 0.5, -0.5)  # first rank of the window at the top
     label_ranks(ax, tl)
@@ -136,9 +277,11 @@ def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None, colls=None):
                   "on rank 0)")
     ax.set_ylabel("MPI rank")
     ax.grid(axis="x", color="#dddddd", lw=0.5, zorder=0)
+    if fronts is not None:
+        handles += wavefront_handles(fronts)
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.005, 1.0), frameon=False,
               fontsize=9)
-    ax.set_title(timeline_title(tl, attrs, title), fontsize=10)
+    ax.set_title(timeline_title(tl, attrs, title, time_range), fontsize=10)
     fig.tight_layout()
     # the layout is final: merge bars narrower than a pixel (keeps the picture, saves time)
     pixel = (t_max - t_min + 2 * pad) / max(1.0, ax.get_window_extent().width)
@@ -153,7 +296,58 @@ def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None, colls=None):
         draw_messages(ax, tl, msgs, t_min - pad, t_max + pad, handles)
     if colls is not None and len(colls):
         draw_collectives(ax, tl, colls, t_min - pad, t_max + pad, handles)
+    if fronts is not None:
+        draw_wavefronts(ax, tl, fronts)
     return fig
+
+
+FRONT_COLOUR, DOMAIN_FRONT_COLOUR = "#000000", "#7b3294"
+
+
+def wavefront_handles(fronts):
+    """Legend entries of the overlay (the measured fronts; the domain fits if any is drawn)."""
+    from matplotlib.lines import Line2D
+
+    out = []
+    if fronts["steps"]:
+        out.append(Line2D([], [], color=FRONT_COLOUR, lw=1.1, ls="--", marker="o", ms=2.5,
+                          label="wavefront (end of step)"))
+    if any(len(s.get("per_domain", {})) > 1 for s in fronts["steps"]):
+        out.append(Line2D([], [], color=DOMAIN_FRONT_COLOUR, lw=1.6, label="fit per domain"))
+    return out
+
+
+def draw_wavefronts(ax, tl, fronts):
+    """Per reported step: the measured front (F(r, k), row of r) dashed, labelled with its
+    slope and r (the j-th step at its j-th rank); with more than one domain fit, each domain's least-squares line
+    (through the mean of its points with the fitted slope) solid, labelled at its middle."""
+    finish, domains = fronts["finish"], fronts["domains"]
+    rows = np.arange(len(tl.ranks), dtype=float)
+    ranks = np.asarray(tl.ranks, float)
+    box = dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.8)
+    for j, entry in enumerate(fronts["steps"]):
+        n = int(np.flatnonzero(tl.iterations == entry["iteration"])[0])
+        t = finish[:, n]
+        ok = np.isfinite(t)
+        ax.plot(t[ok], rows[ok], color=FRONT_COLOUR, lw=1.1, ls="--", marker="o", ms=2.5, zorder=6)
+        at = np.flatnonzero(ok)
+        at = int(at[j % len(at)])  # the j-th step's label at its j-th rank: close steps do not overlap
+        ax.annotate(front_label(entry), (t[at], rows[at]), xytext=(5, 0), textcoords="offset points",
+                    fontsize=7, ha="left", va="center", color=FRONT_COLOUR, bbox=box, zorder=7)
+        per_domain = entry.get("per_domain", {})
+        if len(per_domain) < 2:
+            continue
+        for d, f in sorted(per_domain.items()):
+            sel = ok & (domains == int(d))
+            if f["slope_ranks_per_s"] == 0 or sel.sum() < 2:
+                continue
+            r_ends = np.array([ranks[sel].min(), ranks[sel].max()])
+            t_ends = t[sel].mean() + (r_ends - ranks[sel].mean()) / f["slope_ranks_per_s"]
+            y_ends = np.interp(r_ends, ranks, rows)
+            ax.plot(t_ends, y_ends, color=DOMAIN_FRONT_COLOUR, lw=1.6, zorder=6)
+            ax.annotate(front_label(f, entry["iteration"], d), (t_ends.mean(), y_ends.mean()), xytext=(5, 0),
+                        textcoords="offset points", fontsize=6.5, ha="left", va="center",
+                        color=DOMAIN_FRONT_COLOUR, bbox=box, zorder=7)
 
 
 FAMILY_COLOURS = ["#6a3d9a", "#ff7f00", "#1f78b4", "#33a02c", "#b15928"]
@@ -251,8 +445,9 @@ def label_ranks(ax, tl):
             ax.axhline(i - 0.5, color="#555555", lw=0.6, zorder=1)
 
 
-def timeline_title(tl, attrs, title):
-    facts = "%s, verification %s: ranks %s, iterations %s%s" % (
+def timeline_title(tl, attrs, title, time_range=None):
+    facts = "%s, verification %s: ranks %s, iterations %s%s%s" % (
         attrs.get("workload", "?"), attrs.get("verification", "?"), rank_ranges(tl.ranks),
-        iteration_span(tl), " (warm-up < 0 included)" if tl.warmup.any() else "")
+        iteration_span(tl), " (warm-up < 0 included)" if tl.warmup.any() else "",
+        ", time %.6g..%.6g s" % time_range if time_range is not None else "")
     return "%s\n%s" % (title, facts) if title else "desync timeline: " + facts

@@ -12,11 +12,22 @@ Concurrency: at S instants evenly spread over the measured span (default 200), t
 ranks of each contention domain inside a work phase (WORK_PHASES: the phases that execute user
 code, not waiting or communicating, not injected delay); per domain its mean, min and max over
 the instants.
+
+Lock-step vs. wave phase (papers.md A.6: runs leave lock-step after a disturbance and build
+wavefronts): iteration n of the window is in the wave phase when
+  its amplitude A(n) = max_r F(r, n) - min_r F(r, n) > max(2 median_n A, 0.1 T_iter), or
+  some rank has an idle period in it: E(r, n) = I(r, n) - median_k I(r, k) > 0.25 T_iter
+(I the idle time of idle_waves.py, T_iter the median iteration time over ranks and iterations;
+the factors are the parameters of iteration_classes); every other iteration is lock-step. For
+each class: the iterations in it and the mean over its (rank, iteration) pairs of the compute
+time (WORK_PHASES) and of the communication time (every other phase except the injected delay)
+per iteration.
 """
 
 import numpy as np
 from scipy import stats
 
+from .errors import DesyncError
 from .h5file import read
 from .phases import phase_intervals, valid
 from .timeline import latest_event, read_timeline
@@ -66,15 +77,15 @@ def wavefronts(finish, ranks, iterations, domains=None, steps=None):
     return out
 
 
-def concurrency(intervals, domains, t0, t1, samples=200, work=WORK_PHASES):
-    """{domain: {mean, min, max, ranks}} of ranks inside a work phase at `samples` instants in
-    [t0, t1]; intervals: phase_intervals of the timeline (begin, end [p, n])."""
-    times = np.linspace(t0, t1, samples)
-    busy = np.zeros((len(domains), samples), bool)
-    for p in work:
-        if p not in intervals:
+def busy(intervals, times, work=WORK_PHASES):
+    """busy[p, s]: rank p (row of the intervals) is inside a work-phase interval at times[s]
+    (begin <= t < end; the latest interval beginning at or before t decides)."""
+    shape = next(iter(intervals.values()))[0].shape
+    out = np.zeros((shape[0], len(times)), bool)
+    for phase in work:
+        if phase not in intervals:
             continue
-        b, e = intervals[p]
+        b, e = intervals[phase]
         ok = valid(b, e)
         for r in range(b.shape[0]):
             bb, ee = b[r][ok[r]], e[r][ok[r]]
@@ -83,13 +94,90 @@ def concurrency(intervals, domains, t0, t1, samples=200, work=WORK_PHASES):
             order = np.argsort(bb)
             bb, ee = bb[order], ee[order]
             i = np.searchsorted(bb, times, side="right") - 1  # the latest interval starting before t
-            inside = (i >= 0) & (times < ee[np.clip(i, 0, len(ee) - 1)])
-            busy[r] |= inside
+            out[r] |= (i >= 0) & (times < ee[np.clip(i, 0, len(ee) - 1)])
+    return out
+
+
+def concurrency(intervals, domains, t0, t1, samples=200, work=WORK_PHASES):
+    """{domain: {mean, min, max, ranks}} of ranks inside a work phase at `samples` instants in
+    [t0, t1]; intervals: phase_intervals of the timeline (begin, end [p, n])."""
+    times = np.linspace(t0, t1, samples)
+    busy_ = busy(intervals, times, work)
     out = {}
     for dom in sorted(set(int(d) for d in domains)):
         sel = np.asarray(domains) == dom
-        n = busy[sel].sum(axis=0)
+        n = busy_[sel].sum(axis=0)
         out[str(dom)] = {"ranks": int(sel.sum()), "mean": float(n.mean()), "min": int(n.min()), "max": int(n.max())}
+    return out
+
+
+#: injected busy work: neither compute nor communication in the class averages
+NOT_COMM = ("delay",)
+
+
+def iteration_classes(finish, excess, t_iter, amplitude_factor=2.0, amplitude_floor=0.1, idle_fraction=0.25):
+    """[n] True for wave-phase iterations (module doc). finish[p, n]: finish times; excess[p, n]:
+    idle time minus the rank's median (None: no idle phase, amplitude rule only); t_iter: the
+    median iteration time. Returns (wave[n], amplitude[n], amplitude cut, idle cut)."""
+    ok = np.isfinite(finish)
+    lo = np.min(np.where(ok, finish, np.inf), axis=0)
+    hi = np.max(np.where(ok, finish, -np.inf), axis=0)
+    amp = np.where(ok.any(axis=0), hi - lo, np.nan)
+    amp_cut = max(amplitude_factor * float(np.nanmedian(amp)), amplitude_floor * t_iter) if np.isfinite(amp).any() else np.inf
+    with np.errstate(invalid="ignore"):
+        wave = amp > amp_cut
+        idle_cut = idle_fraction * t_iter
+        if excess is not None:
+            wave |= (excess > idle_cut).any(axis=0)
+    return wave, amp, amp_cut, idle_cut
+
+
+def phase_averages(intervals, wave, work=WORK_PHASES, not_comm=NOT_COMM):
+    """{lock_step, wave_phase}: iterations and mean compute / communication time per rank and
+    iteration (s) of the class, over the (rank, iteration) pairs in which some phase happened
+    (a sleeping rank of the collective workloads counts in neither); intervals: phase_intervals."""
+    shape = next(iter(intervals.values()))[0].shape
+    comp = np.zeros(shape)
+    comm = np.zeros_like(comp)
+    ran = np.zeros(shape, bool)
+    for name, (b, e) in intervals.items():
+        if name == "iteration" or name in not_comm:
+            continue
+        ok = valid(b, e)
+        ran |= ok
+        d = np.where(ok, e - b, 0.0)
+        if name in work:
+            comp += d
+        else:
+            comm += d
+    out = {}
+    for key, sel in (("lock_step", ~wave), ("wave_phase", wave)):
+        entry = {"iterations": int(sel.sum())}
+        pairs = ran & sel[None, :]
+        if pairs.any():
+            entry["compute_s"] = float(comp[pairs].mean())
+            entry["communication_s"] = float(comm[pairs].mean())
+        out[key] = entry
+    return out
+
+
+def lockstep_vs_wave(tl, intervals, finish, **rule):
+    """The classification and the class averages of a timeline (module doc)."""
+    from .idle_waves import idle_times
+
+    try:
+        idle, _, _ = idle_times(tl)
+        excess = idle - np.nanmedian(idle, axis=1, keepdims=True)
+    except DesyncError:  # no idle phase in this workload: amplitude rule alone
+        excess = None
+    b, e = phase_intervals(tl, iteration=True)["iteration"]
+    t_iter = float(np.nanmedian(np.where(valid(b, e), e - b, np.nan)))
+    wave, amp, amp_cut, idle_cut = iteration_classes(finish, excess, t_iter, **rule)
+    out = phase_averages(intervals, wave)
+    out.update({"iteration_time_s": t_iter, "amplitude_cut_s": float(amp_cut),
+                "idle_cut_s": float(idle_cut) if excess is not None else None,
+                "wave_iterations": [int(k) for k in np.asarray(tl.iterations)[wave]],
+                "communication_phases": [p for p in intervals if p not in WORK_PHASES and p not in NOT_COMM]})
     return out
 
 
@@ -105,7 +193,9 @@ def analyse(f, steps=None, samples=200):
     t1 = float(np.nanmax(tl.events))
     dom = domains if domains is not None else np.zeros(len(tl.ranks), int)
     result["concurrency"] = concurrency(intervals, dom, t0, t1, samples)
+    result["samples"] = int(samples)
     result["work_phases"] = [p for p in WORK_PHASES if p in intervals]
+    result["lockstep_vs_wave"] = lockstep_vs_wave(tl, intervals, finish)
     return result
 
 
@@ -120,9 +210,23 @@ def report(result, path):
                      % (s["iteration"], s["slope_ranks_per_s"], s["r"], s["amplitude_s"] * 1e3,
                         "".join("; domain %s %.4g ranks/s" % (d, v["slope_ranks_per_s"])
                                 for d, v in s.get("per_domain", {}).items())))
-    lines.append("concurrency (ranks in %s at %s instants):" % ("+".join(result["work_phases"]) or "no work phase", "200"))
+    lines.append("concurrency (ranks in %s at %s instants):" % ("+".join(result["work_phases"]) or "no work phase", result.get("samples", 200)))
     for d, c in result["concurrency"].items():
         lines.append("  domain %s (%d ranks): mean %.2f, min %d, max %d" % (d, c["ranks"], c["mean"], c["min"], c["max"]))
+    lw = result.get("lockstep_vs_wave")
+    if lw:
+        lines.append("lock-step vs. wave phase (wave: amplitude > %.3g ms%s; per rank and iteration, "
+                     "communication = %s):"
+                     % (lw["amplitude_cut_s"] * 1e3,
+                        "" if lw["idle_cut_s"] is None else " or an idle period > %.3g ms" % (lw["idle_cut_s"] * 1e3),
+                        "+".join(lw["communication_phases"]) or "none"))
+        for key, label in (("lock_step", "lock-step"), ("wave_phase", "wave phase")):
+            c = lw[key]
+            if "compute_s" in c:
+                lines.append("  %-10s %4d iterations: compute %.4g ms, communication %.4g ms"
+                             % (label, c["iterations"], c["compute_s"] * 1e3, c["communication_s"] * 1e3))
+            else:
+                lines.append("  %-10s %4d iterations" % (label, c["iterations"]))
     return "\n".join(lines)
 
 

@@ -2,10 +2,12 @@
 
 Iteration numbers are the deck's (`[[inject]] iteration = k`) and the C++ side's: measured
 iteration 0 is the first iteration after warm-up, the measured ones are 0..M-1 and the W
-warm-up iterations are -W..-1 (W = root attribute `warmup_iterations`). Along the recorded
-iteration axis of /timeline/events (warm-up first) iteration k sits at index W + k. Windows
-take iteration numbers, not indices; a negative number is a warm-up iteration, never a count
-from the end. Rank windows are Python slices over range(P).
+warm-up iterations are -W..-1 (W = root attribute `warmup_iterations`). The rows of
+/timeline/events are the recorded iterations in order; /timeline/iteration gives each row's
+number (a run with `[record] window` / `stride` keeps a selection; files without the dataset keep
+every iteration, k at row W + k). Windows take iteration numbers, not indices; a negative number
+is a warm-up iteration, never a count from the end; numbers that were not recorded are skipped.
+Rank windows are Python slices over range(P).
 """
 
 import numpy as np
@@ -56,15 +58,20 @@ def slice_text(s):
 class Window:
     """The selected ranks and iterations (sorted arrays).
 
-    ranks: rank numbers; indices: positions along the recorded iteration axis; iterations:
-    the same iterations in deck numbering (indices - warmup_iterations; warm-up < 0).
+    ranks: rank numbers; indices: positions along the recorded iteration axis (rows); iterations:
+    the same iterations in deck numbering (default indices - warmup_iterations; warm-up < 0);
+    next_recorded[n]: whether the row after indices[n] holds iteration iterations[n] + 1 (where
+    an iteration's "next first event" can be read).
     """
 
-    def __init__(self, ranks, indices, warmup_iterations=0):
+    def __init__(self, ranks, indices, warmup_iterations=0, iterations=None, next_recorded=None):
         self.ranks = np.asarray(ranks, dtype=np.int64)
         self.indices = np.asarray(indices, dtype=np.int64)
         self.warmup_iterations = int(warmup_iterations)
-        self.iterations = self.indices - self.warmup_iterations
+        self.iterations = (self.indices - self.warmup_iterations if iterations is None
+                           else np.asarray(iterations, dtype=np.int64))
+        self.next_recorded = (np.ones(self.indices.shape, bool) if next_recorded is None
+                              else np.asarray(next_recorded, dtype=bool))
 
 
 def iteration_range_text(n_iter, warmup):
@@ -87,9 +94,11 @@ def select_window(f, ranks=slice(None), iterations=slice(None), include_warmup=F
         raise DesyncError("the file has no /timeline/events dataset")
     n_ranks, n_iter = f["timeline/events"].shape[:2]
     warmup = warmup_count(f)
+    recorded = recorded_iterations(f)
     rank_idx = np.arange(n_ranks)[ranks]
-    numbers = iteration_numbers(iterations, -warmup, n_iter - warmup, include_warmup)
-    numbers = numbers[::stride]
+    last = int(recorded[-1]) + 1 if recorded.size else 0
+    numbers = iteration_numbers(iterations, -warmup, last, include_warmup)
+    numbers = numbers[np.isin(numbers, recorded)][::stride]
     if rank_idx.size == 0:
         raise DesyncError(
             "empty window: --ranks %s selects none of ranks 0..%d" % (slice_text(ranks), n_ranks - 1)
@@ -101,9 +110,30 @@ def select_window(f, ranks=slice(None), iterations=slice(None), include_warmup=F
         raise DesyncError(
             "empty window: --iterations %s selects none of the recorded iterations (%s; "
             "numbered as in the deck)%s"
-            % (slice_text(iterations), iteration_range_text(n_iter, warmup), hint)
+            % (slice_text(iterations), recorded_text(recorded, n_iter, warmup), hint)
         )
-    return Window(rank_idx, numbers + warmup, warmup)
+    rows = np.searchsorted(recorded, numbers)
+    following = np.append(recorded[1:] == recorded[:-1] + 1, False)
+    return Window(rank_idx, rows, warmup, numbers, following[rows])
+
+
+def recorded_iterations(f):
+    """Deck number of every row of /timeline/events: /timeline/iteration, or (older files, every
+    iteration kept) row - W."""
+    n_iter = f["timeline/events"].shape[1]
+    if "timeline/iteration" in f:
+        numbers = np.asarray(f["timeline/iteration"][()], dtype=np.int64)
+        if numbers.shape == (n_iter,):
+            return numbers
+    return np.arange(n_iter, dtype=np.int64) - warmup_count(f)
+
+
+def recorded_text(recorded, n_iter, warmup):
+    """iteration_range_text, plus the selection a [record] window/stride made."""
+    if recorded.size == n_iter and (recorded.size == 0 or recorded[-1] - recorded[0] + 1 == recorded.size):
+        return iteration_range_text(n_iter, warmup)
+    return ("recorded: %d of the iterations between %d and %d ([record] window/stride)"
+            % (recorded.size, recorded[0], recorded[-1]))
 
 
 def iteration_numbers(window, first, end, include_warmup=False):

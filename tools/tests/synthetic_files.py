@@ -250,3 +250,187 @@ def write_synthetic_spmv(path, scheme="split", n_iter=12):
         ds("metrics/gflops_barrier_corrected", np.float64(1.3), "Gflop/s")
         ds("metrics/desync_speedup", np.float64(-0.0125), "1")
     return ev
+
+
+TOY_EVENTS = {
+    True: ["begin", "post_end", "part1_end", "wait_end", "part2_end", "delay_end", "sync_end"],
+    False: ["begin", "post_end", "wait_end", "compute_end", "delay_end", "sync_end"],
+}
+TOY_WARMUP, TOY_POST, TOY_PART1, TOY_PART2, TOY_SYNC = 2, 1e-3, 6e-3, 2e-3, 0.1e-3
+TOY_PURE_WAIT, TOY_COMPUTE = 4e-3, 8e-3
+
+
+def toy_wait(r):
+    """The overlap toy's wait after part 1 on rank r: 0.5 ms r."""
+    return 0.5e-3 * r
+
+
+def generic_durations(ev, names):
+    """([phase names], [P, N, F] durations) by the generic rule of docs/output.md: "<phase>_end"
+    ends <phase>, which began at the latest earlier event that happened; plus "iteration"."""
+    phases = [n[:-4] for n in names[1:] if n.endswith("_end")]
+    d = np.full(ev.shape[:2] + (len(phases) + 1,), np.nan)
+    last = ev[..., 0].copy()
+    for e in range(1, len(names)):
+        if names[e].endswith("_end"):
+            d[..., phases.index(names[e][:-4])] = ev[..., e] - last
+        last = np.where(np.isfinite(ev[..., e]), ev[..., e], last)
+    d[..., -1] = np.append(ev[:, 1:, 0], np.nanmax(ev[:, -1:, :], axis=2), axis=1) - ev[..., 0]
+    return phases + ["iteration"], d
+
+
+def write_synthetic_toy(path, overlap=True, n_ranks=4, n_iter=10, warmup=TOY_WARMUP, plain=()):
+    """A toy output file (docs/output.md) with known overlap; returns the events array.
+
+    overlap=True (the overlap toy): post TOY_POST, part 1 TOY_PART1, wait toy_wait(r), part 2
+    TOY_PART2, then an allreduce (sync) that ends TOY_SYNC after the latest rank's part 2. The
+    measured iterations listed in `plain` have no part 1 (NaN) and a wait of TOY_PURE_WAIT: a
+    communication section without compute. overlap=False (the no-overlap toy): post TOY_POST,
+    wait TOY_PURE_WAIT, compute TOY_COMPUTE, sync."""
+    names = TOY_EVENTS[overlap]
+    ix = {n: i for i, n in enumerate(names)}
+    ev = np.full((n_ranks, n_iter, len(names)), np.nan)
+    start = 0.0
+    for k in range(n_iter):
+        for r in range(n_ranks):
+            t = start
+            ev[r, k, ix["begin"]] = t
+            t += TOY_POST
+            ev[r, k, ix["post_end"]] = t
+            if overlap and k - warmup not in plain:
+                t += TOY_PART1
+                ev[r, k, ix["part1_end"]] = t
+                t += toy_wait(r)
+            else:
+                t += TOY_PURE_WAIT
+            ev[r, k, ix["wait_end"]] = t
+            t += TOY_PART2 if overlap else TOY_COMPUTE
+            ev[r, k, ix["part2_end" if overlap else "compute_end"]] = t
+        start = np.nanmax(ev[:, k, :]) + TOY_SYNC
+        ev[:, k, ix["sync_end"]] = start
+    ev -= ev[0, warmup, 0]
+    phases, d = generic_durations(ev, names)
+    with h5py.File(path, "w") as f:
+        ds = write_common(f, "toy", ev, names, phases, d, np.zeros(n_ranks),
+                          "part1" if overlap else "compute", warmup)
+        send = np.array([[(r + 1) % n_ranks] for r in range(n_ranks)], np.int32)
+        recv = np.array([[(r - 1) % n_ranks] for r in range(n_ranks)], np.int32)
+        ds("comm/send_partner", send, "1")
+        ds("comm/recv_partner", recv, "1")
+        ds("comm/send_bytes", np.full((n_ranks, 1), 65536, np.int64), "B")
+        ds("comm/recv_bytes", np.full((n_ranks, 1), 65536, np.int64), "B")
+    return ev
+
+
+MESSAGE_TAG, MESSAGE_BYTES = 7, 8192
+
+
+def add_messages(path):
+    """Add /messages (docs/output.md) to a synthetic triad file (write_synthetic): in every
+    recorded iteration rank r sends one message to r+1. The send is posted in the middle of the
+    sender's post phase and completes at its post_end; the receive is posted in the middle of
+    the receiver's post phase and completes three quarters into its wait phase. Each rank
+    records per iteration its receive (from r-1) first, then its send. Returns (sender,
+    iteration index, send post, receive completion) per message, in post order per iteration."""
+    with h5py.File(path, "r+") as f:
+        ev = f["timeline/events"][()]
+        p, n = ev.shape[:2]
+        post_begin = np.fmax(ev[..., 1], np.where(np.isfinite(ev[..., 3]), ev[..., 3], -np.inf))
+        post_mid = (post_begin + ev[..., 4]) / 2
+        done_recv = ev[..., 4] + 0.75 * (ev[..., 5] - ev[..., 4])
+        width = 2 * n
+        cols = {k: np.full((p, width), -1, np.int64) for k in ("peer", "bytes", "communicator", "tag", "send")}
+        cols["post"], cols["done"] = np.full((p, width), np.nan), np.full((p, width), np.nan)
+        count = np.zeros(p, np.int64)
+        sent = []
+
+        def record(r, peer, send, post, done):
+            i = count[r]
+            for k, v in (("peer", peer), ("bytes", MESSAGE_BYTES), ("communicator", 0), ("tag", MESSAGE_TAG),
+                         ("send", send), ("post", post), ("done", done)):
+                cols[k][r, i] = v
+            count[r] += 1
+
+        for k in range(n):
+            for r in range(p):
+                if r > 0:
+                    record(r, r - 1, 0, post_mid[r, k], done_recv[r, k])
+                if r + 1 < p:
+                    record(r, r + 1, 1, post_mid[r, k], ev[r, k, 4])
+                    sent.append((r, k, post_mid[r, k], done_recv[r + 1, k]))
+        g = f.create_group("messages")
+        for k, dtype, units in (("peer", np.int32, "1"), ("bytes", np.int64, "B"), ("communicator", np.int32, "1"),
+                                ("tag", np.int32, "1"), ("send", np.uint8, "1"), ("post", np.float64, "s"),
+                                ("done", np.float64, "s")):
+            g.create_dataset(k, data=cols[k].astype(dtype)).attrs["units"] = fixed(units)
+        g.create_dataset("count", data=count).attrs["units"] = fixed("1")
+        g.create_dataset("dropped", data=np.zeros(p, np.int64)).attrs["units"] = fixed("1")
+    return sent
+
+
+def set_domains(path, domains):
+    """Overwrite /topology/contention_domain of a synthetic file (one value per rank)."""
+    with h5py.File(path, "r+") as f:
+        f["topology/contention_domain"][...] = np.asarray(domains, np.int32)
+
+
+def write_synthetic_idle(path, idle, compute=COMPUTE, domains=None, packages=None, warmup=0):
+    """A triad-layout file whose wait phase of (rank r, recorded iteration n) lasts idle[r, n]
+    (s): compute `compute`, post POST, wait idle[r, n], one iteration after the other on each
+    rank (no message causality: for analyses of given idle patterns). domains[r] sets
+    /topology/contention_domain, packages[r] every thread's /topology/thread_package (one node).
+    Returns the events array."""
+    idle = np.asarray(idle, float)
+    n_ranks, n_iter = idle.shape
+    ev = np.full((n_ranks, n_iter, len(EVENTS)), np.nan)
+    step = compute + POST + idle
+    begin = np.concatenate([np.zeros((n_ranks, 1)), np.cumsum(step, axis=1)[:, :-1]], axis=1)
+    ev[..., 0] = begin
+    ev[..., 1] = begin + compute
+    ev[..., 4] = begin + compute + POST
+    ev[..., 5] = begin + compute + POST + idle
+    ev -= ev[0, warmup, 0]
+    with h5py.File(path, "w") as f:
+        ds = write_common(f, "triad", ev, EVENTS, PHASES, durations(ev), np.full(n_ranks, 1e6), "compute", warmup)
+        send = np.array([[(r + 1) % n_ranks] for r in range(n_ranks)], np.int32)
+        recv = np.array([[(r - 1) % n_ranks] for r in range(n_ranks)], np.int32)
+        ds("comm/send_partner", send, "1")
+        ds("comm/recv_partner", recv, "1")
+        ds("comm/send_bytes", np.full((n_ranks, 1), 8, np.int64), "B")
+        ds("comm/recv_bytes", np.full((n_ranks, 1), 8, np.int64), "B")
+        topo = f["topology"]
+        topo["node_index"][...] = 0
+        if domains is not None:
+            topo["contention_domain"][...] = np.asarray(domains, np.int32)
+        if packages is not None:
+            topo["thread_package"][...] = np.repeat(np.asarray(packages, np.int32)[:, None], 2, axis=1)
+    return ev
+
+
+def stamp_run(path, overrides=None, deck_text=None, complete=None, verification=None,
+              metrics=None, threads=None, ranks=None):
+    """Change what a synthetic file says about its run (campaign tests): /config/overrides (a
+    list of --set arguments), /config/deck_text, root attributes complete, verification and
+    ranks, /topology/threads (one value for every rank), and scalar /metrics (name -> (value,
+    units)); None leaves a part as it is."""
+    with h5py.File(path, "r+") as f:
+        def replace(name, data, units):
+            if name in f:
+                del f[name]
+            f.create_dataset(name, data=data).attrs["units"] = fixed(units)
+
+        if overrides is not None:
+            replace("config/overrides", fixed("".join(s + "\n" for s in overrides)), "text")
+        if deck_text is not None:
+            replace("config/deck_text", fixed(deck_text), "text")
+        if complete is not None:
+            f.attrs["complete"] = np.int32(complete)
+        if verification is not None:
+            f.attrs["verification"] = fixed(verification)
+        if ranks is not None:
+            f.attrs["ranks"] = np.int32(ranks)
+        if threads is not None:
+            n = f["topology/threads"].shape[0]
+            replace("topology/threads", np.full(n, threads, np.int32), "1")
+        for name, (value, units) in (metrics or {}).items():
+            replace("metrics/" + name, np.float64(value), units)

@@ -8,7 +8,8 @@ or directly: /usr/bin/python3 tools/tests/test_chrome_trace.py
 
 import unittest
 
-from synthetic_files import DELAY, DELAY_ITERATION, DELAY_RANK, SPMV_EVENTS, SPMV_WARMUP, WARMUP
+from synthetic_files import (DELAY, DELAY_ITERATION, DELAY_RANK, MESSAGE_BYTES, SPMV_EVENTS, SPMV_WARMUP, WARMUP,
+                             add_messages)
 from view_helpers import SpmvFileTest, TriadFileTest, assert_tracks_do_not_overlap, x_events
 
 
@@ -122,6 +123,77 @@ class SpmvTraceTest(SpmvFileTest):
         barrier = {(e["pid"], e["args"]["iteration"]): e["dur"] for e in xs
                    if e["name"] == "barrier"}
         self.assertEqual({key for key, dur in barrier.items() if dur > 500}, {(0, 4), (2, 4)})
+
+
+class MessageTraceTest(TriadFileTest):
+    """The triad file with /messages (rank r sends to r+1 in every iteration): iteration markers
+    and one flow arrow per message, bound to the slices the two ends lie in."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.sent = add_messages(cls.h5)  # (sender, recorded iteration index, post, completion)
+
+    def flows(self, trace):
+        ev = trace["traceEvents"]
+        return [e for e in ev if e["ph"] == "s"], [e for e in ev if e["ph"] == "f"]
+
+    def test_one_flow_per_message_of_the_window(self):
+        trace = self.trace()
+        starts, ends = self.flows(trace)
+        in_window = [m for m in self.sent if m[1] >= WARMUP]  # measured iterations 0..17
+        self.assertEqual(len(in_window), 3 * 18)
+        self.assertEqual(len(starts), len(in_window))
+        self.assertEqual(len(ends), len(in_window))
+        self.assertEqual(trace["otherData"]["message_flows"], len(in_window))
+        self.assertEqual(sorted(e["id"] for e in starts), list(range(len(in_window))))
+        origin = trace["otherData"]["time_origin_s"]
+        end_of = {e["id"]: e for e in ends}
+        xs = x_events(trace)
+        got = set()
+        for s in starts:
+            f = end_of[s["id"]]
+            self.assertEqual((s["cat"], s["name"]), (f["cat"], f["name"]))
+            self.assertEqual(f["bp"], "e")
+            self.assertNotIn("bp", s)
+            self.assertEqual(f["pid"], s["pid"] + 1)
+            self.assertEqual(s["args"]["bytes"], MESSAGE_BYTES)
+            # the send's post lies in the sender's post slice, the completion in the receiver's wait
+            self.assertEqual(enclosing(xs, s), "post")
+            self.assertEqual(enclosing(xs, f), "wait")
+            got.add((s["pid"], round(s["ts"] / 1e6 + origin, 8), round(f["ts"] / 1e6 + origin, 8)))
+        self.assertEqual(got, {(r, round(post, 8), round(done, 8)) for r, _, post, done in in_window})
+
+    def test_flows_follow_the_window_and_the_stride(self):
+        starts, _ = self.flows(self.trace("--ranks", "1:3"))
+        self.assertEqual({s["pid"] for s in starts}, {1})  # 1 -> 2 only; 0 -> 1 and 2 -> 3 leave the window
+        self.assertEqual(len(starts), 18)
+        trace = self.trace("--stride", "5")
+        starts, ends = self.flows(trace)
+        self.assertEqual(len(starts), 3 * 4)  # iterations 0, 5, 10, 15 are exported
+        self.assertEqual(len(ends), 3 * 4)
+        starts, _ = self.flows(self.trace("--include-warmup"))
+        self.assertEqual(len(starts), 3 * 20)
+
+    def test_iteration_markers(self):
+        trace = self.trace("--iterations", "4:9")
+        marks = [e for e in trace["traceEvents"] if e["ph"] == "i"]
+        self.assertEqual(len(marks), 4 * 5)
+        origin = trace["otherData"]["time_origin_s"]
+        for m in marks:
+            k = m["args"]["iteration"]
+            self.assertIn(k, range(4, 9))
+            self.assertEqual((m["name"], m["cat"], m["s"], m["tid"]), ("iteration %d" % k, "iteration", "t", 0))
+            self.assertAlmostEqual(m["ts"] / 1e6 + origin, self.events[m["pid"], WARMUP + k, 0], delta=1e-8)
+        self.assertEqual({(m["pid"], m["args"]["iteration"]) for m in marks},
+                         {(r, k) for r in range(4) for k in range(4, 9)})
+
+
+def enclosing(xs, e):
+    """The name of the X slice on e's track whose span holds e's ts (ends included)."""
+    hits = [x["name"] for x in xs if x["pid"] == e["pid"] and x["tid"] == e["tid"]
+            and x["ts"] - 1e-6 <= e["ts"] <= x["ts"] + x["dur"] + 1e-6]
+    return hits[0] if len(hits) == 1 else hits
 
 
 if __name__ == "__main__":

@@ -11,8 +11,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from desync.wavefronts import concurrency, wavefronts  # noqa: E402
-from synthetic_files import write_synthetic  # noqa: E402
+from desync.wavefronts import concurrency, iteration_classes, phase_averages, wavefronts  # noqa: E402
+from synthetic_files import COMPUTE, DELAY_ITERATION, MIN_WAIT, POST, write_synthetic  # noqa: E402
 
 TOOLS = os.path.join(os.path.dirname(__file__), "..")
 
@@ -51,6 +51,63 @@ class Concurrency(unittest.TestCase):
         self.assertEqual(c["0"], {"ranks": 2, "mean": 2.0, "min": 2, "max": 2})
         self.assertAlmostEqual(c["1"]["mean"], 0.5, delta=0.01)
         self.assertEqual((c["1"]["min"], c["1"]["max"]), (0, 1))
+
+
+class LockStepVersusWave(unittest.TestCase):
+    def test_amplitude_and_idle_rules(self):
+        # 4 ranks, 10 iterations of 1 ms; finish skew 0.01 ms except iteration 3 (0.5 ms skew)
+        # and iteration 6, where rank 2 idles 0.4 ms more than usual (> 0.25 x 1 ms).
+        p, n = 4, 10
+        finish = np.arange(n)[None, :] * 1e-3 + np.arange(p)[:, None] * 1e-5 / 3
+        finish[3, 3] += 0.5e-3
+        excess = np.zeros((p, n))
+        excess[2, 6] = 0.4e-3
+        excess[1, 8] = 0.2e-3  # below the idle cut
+        wave, amp, amp_cut, idle_cut = iteration_classes(finish, excess, 1e-3)
+        self.assertEqual(list(np.flatnonzero(wave)), [3, 6])
+        self.assertAlmostEqual(amp_cut, 0.1e-3)  # the floor: 2 x median 0.01 ms is smaller
+        self.assertAlmostEqual(idle_cut, 0.25e-3)
+        self.assertAlmostEqual(amp[3], 0.5e-3 + 1e-5, places=12)
+        wave, _, _, _ = iteration_classes(finish, None, 1e-3)  # without idle phases
+        self.assertEqual(list(np.flatnonzero(wave)), [3])
+
+    def test_class_averages(self):
+        # compute 1 ms everywhere; wait 0.1 ms in lock-step, 0.5 ms in wave iterations 1 and 3;
+        # a delay (not counted) of 2 ms in iteration 3.
+        b = np.zeros((2, 4))
+        wait = np.array([[0.1, 0.5, 0.1, 0.5]] * 2) * 1e-3
+        delay = np.full((2, 4), np.nan)
+        delay[0, 3] = 2e-3
+        intervals = {"compute": (b, b + 1e-3), "wait": (b + 1e-3, b + 1e-3 + wait),
+                     "delay": (b + 2e-3, b + 2e-3 + delay)}
+        out = phase_averages(intervals, np.array([False, True, False, True]))
+        self.assertEqual(out["lock_step"]["iterations"], 2)
+        self.assertEqual(out["wave_phase"]["iterations"], 2)
+        self.assertAlmostEqual(out["lock_step"]["compute_s"], 1e-3)
+        self.assertAlmostEqual(out["lock_step"]["communication_s"], 0.1e-3)
+        self.assertAlmostEqual(out["wave_phase"]["compute_s"], 1e-3)
+        self.assertAlmostEqual(out["wave_phase"]["communication_s"], 0.5e-3)
+
+    def test_synthetic_chain(self):
+        # The delay on rank 0 in iteration 8 makes rank 1 wait in 8, rank 2 in 9, rank 3 in 10:
+        # those are the wave-phase iterations; every other one is lock-step, with post + the
+        # minimum wait as communication and the mean of 1 ms (1 + 0.01 r) as compute.
+        with tempfile.TemporaryDirectory() as d:
+            path, out = os.path.join(d, "chain.h5"), os.path.join(d, "fronts.json")
+            write_synthetic(path, n_ranks=4, n_iter=20)
+            run = subprocess.run([sys.executable, os.path.join(TOOLS, "desync_view.py"), "wavefront", path,
+                                  "--json", out], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertIn("lock-step", run.stdout)
+            with open(out) as f:
+                lw = json.load(f)["lockstep_vs_wave"]
+        self.assertEqual(lw["wave_iterations"], [DELAY_ITERATION, DELAY_ITERATION + 1, DELAY_ITERATION + 2])
+        self.assertEqual(lw["lock_step"]["iterations"], 15)
+        self.assertAlmostEqual(lw["lock_step"]["compute_s"], COMPUTE * 1.015, places=12)
+        self.assertAlmostEqual(lw["lock_step"]["communication_s"], POST + MIN_WAIT, places=12)
+        self.assertAlmostEqual(lw["wave_phase"]["compute_s"], COMPUTE * 1.015, places=12)
+        self.assertGreater(lw["wave_phase"]["communication_s"], 20 * (POST + MIN_WAIT))
+        self.assertEqual(lw["communication_phases"], ["post", "wait", "barrier"])
 
 
 class Command(unittest.TestCase):

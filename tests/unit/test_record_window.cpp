@@ -1,0 +1,93 @@
+// The recorder's window and stride ([record]): which rows a file keeps, which messages fall into
+// them, and the deck keys; and the "domain" thread rule's arithmetic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "app/domain_threads.hpp"
+#include "config/config.hpp"
+#include "core/errors.hpp"
+#include "record/record_window.hpp"
+
+namespace desync {
+namespace {
+
+TEST(RecordWindow, WindowAndStrideInDeckNumbering) {
+  // 3 warm-up + 10 measured rows; window [2, 9) every 3rd: iterations 2, 5, 8 at rows 5, 8, 11.
+  const KeptRows k = kept_rows(13, 3, 2, 9, 3);
+  EXPECT_FALSE(k.all);
+  EXPECT_EQ(k.iteration, (std::vector<std::int64_t>{2, 5, 8}));
+  EXPECT_EQ(k.row, (std::vector<std::int64_t>{5, 8, 11}));
+  EXPECT_TRUE(k.clipped.empty());
+}
+
+TEST(RecordWindow, WholeRangeIsAllAndClippingIsReported) {
+  EXPECT_TRUE(kept_rows(13, 3, -3, 10, 1).all);
+  const KeptRows k = kept_rows(13, 3, 8, 50, 1);  // past the 10 measured iterations
+  EXPECT_EQ(k.iteration, (std::vector<std::int64_t>{8, 9}));
+  EXPECT_NE(k.clipped.find("kept up to 9"), std::string::npos);
+  // A start before the warm-up (-3..-1) keeps the stride's phase: -7 (clipped away), -3, 1, 5, 9.
+  EXPECT_EQ(kept_rows(13, 3, -7, 10, 4).iteration, (std::vector<std::int64_t>{-3, 1, 5, 9}));
+}
+
+TEST(RecordWindow, KeptEventsAndMessagesByPostTime) {
+  Timeline tl({"begin", "end"}, 4, 0);
+  for (int r = 0; r < 4; ++r) {
+    tl.set(r, 0, 10.0 * r);
+    tl.set(r, 1, 10.0 * r + 5);
+  }
+  const KeptRows k = kept_rows(4, 0, 1, 4, 2);  // rows 1 and 3
+  EXPECT_EQ(kept_events(tl, k), (std::vector<double>{10, 15, 30, 35}));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // before row 0 (set-up), row 0, row 1 (kept), row 2, row 3 (kept, open end), NaN
+  const std::vector<double> post{-1.0, 3.0, 12.0, 29.9, 99.0, nan};
+  EXPECT_EQ(kept_by_time(tl, k, post), (std::vector<std::uint8_t>{0, 0, 1, 0, 1, 0}));
+  EXPECT_EQ(select(post, kept_by_time(tl, k, post)), (std::vector<double>{12.0, 99.0}));
+}
+
+TEST(RecordWindow, DeckKeys) {
+  const std::string base = "[run]\nworkload = \"triad\"\niterations = 100\nwarmup = 5\n";
+  const Config d = load_deck(base, "d.toml", {});
+  EXPECT_FALSE(d.record.window_given);
+  EXPECT_EQ(d.record.window_begin, -5);
+  EXPECT_EQ(d.record.window_end, 100);
+  EXPECT_EQ(d.record.stride, 1);
+  const Config c = load_deck(base + "[record]\nwindow = [40, 60]\nstride = 4\n", "d.toml", {});
+  EXPECT_TRUE(c.record.window_given);
+  EXPECT_EQ(c.record.window_begin, 40);
+  EXPECT_EQ(c.record.window_end, 60);
+  EXPECT_EQ(c.record.stride, 4);
+  EXPECT_THROW(load_deck(base + "[record]\nwindow = [60, 40]\n", "d.toml", {}), DeckError);
+  EXPECT_THROW(load_deck(base + "[record]\nwindow = [-6, 40]\n", "d.toml", {}), DeckError);
+  EXPECT_THROW(load_deck(base + "[record]\nstride = 0\n", "d.toml", {}), DeckError);
+  EXPECT_THROW(load_deck("[run]\nworkload = \"pingpong\"\n[record]\nstride = 2\n", "d.toml", {}), DeckError);
+}
+
+TEST(DomainThreads, ShareSplitsCoresOverRanks) {
+  EXPECT_EQ(domain_share(18, 1, 0), 18);
+  EXPECT_EQ(domain_share(18, 2, 1), 9);
+  // 10 cores over 4 ranks: 3, 3, 2, 2
+  EXPECT_EQ(domain_share(10, 4, 0), 3);
+  EXPECT_EQ(domain_share(10, 4, 1), 3);
+  EXPECT_EQ(domain_share(10, 4, 2), 2);
+  EXPECT_EQ(domain_share(10, 4, 3), 2);
+  EXPECT_EQ(domain_share(2, 3, 2), 1);  // oversubscribed: still one thread
+}
+
+TEST(DomainThreads, DeckAcceptsTheWordOrACount) {
+  const std::string base = "[run]\nworkload = \"triad\"\n[threads]\n";
+  EXPECT_TRUE(load_deck(base + "per_rank = \"domain\"\n", "d.toml", {}).threads.per_domain);
+  const Config c = load_deck(base + "per_rank = 3\n", "d.toml", {});
+  EXPECT_FALSE(c.threads.per_domain);
+  EXPECT_EQ(c.threads.per_rank, 3);
+  try {
+    load_deck(base + "per_rank = \"socket\"\n", "d.toml", {});
+    FAIL() << "accepted per_rank = \"socket\"";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"domain\""), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace desync

@@ -1,0 +1,185 @@
+"""`desync-campaign collect CAMPAIGN.toml`: one table, one row per point, from the result files.
+
+Columns, in this order:
+    run_id            the point's id
+    <key> ...         the value of every campaign key (axes, then keys only [[points]] have);
+                      empty where a point does not set it. The launch key ranks shares the
+                      column ranks below; the key ranks_per_node is ranks_per_node_requested
+                      (ranks_per_node is what the file recorded)
+    status            complete, partial, stale, unreadable or missing (campaign_launch.result_state)
+    verdict           the file's root attribute verification ("passed", "failed: ...", "not done: ...")
+    workload          root attribute workload
+    ranks             root attribute ranks (P); the point's rank count where there is no file
+    nodes             distinct /topology/node_index values
+    ranks_per_node    the most ranks on one node (/topology/ranks_on_node)
+    threads_per_rank  /topology/threads: the count, or "min-max" where ranks differ
+    hosts             the distinct /topology/hostname values, space-separated, in rank order
+    iterations        root attribute iterations (measured iterations done)
+    <metric> ...      every scalar dataset of /metrics any file has (union, in first-seen order);
+                      empty where a file lacks it
+
+Writes CSV (default OUTDIR/NAME.csv, --csv), optionally HDF5 (--h5: one dataset per column at the
+root, numbers as float64 with NaN for empty cells, text as fixed-length strings; attribute units
+on each metric, root attributes format = "desync-campaign-table", campaign) and JSON (--json:
+columns, units, rows). Prints a short table.
+"""
+
+import csv
+import json
+import os
+
+import h5py
+import numpy as np
+
+from .campaign import value_text
+from .campaign_launch import deck_text, result_state
+from .campaign_run import output_dir
+from .h5file import open_output, read, read_attr, root_attributes, to_scalar
+
+PLACEMENT = ("status", "verdict", "workload", "ranks", "nodes", "ranks_per_node",
+             "threads_per_rank", "hosts", "iterations")
+KEY_COLUMNS = {"ranks_per_node": "ranks_per_node_requested"}
+
+
+def key_column(key):
+    """The table column of a campaign key."""
+    return KEY_COLUMNS.get(key, key)
+
+
+def file_record(path):
+    """(placement dict, metrics dict, units dict) of one desync output file."""
+    with open_output(path) as f:
+        attrs = root_attributes(f)
+        hosts = read(f, "topology/hostname", []) or []
+        node_index = read(f, "topology/node_index")
+        on_node = read(f, "topology/ranks_on_node")
+        threads = read(f, "topology/threads")
+        rec = {
+            "verdict": str(attrs.get("verification", "")),
+            "workload": str(attrs.get("workload", "")),
+            "ranks": int(attrs["ranks"]) if "ranks" in attrs else None,
+            "nodes": int(len(np.unique(node_index))) if node_index is not None and len(node_index) else None,
+            "ranks_per_node": int(np.max(on_node)) if on_node is not None and len(on_node) else None,
+            "hosts": " ".join(dict.fromkeys(str(h) for h in hosts)),
+            "iterations": int(attrs["iterations"]) if "iterations" in attrs else None,
+        }
+        if threads is not None and len(threads):
+            lo, hi = int(np.min(threads)), int(np.max(threads))
+            rec["threads_per_rank"] = lo if lo == hi else "%d-%d" % (lo, hi)
+        else:
+            rec["threads_per_rank"] = None
+        metrics, units = {}, {}
+        if "metrics" in f:
+            for name, ds in f["metrics"].items():
+                if not isinstance(ds, h5py.Dataset) or ds.size != 1 or ds.dtype.kind not in "iufb":
+                    continue
+                metrics[name] = to_scalar(ds[()])
+                units[name] = str(read_attr(f, "metrics/" + name, "units", "") or "")
+    return rec, metrics, units
+
+
+def collect(campaign, outdir):
+    """(columns, rows, units): rows are dicts column -> Python value (None for empty)."""
+    deck = deck_text(campaign)
+    keys = campaign.keys()
+    metric_names, units, rows = [], {}, []
+    for p in campaign.points():
+        path = campaign.output_path(outdir, p)
+        state, _, verdict = result_state(path, p, deck)
+        row = {"run_id": p.id}
+        for k in keys:
+            row[key_column(k)] = p.values.get(k)
+        row["status"] = state
+        row["ranks"] = p.ranks
+        if state in ("complete", "partial", "stale"):
+            rec, metrics, u = file_record(path)
+            row.update(rec)
+            for name, value in metrics.items():
+                if name not in metric_names:
+                    metric_names.append(name)
+                    units[name] = u.get(name, "")
+                row[name] = value
+        rows.append(row)
+    key_cols = [key_column(k) for k in keys if k != "ranks"]
+    columns = ["run_id"] + key_cols + list(PLACEMENT) + [m for m in metric_names
+                                                         if m not in key_cols and m not in PLACEMENT]
+    for row in rows:
+        for c in columns:
+            row.setdefault(c, None)
+    return columns, rows, units
+
+
+def cell(value):
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    return value_text(value)
+
+
+def write_csv(path, columns, rows):
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(columns)
+        for row in rows:
+            w.writerow([cell(row[c]) for c in columns])
+
+
+def _numeric(values):
+    return all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values) \
+        and any(v is not None for v in values)
+
+
+def write_h5(path, campaign, columns, rows, units):
+    with h5py.File(path, "w") as f:
+        f.attrs["format"] = np.bytes_("desync-campaign-table")
+        f.attrs["campaign"] = np.bytes_(campaign.name)
+        f.attrs["columns"] = np.array([c.encode() for c in columns])
+        for c in columns:
+            values = [row[c] for row in rows]
+            if _numeric(values):
+                ds = f.create_dataset(c, data=np.array([np.nan if v is None else float(v) for v in values]))
+            else:
+                text = [cell(v).encode("utf-8") for v in values]
+                width = max([1] + [len(t) for t in text])
+                ds = f.create_dataset(c, data=np.array(text, dtype="S%d" % width))
+            ds.attrs["units"] = np.bytes_(units.get(c, "text" if not _numeric(values) else "1"))
+
+
+def _short(value):
+    return "%.6g" % value if isinstance(value, float) else cell(value)
+
+
+def print_table(columns, rows, units):
+    from .campaign_plot import default_metric
+    metric = default_metric(columns, rows)
+    head = ["run_id", "status", "verdict", "ranks", "nodes", "threads_per_rank"] + ([metric] if metric else [])
+    widths = [max([len(h)] + [len(_short(r[h])) for r in rows]) for h in head]
+    print("  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip())
+    for r in rows:
+        print("  ".join(_short(r[h]).ljust(w) for h, w in zip(head, widths)).rstrip())
+    if metric:
+        print("(%s in %s; every column in the CSV)" % (metric, units.get(metric, "?")))
+
+
+def cmd_collect(args, campaign):
+    outdir = output_dir(campaign, args.output_dir)
+    columns, rows, units = collect(campaign, outdir)
+    print_table(columns, rows, units)
+    csv_path = args.csv or os.path.join(outdir, campaign.name + ".csv")
+    os.makedirs(os.path.dirname(os.path.abspath(csv_path)), exist_ok=True)
+    write_csv(csv_path, columns, rows)
+    print("wrote %s (%d rows, %d columns)" % (csv_path, len(rows), len(columns)))
+    if args.h5:
+        write_h5(args.h5, campaign, columns, rows, units)
+        print("wrote %s" % args.h5)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"campaign": campaign.name, "columns": columns, "units": units,
+                       "rows": [{c: r[c] for c in columns} for r in rows]}, fh, indent=2)
+    done = sum(1 for r in rows if r["status"] == "complete")
+    if done < len(rows):
+        print("%d of %d point(s) complete; the others: %s" % (
+            done, len(rows), ", ".join("%s (%s)" % (r["run_id"], r["status"])
+                                       for r in rows if r["status"] != "complete")))
+    return 0

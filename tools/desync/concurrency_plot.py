@@ -1,0 +1,161 @@
+"""The `concurrency` subcommand: how many ranks of each contention domain execute user code at
+each instant (papers.md B.5 "concurrency", B.7 Fig. 4), drawn over time.
+
+At S instants t_s evenly spread from the window's first to its last event (common time base),
+
+    n_d(t_s) = #{ranks r of domain d : begin <= t_s < end for an interval [begin, end) of a
+                 work phase of r}
+
+with the work phases of wavefronts.WORK_PHASES (user code: not waiting, communicating or
+injected delay) and intervals by the phase rule of phases.py: the same count as
+wavefronts.concurrency, which reports only its mean, min and max. Domains are
+/topology/contention_domain (node_index * 1024 + NUMA node; -1: a rank spanning NUMA nodes).
+
+The picture has one panel per domain: n_d(t) as a step plot, and as horizontal lines the
+domain's ranks, its cores (the distinct logical CPUs in the union of its ranks'
+/topology/process_cpuset: the whole NUMA node only when the ranks are unbound or cover it) and,
+with --saturation N_S, the saturation point. Fewer ranks computing at once than cores while the
+run is in a wave is the bottleneck evasion of papers.md A.6 / B.6; the steady wave keeps about
+N_S ranks computing.
+"""
+
+import json
+
+import numpy as np
+
+from .errors import DesyncError
+from .formatting import iteration_span, rank_ranges
+from .h5file import open_output, read, root_attributes
+from .phases import phase_intervals
+from .timeline import read_timeline
+from .wavefronts import WORK_PHASES, busy
+from .window import select_window
+
+
+def concurrency_series(intervals, domains, times, work=WORK_PHASES):
+    """{domain: n_d[s]} (int arrays) for the instants `times`; domains[p] per row."""
+    b = busy(intervals, times, work)
+    domains = np.asarray(domains)
+    return {int(d): b[domains == d].sum(axis=0) for d in sorted(set(int(x) for x in domains))}
+
+
+def cpuset_cpus(text):
+    """The CPUs of an hwloc list '0-3,8' as a set; None if it cannot be read."""
+    cpus = set()
+    for part in str(text).replace(" ", "").split(","):
+        if not part:
+            continue
+        lo, _, hi = part.partition("-")
+        try:
+            cpus.update(range(int(lo), int(hi if hi else lo) + 1))
+        except ValueError:
+            return None
+    return cpus or None
+
+
+def domain_cores(cpusets, domains):
+    """{domain: distinct logical CPUs in the union of its ranks' cpusets} (None if unknown)."""
+    out = {}
+    for d in sorted(set(int(x) for x in domains)):
+        sets = [cpuset_cpus(c) for c, dd in zip(cpusets, domains) if int(dd) == d]
+        out[d] = None if not sets or any(s is None for s in sets) else len(set().union(*sets))
+    return out
+
+
+def domain_name(d):
+    return "ranks spanning NUMA nodes" if d < 0 else "node %d, NUMA %d" % (d // 1024, d % 1024)
+
+
+def analyse(f, ranks=slice(None), iterations=slice(None), include_warmup=False, samples=None):
+    """Times, series per domain and per-domain facts of a file's window."""
+    window = select_window(f, ranks, iterations, include_warmup)
+    tl = read_timeline(f, window)
+    intervals = phase_intervals(tl)
+    present = [p for p in WORK_PHASES if p in intervals]
+    if not present:
+        raise DesyncError("no work phase in this file (looked for %s; phases: %s)"
+                          % (", ".join(WORK_PHASES), ", ".join(intervals)))
+    domains = read(f, "topology/contention_domain")
+    domains = np.zeros(len(tl.ranks), int) if domains is None else np.asarray(domains)[tl.ranks]
+    cpusets = read(f, "topology/process_cpuset")
+    cpusets = [""] * len(tl.ranks) if cpusets is None else [cpusets[r] for r in tl.ranks]
+    if samples is None:
+        samples = int(min(20000, max(1000, 20 * len(tl.iterations))))
+    if samples < 2:
+        raise DesyncError("--samples must be at least 2")
+    times = np.linspace(float(np.nanmin(tl.events)), float(np.nanmax(tl.events)), samples)
+    series = concurrency_series(intervals, domains, times)
+    cores = domain_cores(cpusets, domains)
+    facts = {}
+    for d, n in series.items():
+        facts[d] = {"name": domain_name(d), "ranks": int((domains == d).sum()), "cores": cores[d],
+                    "mean": float(n.mean()), "min": int(n.min()), "max": int(n.max())}
+    return {"times": times, "series": series, "domains": facts, "work_phases": present,
+            "ranks": tl.ranks, "iteration_span": iteration_span(tl)}
+
+
+def draw_concurrency(result, title, saturation=None):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    doms = list(result["series"])
+    fig, axes = plt.subplots(len(doms), 1, sharex=True, squeeze=False,
+                             figsize=(11, min(30, 1.6 + 1.9 * len(doms))), dpi=110)
+    t = result["times"]
+    for ax, d in zip(axes[:, 0], doms):
+        n, facts = result["series"][d], result["domains"][d]
+        ax.step(t, n, where="post", color="#2b8a3e", lw=0.9, label="ranks in a work phase")
+        ax.fill_between(t, n, step="post", color="#b9e3b0", alpha=0.6, lw=0)
+        top = facts["ranks"]
+        ax.axhline(facts["ranks"], color="#555555", lw=0.8, ls=":", label="ranks of the domain (%d)" % facts["ranks"])
+        if facts["cores"]:
+            ax.axhline(facts["cores"], color="#1f5fd6", lw=1.0, ls="--",
+                       label="cores (CPUs of its ranks' binding): %d" % facts["cores"])
+            top = max(top, facts["cores"])
+        if saturation:
+            ax.axhline(saturation, color="#e0201b", lw=1.2, ls="-.", label="saturation point N_s = %g" % saturation)
+            top = max(top, saturation)
+        ax.set_ylim(0, top * 1.15 + 0.5)
+        ax.set_ylabel("ranks")
+        ax.set_title("%s: mean %.2f, min %d, max %d" % (facts["name"], facts["mean"], facts["min"], facts["max"]),
+                     fontsize=9, loc="left")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.005, 1.0), frameon=False, fontsize=8)
+        ax.grid(axis="x", color="#dddddd", lw=0.5)
+    axes[-1, 0].set_xlabel("wall time on the common time base (s)")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def report(result, path, saturation=None):
+    lines = ["concurrency in %s (ranks in %s at %d instants, iterations %s):"
+             % (path, "+".join(result["work_phases"]), len(result["times"]), result["iteration_span"])]
+    for d, c in result["domains"].items():
+        lines.append("  domain %d (%s, %d ranks, %s cores): mean %.2f, min %d, max %d%s"
+                     % (d, c["name"], c["ranks"], c["cores"] if c["cores"] else "?", c["mean"], c["min"], c["max"],
+                        "; mean / N_s = %.2f" % (c["mean"] / saturation) if saturation else ""))
+    return "\n".join(lines)
+
+
+def cmd_concurrency(args):
+    if args.saturation is not None and args.saturation <= 0:
+        raise DesyncError("--saturation must be positive (ranks per domain), got %g" % args.saturation)
+    with open_output(args.file) as f:
+        result = analyse(f, args.ranks, args.iterations, args.include_warmup, args.samples)
+        attrs = root_attributes(f)
+    print(report(result, args.file, args.saturation))
+    title = "concurrency per contention domain: %s, %s (ranks %s, work = %s)" % (
+        attrs.get("workload", "?"), args.file, rank_ranges(result["ranks"]), "+".join(result["work_phases"]))
+    fig = draw_concurrency(result, title, args.saturation)
+    fig.savefig(args.output)
+    print("wrote %s (%d domains x %d instants)" % (args.output, len(result["series"]), len(result["times"])))
+    if args.json:
+        out = {"samples": len(result["times"]), "work_phases": result["work_phases"],
+               "saturation": args.saturation, "times_s": result["times"].tolist(),
+               "domains": {str(d): dict(c, series=result["series"][d].tolist()) for d, c in result["domains"].items()}}
+        with open(args.json, "w") as fh:
+            json.dump(out, fh, indent=1)
+        print("wrote %s" % args.json)
+    return 0

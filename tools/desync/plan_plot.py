@@ -1,0 +1,186 @@
+"""The `plan-plot` subcommand: pictures of a matrix plan, `desync plan DECK --ranks P --format
+json` (papers.md A.7, Fig. 3(a,b) and 4(a,b): spy plot and rank x rank communication map).
+
+Left: the spy density. The plan's "spy_grid" counts the nonzeros of a G x G grid of row and
+column blocks, block b = rows [edges[b], edges[b+1]), edges[b] = ceil(b nr / G) (a row r is in
+block floor(r G / nr)); drawn with a logarithmic colour scale (empty blocks white), with the
+matrix bandwidth (|i - j| <= bandwidth: the two lines j = i +- bandwidth) and the ranks' row
+boundaries (first_row of each rank; with more than 64 ranks only node boundaries).
+
+Right: the communication volume V[r, s] = bytes rank r receives from rank s per exchange (the
+"bytes" of s in r's partners list; nb vectors of scalar_bytes each), log colour scale, with node
+boundaries (blocks of ranks_per_node ranks) drawn: cells inside the diagonal node squares are
+intra-node traffic, the others inter-node. Printed and in --json: intra- and inter-node bytes and
+messages per exchange (from the partners' intra_node flags) and the grid's sum against nnz.
+"""
+
+import json
+
+import numpy as np
+
+from .errors import DesyncError
+
+MAX_RANK_LINES = 64
+
+
+def read_plan(path):
+    try:
+        with open(path) as f:
+            plan = json.load(f)
+    except OSError as exc:
+        raise DesyncError("%s: cannot read: %s" % (path, exc))
+    except ValueError as exc:
+        raise DesyncError("%s: not JSON (%s); write it with desync plan DECK --ranks P --format json" % (path, exc))
+    missing = [k for k in ("nr", "nnz", "bandwidth", "ranks_total", "ranks_per_node", "ranks") if k not in plan]
+    if not isinstance(plan, dict) or missing:
+        raise DesyncError("%s: not the JSON of a matrix plan (missing %s); write it with desync plan DECK --ranks P "
+                          "--format json for a deck with a [matrix] table" % (path, ", ".join(missing) or "keys"))
+    return plan
+
+
+def spy_density(plan):
+    """(grid[G, G] nonzero counts, edges[G + 1]) from the plan's spy_grid, or None."""
+    g = plan.get("spy_grid")
+    if not g or not g.get("size"):
+        return None
+    size = int(g["size"])
+    grid = np.zeros((size, size), np.int64)
+    blocks = np.asarray(g.get("blocks", []), np.int64).reshape(-1, 3)
+    grid[blocks[:, 0], blocks[:, 1]] = blocks[:, 2]
+    edges = np.asarray(g["edges"], np.int64) if "edges" in g else -(-np.arange(size + 1) * int(plan["nr"]) // size)
+    return grid, edges
+
+
+def volume_matrix(plan):
+    """V[r, s]: bytes rank r receives from rank s per exchange (zeros for ranks not scanned)."""
+    p = int(plan["ranks_total"])
+    v = np.zeros((p, p), np.int64)
+    for r in plan["ranks"]:
+        for m in r["partners"]:
+            v[int(r["rank"]), int(m["rank"])] += int(m["bytes"])
+    return v
+
+
+def volumes(plan):
+    """Intra- and inter-node bytes and messages per exchange, summed over the scanned ranks."""
+    out = {"intra_node_bytes": 0, "inter_node_bytes": 0, "intra_node_messages": 0, "inter_node_messages": 0}
+    for r in plan["ranks"]:
+        for m in r["partners"]:
+            kind = "intra_node" if m["intra_node"] else "inter_node"
+            out[kind + "_bytes"] += int(m["bytes"])
+            out[kind + "_messages"] += 1
+    return out
+
+
+def node_boundaries(plan):
+    """Rank indices where a new node starts (none when all ranks share one node)."""
+    p, rpn = int(plan["ranks_total"]), int(plan["ranks_per_node"])
+    return list(range(rpn, p, rpn)) if 0 < rpn < p else []
+
+
+def draw_plan(plan, spy, v, title):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import LogNorm
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 6.2), dpi=110)
+    nr, bw = int(plan["nr"]), int(plan["bandwidth"])
+    first = {int(r["rank"]): int(r["first_row"]) for r in plan["ranks"] if "first_row" in r}
+    if spy is None:
+        left.text(0.5, 0.5, "no spy_grid in this plan\n(desync plan --format json writes it;\n--spy-grid 0 turns it off)",
+                  ha="center", va="center", transform=left.transAxes)
+        left.set_axis_off()
+    else:
+        grid, edges = spy
+        masked = np.ma.masked_equal(grid, 0)
+        img = left.pcolormesh(edges, edges, masked, norm=LogNorm(vmin=1, vmax=max(1, int(grid.max()))),
+                              cmap="viridis", shading="flat")
+        fig.colorbar(img, ax=left, label="nonzeros per block (log)", fraction=0.046, pad=0.03)
+        left.set_xlim(0, nr)
+        left.set_ylim(nr, 0)
+        if 0 < bw < nr:
+            for sign in (1, -1):
+                x = np.array([max(0, sign * bw), min(nr, nr + sign * bw)], float)
+                left.plot(x, x - sign * bw, color="#e0201b", lw=0.9, ls="--")
+            left.plot([], [], color="#e0201b", lw=0.9, ls="--", label="bandwidth %d" % bw)
+        p = int(plan["ranks_total"])
+        if p <= MAX_RANK_LINES:
+            lines, what = [first[r] for r in sorted(first) if r > 0], "rank boundaries"
+        else:
+            lines, what = [first[r] for r in node_boundaries(plan) if r in first], "node boundaries"
+        for y in lines:
+            left.axhline(y, color="#555555", lw=0.5)
+            left.axvline(y, color="#555555", lw=0.5)
+        if lines:
+            left.plot([], [], color="#555555", lw=0.5, label=what)
+        if left.get_legend_handles_labels()[0]:
+            left.legend(loc="lower left", fontsize=8, framealpha=0.85)
+        left.set_xlabel("column")
+        left.set_ylabel("row")
+        left.set_title("spy density: %s, nr %d, nnz %d, %d x %d blocks" % (plan.get("generator", "?"), nr,
+                                                                            int(plan["nnz"]), len(grid), len(grid)),
+                       fontsize=9)
+    p = v.shape[0]
+    masked = np.ma.masked_equal(v, 0)
+    if masked.count():
+        img = right.imshow(masked, norm=LogNorm(vmin=max(1, int(v[v > 0].min())), vmax=int(v.max())), cmap="plasma_r",
+                           interpolation="nearest", extent=(-0.5, p - 0.5, p - 0.5, -0.5), aspect="equal")
+        fig.colorbar(img, ax=right, label="bytes received per exchange (log)", fraction=0.046, pad=0.03)
+    else:
+        right.text(0.5, 0.5, "no messages", ha="center", va="center", transform=right.transAxes)
+        right.set_xlim(-0.5, p - 0.5)
+        right.set_ylim(p - 0.5, -0.5)
+    for b in node_boundaries(plan):
+        right.axhline(b - 0.5, color="#1f5fd6", lw=0.7)
+        right.axvline(b - 0.5, color="#1f5fd6", lw=0.7)
+    vol = volumes(plan)
+    right.set_xlabel("sending rank")
+    right.set_ylabel("receiving rank")
+    nodes = "node boundaries blue; " if node_boundaries(plan) else "one node; "
+    right.set_title("communication per exchange (nb %s): %sintra-node %s, inter-node %s"
+                    % (plan.get("nb", "?"), nodes, human_bytes(vol["intra_node_bytes"]),
+                       human_bytes(vol["inter_node_bytes"])), fontsize=9)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def human_bytes(b):
+    for prefix, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if b >= scale:
+            return "%.3g %sB" % (b / scale, prefix)
+    return "%d B" % b
+
+
+def cmd_plan_plot(args):
+    plan = read_plan(args.plan)
+    spy = spy_density(plan)
+    v = volume_matrix(plan)
+    vol = volumes(plan)
+    lines = ["plan %s: %s, nr %d, nnz %d, bandwidth %d, %d ranks (%s per node)"
+             % (args.plan, plan.get("generator", "?"), plan["nr"], plan["nnz"], plan["bandwidth"], plan["ranks_total"],
+                plan["ranks_per_node"] or "all")]
+    result = dict(vol)
+    if spy is None:
+        lines.append("  no spy_grid in the plan: only the communication map is drawn")
+    else:
+        total = int(spy[0].sum())
+        result.update(spy_grid_size=len(spy[0]), spy_grid_sum=total, spy_grid_nonzero_blocks=int((spy[0] > 0).sum()))
+        lines.append("  spy grid %d x %d blocks, %d of them with nonzeros, sum %d%s"
+                     % (len(spy[0]), len(spy[0]), result["spy_grid_nonzero_blocks"], total,
+                        " = nnz" if total == plan["nnz"] else " (nnz %d: the plan scanned some ranks only)" % plan["nnz"]))
+    lines.append("  per exchange: intra-node %d B in %d messages, inter-node %d B in %d messages"
+                 % (vol["intra_node_bytes"], vol["intra_node_messages"], vol["inter_node_bytes"], vol["inter_node_messages"]))
+    print("\n".join(lines))
+    title = "desync plan: %s, %d ranks%s" % (plan.get("generator", "?"), plan["ranks_total"],
+                                            ", %d per node" % plan["ranks_per_node"] if plan["ranks_per_node"] else "")
+    fig = draw_plan(plan, spy, v, title)
+    fig.savefig(args.output)
+    print("wrote %s" % args.output)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+        print("wrote %s" % args.json)
+    return 0
