@@ -188,7 +188,7 @@ def zoom_time(tl, window):
         raise DesyncError("empty window: --time %s:%s selects none of the window's %.6g s (its first event is at "
                           "%.6g s on the common time base; T0 and T1 count from there)"
                           % ("" if t0 is None else "%g" % t0, "" if t1 is None else "%g" % t1, last - first, first))
-    window = Window(tl.ranks, tl.indices[keep], int(tl.indices[0] - tl.iterations[0]))
+    window = Window(tl.ranks, tl.indices[keep], int(tl.indices[0] - tl.iterations[0]), tl.iterations[keep])
     sub = Timeline(tl.events[:, keep], tl.event_names, window, tl.warmup[keep], tl.hostnames,
                    None if tl.next_first is None else tl.next_first[:, keep])
     return sub, (max(a, first), min(b, last))
