@@ -163,7 +163,11 @@ TEST(ToyRendezvous, BlockingSendsWaitForTargetsInComputePartOne) {
     EXPECT_LT(send_rndv, 0.3 * part1) << "with the limit above every message the blocking sends return at once";
     return;
   }
-  EXPECT_GT(send_rndv, 0.6 * part1) << "rendezvous: a send waits for its target to leave compute part 1";
+  // A send waits for its target's part 1 (20 ms): on average about half of it, more when the four
+  // ranks' compute phases line up. Under a busy machine (a third process on one of the 2 cores)
+  // 0.58 x part 1 was measured; eager sends stay below 0.3 x part 1 (above), so 0.45 still tells
+  // the two protocols apart.
+  EXPECT_GT(send_rndv, 0.45 * part1) << "rendezvous: a send waits for its target to leave compute part 1";
   if (tcp) {  // vader: eager fragments also wait for a busy receiver (docs/method.md, section 5)
     EXPECT_LT(send_frag, 0.5 * send_rndv) << "fragments below the eager limit go eagerly";
     EXPECT_GT(it_overlap, it_plain) << "the overlap toy pays the stretched sends on top of its compute";

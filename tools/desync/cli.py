@@ -58,7 +58,7 @@ Subcommands:
 
   concurrency FILE -o OUT.png [--samples S] [--saturation N_S] [--json OUT.json]
       Ranks of each contention domain in a work phase over time, one step plot per domain,
-      with the domain's ranks, cores and saturation point as lines (docs/method.md section 20).
+      with the domain's ranks, cores and saturation point as lines (docs/method.md section 23).
 
   plan-plot PLAN.json -o OUT.png [--json OUT.json]
       From `desync plan DECK --ranks P --format json`: the spy density (log colour) with the
