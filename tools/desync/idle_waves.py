@@ -51,7 +51,7 @@ from .errors import DesyncError
 from .h5file import read
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
-from .wavefronts import NOT_COMM, WORK_PHASES
+from .wavefronts import WORK_PHASES, compute_and_comm
 from .window import select_window
 
 IDLE_PHASES = ("wait", "sync", "barrier", "pq_allreduce", "rr_allreduce")
@@ -179,24 +179,6 @@ def recorded_delay(tl):
         return None
     i, k = np.unravel_index(int(np.argmax(d)), d.shape)
     return int(tl.ranks[i]), int(tl.iterations[k])
-
-
-def compute_and_comm(intervals, work=WORK_PHASES, not_comm=NOT_COMM):
-    """(compute[p, n], communication[p, n], ran[p, n]): per (rank, iteration) the summed work
-    phases, the summed other phases except the injected delay, and whether any phase happened."""
-    shape = next(iter(intervals.values()))[0].shape
-    comp, comm, ran = np.zeros(shape), np.zeros(shape), np.zeros(shape, bool)
-    for name, (b, e) in intervals.items():
-        if name == "iteration" or name in not_comm:
-            continue
-        ok = valid(b, e)
-        ran |= ok
-        d = np.where(ok, e - b, 0.0)
-        if name in work:
-            comp += d
-        else:
-            comm += d
-    return comp, comm, ran
 
 
 def lockstep_instants(tl, result, t_iter, samples=4 * CONCURRENCY_SAMPLES):

@@ -132,14 +132,11 @@ def iteration_classes(finish, excess, t_iter, amplitude_factor=2.0, amplitude_fl
     return wave, amp, amp_cut, idle_cut
 
 
-def phase_averages(intervals, wave, work=WORK_PHASES, not_comm=NOT_COMM):
-    """{lock_step, wave_phase}: iterations and mean compute / communication time per rank and
-    iteration (s) of the class, over the (rank, iteration) pairs in which some phase happened
-    (a sleeping rank of the collective workloads counts in neither); intervals: phase_intervals."""
+def compute_and_comm(intervals, work=WORK_PHASES, not_comm=NOT_COMM):
+    """(compute[p, n], communication[p, n], ran[p, n]): per (rank, iteration) the summed work
+    phases, the summed other phases except the injected delay, and whether any phase happened."""
     shape = next(iter(intervals.values()))[0].shape
-    comp = np.zeros(shape)
-    comm = np.zeros_like(comp)
-    ran = np.zeros(shape, bool)
+    comp, comm, ran = np.zeros(shape), np.zeros(shape), np.zeros(shape, bool)
     for name, (b, e) in intervals.items():
         if name == "iteration" or name in not_comm:
             continue
@@ -150,6 +147,14 @@ def phase_averages(intervals, wave, work=WORK_PHASES, not_comm=NOT_COMM):
             comp += d
         else:
             comm += d
+    return comp, comm, ran
+
+
+def phase_averages(intervals, wave, work=WORK_PHASES, not_comm=NOT_COMM):
+    """{lock_step, wave_phase}: iterations and mean compute / communication time per rank and
+    iteration (s) of the class, over the (rank, iteration) pairs in which some phase happened
+    (a sleeping rank of the collective workloads counts in neither); intervals: phase_intervals."""
+    comp, comm, ran = compute_and_comm(intervals, work, not_comm)
     out = {}
     for key, sel in (("lock_step", ~wave), ("wave_phase", wave)):
         entry = {"iterations": int(sel.sum())}

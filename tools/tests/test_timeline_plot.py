@@ -17,8 +17,8 @@ from scipy import stats
 # view_helpers first: it puts tools/ on sys.path for the package desync
 from view_helpers import (BLUE, GREEN, LIGHT_GREEN, ORANGE, RED, SpmvFileTest, TriadFileTest,
                           legend_labels, png_colour_counts, run_view, timeline_of)
-from desync.timeline_plot import (DOMAIN_FRONT_COLOUR, UNKNOWN_STYLE, draw_timeline, parse_time_window, style,
-                                  window_fronts, zoom_time)
+from desync.timeline_plot import UNKNOWN_STYLE, draw_timeline, parse_time_window, style, zoom_time
+from desync.wavefront_overlay import DOMAIN_FRONT_COLOUR, window_fronts
 from synthetic_files import WARMUP, set_domains, write_synthetic
 
 
