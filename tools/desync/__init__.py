@@ -12,6 +12,7 @@ tools/desync_view.py); this package holds what it runs, one concept per module:
   formatting.py     numbers, times, byte counts and rank lists for humans
   summary.py        the `summary` subcommand (text summary)
   timeline_plot.py  the `timeline` subcommand (per-rank timeline picture)
+  wavefront_overlay.py  `timeline --wavefronts`: the fitted wavefronts drawn over the timeline
   chrome_trace.py   the `trace` subcommand (Chrome Trace Event JSON)
   compare.py        the `compare` subcommand (a paired run's improvement)
   idle_waves.py     the `idlewave` subcommand (idle-wave source, speed, decay, sigma_eff)
