@@ -72,7 +72,7 @@ template <class T>
 WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm) {
   const ChebfdConfig& c = cfg.chebfd;
   const int size = comm_size(comm), rank = comm_rank(comm);
-  const RowPartition part = make_partition(gen, cfg.matrix.partition, size);
+  const RowPartition part = make_partition(gen, cfg.matrix, size);
   LocalMatrix<T> m = build_local_matrix<T>(gen, part, rank);
   const HaloPlan plan = build_halo_plan(m.halo_columns, part, comm);
   const auto [lo, hi] = c.bounds == ChebfdBounds::lanczos ? lanczos_bounds(m, plan, static_cast<int>(c.lanczos_steps), comm, cfg.comm)

@@ -311,6 +311,16 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
       throw DeckError(deck_path + ": error: workload \"" + std::string(enum_name(workload_names, c.run.workload)) +
                       "\" needs a [matrix] table (generator and its parameters)");
     c.matrix = read_matrix(section("matrix"));
+    if (c.matrix.format == MatrixFormat::sell) {
+      if (c.run.workload != Workload::spmv && c.run.workload != Workload::chebfd)
+        throw DeckError(fmt::format("{}: error: [matrix] format = \"sell\": workload \"{}\" runs CRS kernels only; "
+                                    "SELL-C-sigma serves \"spmv\" and \"chebfd\" (allowed here: \"crs\")",
+                                    c.matrix.format_where, enum_name(workload_names, c.run.workload)));
+      if (c.run.workload == Workload::spmv && c.spmv.kernel == SpmvKernel::kokkoskernels)
+        throw DeckError(fmt::format("{}: error: [matrix] format = \"sell\" with [spmv] kernel = \"kokkoskernels\": "
+                                    "KokkosKernels' spmv reads CRS; use kernel = \"desync\" or format = \"crs\"",
+                                    c.matrix.format_where));
+    }
     if (c.run.workload == Workload::cg && c.matrix.generator != GeneratorKind::minife && c.matrix.generator != GeneratorKind::stencil5)
       throw DeckError(fmt::format("{}: error: [matrix] generator = \"{}\": workload \"cg\" needs a symmetric positive definite "
                                   "matrix; allowed: \"minife\", \"stencil5\" (with its default weights)",

@@ -1,6 +1,7 @@
 // The [matrix] table and its generator sub-tables. docs/decks.md mirrors this file.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "config/load_matrix.hpp"
@@ -128,12 +129,30 @@ MinifeParams read_minife(TableReader r) {
   return c;
 }
 
+SellParams read_sell(TableReader r) {
+  SellParams c;
+  c.chunk = static_cast<int>(r.integer("chunk", c.chunk, 1, 32));
+  if (c.chunk & (c.chunk - 1)) r.fail("chunk", "allowed: 1, 2, 4, 8, 16, 32 (the heights the kernels are compiled for)");
+  c.sigma = static_cast<int>(r.integer("sigma", std::max(c.sigma, c.chunk), 1, 1 << 30));
+  if (c.sigma > 1 && c.sigma % c.chunk != 0)
+    r.fail("sigma", "allowed: 1 (no sorting) or a multiple of chunk = " + std::to_string(c.chunk));
+  c.align_rows = r.boolean("align_rows", c.align_rows);
+  r.finish();
+  return c;
+}
+
 }  // namespace
 
 MatrixConfig read_matrix(TableReader r) {
   MatrixConfig c;
   c.generator = r.choice("generator", c.generator, generator_names);
   c.partition = r.choice("partition", c.partition, partition_names);
+  c.format = r.choice("format", c.format, matrix_format_names);
+  c.format_where = r.position("format").where;
+  if (c.format == MatrixFormat::sell) c.sell = read_sell(r.nested("sell"));
+  else if (r.has("sell")) r.fail("sell", "[matrix.sell] is read only with format = \"sell\"");
+  if (c.sell.align_rows && c.partition == PartitionKind::box)
+    r.fail("partition", "\"box\" keeps the generator's boxes; [matrix.sell] align_rows needs \"rows\" or \"nnz\"");
   // The chosen generator's table is always resolved; the others are checked if present.
   const auto wanted = [&](GeneratorKind g, const char* key) { return c.generator == g || r.has(key); };
   if (wanted(GeneratorKind::spin, "spin")) c.spin = read_spin(r.nested("spin"));

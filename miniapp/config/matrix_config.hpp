@@ -88,9 +88,24 @@ struct MinifeParams {
   std::array<std::int64_t, 3> grid{1, 1, 1};
 };
 
+// How a rank stores its rows (matrix/sell_matrix.hpp): CRS, or SELL-C-sigma for the spmv and
+// chebfd kernels (their halo plan and messages are those of CRS).
+enum class MatrixFormat { crs, sell };
+inline constexpr EnumTable<MatrixFormat, 2> matrix_format_names{{{MatrixFormat::crs, "crs"}, {MatrixFormat::sell, "sell"}}};
+
+// [matrix.sell]: chunk height C, sorting scope sigma, and GHOST's chunk-aligned row ranges.
+struct SellParams {
+  int chunk = 8;            // rows per chunk: one of 1, 2, 4, 8, 16, 32
+  int sigma = 32;           // rows sorted by length inside windows of sigma rows; 1 or a multiple of chunk
+  bool align_rows = false;  // every rank's first row a multiple of chunk (partition "rows" and "nnz")
+};
+
 struct MatrixConfig {
   GeneratorKind generator = GeneratorKind::spin;
   PartitionKind partition = PartitionKind::rows;
+  MatrixFormat format = MatrixFormat::crs;
+  SellParams sell;
+  std::string format_where;  // where the deck says format (for errors of other tables)
   SpinParams spin;
   HhqParams hhq;
   TopiParams topi;

@@ -70,4 +70,20 @@ RowPartition make_partition(const MatrixGenerator& g, PartitionKind kind, int ra
   return kind == PartitionKind::nnz ? partition_by_nnz(g, ranks) : partition_by_rows(g.rows(), ranks);
 }
 
+RowPartition align_partition(RowPartition p, int chunk) {
+  const GlobalIndex nr = p.first.back(), c = chunk;
+  for (std::size_t k = 1; k + 1 < p.first.size(); ++k) {
+    const GlobalIndex down = p.first[k] / c * c, up = down + c;
+    const GlobalIndex to = (p.first[k] - down <= up - p.first[k]) ? down : up;
+    p.first[k] = std::min(nr, std::max(p.first[k - 1], to));
+  }
+  return p;
+}
+
+RowPartition make_partition(const MatrixGenerator& g, const MatrixConfig& cfg, int ranks) {
+  RowPartition p = make_partition(g, cfg.partition, ranks);
+  if (cfg.format == MatrixFormat::sell && cfg.sell.align_rows) p = align_partition(std::move(p), cfg.sell.chunk);
+  return p;
+}
+
 }  // namespace desync

@@ -28,4 +28,12 @@ RowPartition partition_by_nnz(const MatrixGenerator& g, int ranks, GlobalIndex* 
 
 RowPartition make_partition(const MatrixGenerator& g, PartitionKind kind, int ranks);
 
+// GHOST's chunk alignment for SELL-C-sigma: every inner boundary moved to the nearest multiple
+// of `chunk` (ties down), kept ascending, so no chunk straddles two ranks and only the last rank
+// has a padded chunk. The first and last boundaries stay 0 and nr.
+RowPartition align_partition(RowPartition p, int chunk);
+
+// The partition of the [matrix] table: its kind, then chunk alignment where [matrix.sell] asks.
+RowPartition make_partition(const MatrixGenerator& g, const MatrixConfig& cfg, int ranks);
+
 }  // namespace desync

@@ -77,7 +77,7 @@ Plan build_plan(const MatrixGenerator& g, const MatrixConfig& cfg, const PlanOpt
   p.ranks = opt.ranks;
   p.ranks_per_node = opt.ranks_per_node;
   p.global_counts = opt.only_rank < 0;
-  p.partition = make_partition(g, cfg.partition, opt.ranks);
+  p.partition = make_partition(g, cfg, opt.ranks);
   const auto node = [&](int r) { return opt.ranks_per_node > 0 ? r / opt.ranks_per_node : 0; };
   const GlobalIndex grid = std::min<GlobalIndex>(opt.spy_grid < 0 ? 256 : opt.spy_grid, p.nr);
   std::optional<SpyCounter> counter;

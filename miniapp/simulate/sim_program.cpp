@@ -24,6 +24,8 @@ void refuse_unmodelled_comm(const Config& cfg) {
            "transfers progress by themselves once both sides posted, as with a progress thread");
   if (cfg.comm.record_messages) refuse_comm("record_messages", "true", "message events are not recorded in a simulation yet");
   if (cfg.run.stream_table) refuse(cfg, "run", "stream_table", "true", "it measures the machine it runs on");
+  if (cfg.has_matrix && cfg.matrix.format == MatrixFormat::sell)
+    refuse(cfg, "matrix", "format", "\"sell\"", "the kernels' traffic model is CRS's");
 }
 
 // [comm] eager_limit declares the real MPI's limit for the record; the simulator uses the

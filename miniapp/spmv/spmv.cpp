@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "comm/halo_exchange.hpp"
 #include "comm/halo_plan.hpp"
@@ -114,10 +115,17 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
                     std::string(enum_name(generator_names, cfg.matrix.generator)) +
                     " matrix is complex (use values = \"stochastic\")");
 
-  const RowPartition part = make_partition(*gen, cfg.matrix.partition, size);
+  const RowPartition part = make_partition(*gen, cfg.matrix, size);
   LocalMatrix<double> m = real_local_matrix(*gen, part, rank);
   const HaloPlan plan = build_halo_plan(m.halo_columns, part, comm);
-  const SplitMatrix a = split_matrix(m, stochastic);
+  SplitMatrix a = split_matrix(m, stochastic);
+  std::optional<SellMatrix<double>> sell;
+  if (cfg.matrix.format == MatrixFormat::sell) {
+    sell = make_sell(a.local.row_ptr, a.local.col, a.local.val, a.rows, cfg.matrix.sell.chunk, cfg.matrix.sell.sigma,
+                     "desync::spmv::local");
+    a.local = CrsPart{{}, {}, {}, a.local.nnz};  // the SELL copy is what the kernel reads
+    a.kk_local = KkMatrix();
+  }
   const std::vector<GlobalIndex> halo_columns = std::move(m.halo_columns);
   const GlobalIndex first = m.first_row;
   const std::int64_t nnz = m.nnz;
@@ -125,7 +133,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   const Communicators comms(comm, cfg.comm);
   HaloExchange halo(plan, a.rows, comms, cfg.comm);
   const auto n = static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.halo);
-  SpmvState s{a, halo, cfg.spmv.kernel, Vector("desync::spmv::x", n), Vector("desync::spmv::y", n)};
+  SpmvState s{a, halo, cfg.spmv.kernel, sell ? &*sell : nullptr, Vector("desync::spmv::x", n), Vector("desync::spmv::y", n)};
 
   const double barrier = barrier_cost(comm, cfg.spmv.barrier_samples);
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
@@ -159,6 +167,12 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   r.work_phase = "exec";
   add_matrix_share(r, a.rows, nnz);
   r.bytes_per_iteration = spmv_bytes(a.rows, nnz, a.halo, a.remote.nnz > 0);
+  if (sell) {
+    // The padding is loaded too: 12 B per stored entry instead of per nonzero, 4 B per row for
+    // row_of (docs/method.md, section 13).
+    add_sell_share(r, sell->stored, sell->beta());
+    r.bytes_per_iteration += 12.0 * static_cast<double>(sell->stored - a.local.nnz) + 4.0 * a.rows;
+  }
   r.flops_per_iteration = 2.0 * static_cast<double>(nnz);
   r.partners = halo_partners(plan, 8, 1);
 
@@ -180,6 +194,11 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
                {"partners_mean", counts[1] / size, "1"},
                {"msg_bytes_mean", median_over_ranks(mean_msg, comm), "B"},
                count_value("nnz_total", static_cast<std::int64_t>(counts[0]))};
+  if (sell) {
+    std::int64_t sc[2] = {a.local.nnz, sell->stored};
+    MPI_Allreduce(MPI_IN_PLACE, sc, 2, MPI_INT64_T, MPI_SUM, comm);
+    r.metrics.push_back({"sell_beta", sc[1] > 0 ? static_cast<double>(sc[0]) / static_cast<double>(sc[1]) : 1.0, "1"});
+  }
   if (synced) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - measured * barrier), "Gflop/s"});
 
   if (cfg.spmv.compare_barrier && r.stop_signal == 0) {

@@ -4,6 +4,7 @@
 
 #include "comm/overlap.hpp"
 #include "spmv/spmv_kernels.hpp"
+#include "spmv/spmv_sell_kernel.hpp"
 
 namespace desync {
 namespace {
@@ -14,6 +15,12 @@ void SpmvState::local() {
   if (kernel == SpmvKernel::kokkoskernels) {
     KokkosSparse::spmv("N", 1.0, a.kk_local, Kokkos::subview(x, std::make_pair(0, a.rows)), 0.0,
                        Kokkos::subview(y, std::make_pair(0, a.rows)));
+  } else if (sell) {
+    // As below, a SELL chunk (C rows) being one work item.
+    overlap_exchange(halo.exchange(), sell->chunks, [&](std::int64_t b, std::int64_t e) {
+      spmv::sell_product(*sell, x, y, b, e);
+      ExecSpace().fence();
+    });
   } else {
     // SPLIT-WAIT runs this while the halo travels: with progress = "test", in chunks of rows
     // with an MPI_Testall after each (a row is one work item).

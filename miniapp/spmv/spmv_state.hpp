@@ -8,6 +8,7 @@
 
 #include "comm/halo_exchange.hpp"
 #include "config/config.hpp"
+#include "matrix/sell_matrix.hpp"
 #include "record/timeline.hpp"
 #include "spmv/spmv_matrix.hpp"
 
@@ -17,6 +18,7 @@ struct SpmvState {
   const SplitMatrix& a;
   HaloExchange& halo;
   SpmvKernel kernel;
+  const SellMatrix<double>* sell;  // non-null: the local part is SELL-C-sigma ([matrix] format)
   Vector x, y;  // x: rows + halo entries (input); y: output, the same size so they can swap
 
   void local();   // y = A_local x, fenced

@@ -89,4 +89,11 @@ inline void add_matrix_share(WorkloadResult& r, std::int64_t rows, std::int64_t 
   r.datasets.push_back({"matrix", "nnz", "1", {}, {static_cast<double>(nnz)}, true, true});
 }
 
+// [matrix] format = "sell": per rank the entries stored (padding included) and the fill-in ratio
+// beta = nnz / stored of the SELL-C-sigma matrix its kernel runs on (docs/output.md).
+inline void add_sell_share(WorkloadResult& r, std::int64_t stored, double beta) {
+  r.datasets.push_back({"matrix", "sell_stored", "1", {}, {static_cast<double>(stored)}, true, true});
+  r.datasets.push_back({"matrix", "sell_beta", "1", {}, {beta}, true, false});
+}
+
 }  // namespace desync

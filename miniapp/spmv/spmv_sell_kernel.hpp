@@ -1,0 +1,41 @@
+#pragma once
+// The SELL-C-sigma kernel of the SpMV schemes (matrix/sell_matrix.hpp): y = A_local x for the
+// rows of one chunk per work item. The C lane sums are independent, so the loads of a chunk
+// column feed C multiply-adds at once; CRS (spmv_kernels.hpp) chains one row's additions, which
+// on a CPU costs an addition latency per nonzero (docs/method.md, section 15). Each row's sum
+// is bitwise the CRS sum: the same entries in the same order, padding adding 0 * x(0).
+#include "core/types.hpp"
+#include "matrix/sell_matrix.hpp"
+
+namespace desync::spmv {
+
+template <int C>
+struct SellProduct {
+  RowOffsets chunk_ptr;
+  LocalColumns row_of, col;
+  Values<double> val;
+  Vector x, y;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t c) const {
+    const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
+    double acc[C];
+    for (int l = 0; l < C; ++l) acc[l] = 0.0;
+    for (std::size_t j = 0; j < width; ++j)
+      for (int l = 0; l < C; ++l) acc[l] += val(o + j * C + l) * x(col(o + j * C + l));
+    for (int l = 0; l < C; ++l) {
+      const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
+      if (r >= 0) y(r) = acc[l];
+    }
+  }
+};
+
+// Chunks [begin, end) of y = A x: one launch with the chunk height fixed at compile time.
+inline void sell_product(const SellMatrix<double>& a, const Vector& x, const Vector& y, std::int64_t begin,
+                         std::int64_t end) {
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+  with_chunk(a.chunk, [&](auto c) {
+    Kokkos::parallel_for("desync::spmv::local_sell", Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)),
+                         SellProduct<decltype(c)::value>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
+  });
+}
+
+}  // namespace desync::spmv
