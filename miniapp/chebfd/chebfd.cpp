@@ -81,7 +81,8 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   const std::vector<double> gc = damped_coefficients(static_cast<int>(c.np), s, c.lambda_min, c.lambda_max);
   const std::int64_t nnz = m.nnz;
   const Communicators comms(comm, cfg.comm);
-  Filter<T> f(std::move(m), plan, c, s, gc, comms, cfg.comm);
+  Filter<T> f(std::move(m), plan, c, s, gc, comms, cfg.comm,
+              cfg.matrix.format == MatrixFormat::sell ? &cfg.matrix.sell : nullptr);
 
   const std::int64_t total = f.iterations();
   WorkloadResult r(Timeline(event_names(c.scheme), total, cfg.run.warmup));  // warm-up resolved at load (< total)
@@ -116,10 +117,13 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
                   {"comm", {"pack", "post", "wait"}}};
   r.work_phase = "exec";
   add_matrix_share(r, f.rows, nnz);
+  if (f.sell()) add_sell_share(r, f.sell()->stored, f.sell()->beta());
   const int nb = static_cast<int>(c.nb);
   const double per_it = c.scheme == ChebfdScheme::pipeline ? static_cast<double>(c.ns / c.nb) : 1.0;
   r.bytes_per_iteration = per_it * bytes_per_step(complex, f.rows, static_cast<double>(nnz), nb);
   r.flops_per_iteration = per_it * flops_per_step(complex, f.rows, static_cast<double>(nnz), nb);
+  if (f.sell())  // the padding is loaded too, and a 4-byte row index per row (docs/method.md, section 15)
+    r.bytes_per_iteration += per_it * ((complex ? 20.0 : 12.0) * static_cast<double>(f.sell()->stored - f.sell()->nnz) + 4.0 * f.rows);
   r.partners = halo_partners(plan, static_cast<int>(sizeof(T)), nb);
 
   // Run-level numbers (docs/method.md, section 15).

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "chebfd/chebfd_sell_kernels.hpp"
 #include "comm/overlap.hpp"
 
 namespace desync::chebfd {
@@ -69,7 +70,7 @@ std::vector<std::string> event_names(ChebfdScheme scheme) {
 
 template <class T>
 Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c, const Scaling& s,
-                  std::vector<double> gc, const Communicators& comms, const CommConfig& opt)
+                  std::vector<double> gc, const Communicators& comms, const CommConfig& opt, const SellParams* sell)
     : rows(m.rows),
       halo(m.halo()),
       first_row(m.first_row),
@@ -85,6 +86,12 @@ Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c,
   if (c.scheme == ChebfdScheme::splitwait) {
     local_ = part(m, false);
     remote_ = part(m, true);
+    if (sell) {
+      sell_ = make_sell(local_.row_ptr, local_.col, local_.val, rows, sell->chunk, sell->sigma, "desync::chebfd::local");
+      local_ = Crs<T>{};  // the SELL copy is what the local kernel reads
+    }
+  } else if (sell) {
+    sell_ = make_sell(m.row_ptr, m.col, m.val, rows, sell->chunk, sell->sigma, "desync::chebfd::full");
   } else {
     full_ = Crs<T>{m.row_ptr, m.col, m.val};
   }
@@ -128,19 +135,26 @@ void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Ti
   if (c_.scheme != ChebfdScheme::splitwait) {
     halo_ex_.wait();
     mark(ns_wait_end);
-    if (init) reduce_fused("desync::chebfd::init", 0, rows, Fused<T, true>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st}, slot(b, p), partial_.data());
-    else reduce_fused("desync::chebfd::fused", 0, rows, Fused<T, false>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st}, slot(b, p), partial_.data());
+    if (init) fused<true>(u, w, x_off, st, 0, items(), slot(b, p));
+    else fused<false>(u, w, x_off, st, 0, items(), slot(b, p));
     mark(fused_end);
   } else {
     // The messages travel meanwhile; progress = "test" cuts the rows into chunks (comm/overlap.hpp).
     auto local = [&](auto f) {
-      overlap_exchange(halo_ex_.exchange(), rows, [&](std::int64_t b0, std::int64_t e0) {
-        Kokkos::parallel_for("desync::chebfd::local", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)), f);
+      overlap_exchange(halo_ex_.exchange(), items(), [&](std::int64_t b0, std::int64_t e0) {
+        f(b0, e0);
         ExecSpace().fence();
       });
     };
-    if (init) local(LocalPart<T, true>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st});
-    else local(LocalPart<T, false>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st});
+    const auto crs_local = [&](auto f) {
+      return [&, f](std::int64_t b0, std::int64_t e0) {
+        Kokkos::parallel_for("desync::chebfd::local", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)), f);
+      };
+    };
+    if (sell_ && init) local([&](std::int64_t b0, std::int64_t e0) { sell_local_part<T, true>(b0, e0, *sell_, u, w, nb_, st); });
+    else if (sell_) local([&](std::int64_t b0, std::int64_t e0) { sell_local_part<T, false>(b0, e0, *sell_, u, w, nb_, st); });
+    else if (init) local(crs_local(LocalPart<T, true>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st}));
+    else local(crs_local(LocalPart<T, false>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st}));
     mark(sw_local_end);
     halo_ex_.wait();
     mark(sw_wait_end);
@@ -150,6 +164,18 @@ void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Ti
     mark(remote_end);
   }
   finish_step(tl, it);
+}
+
+template <class T>
+template <bool Init>
+void Filter<T>::fused(const Values<T>& u, const Values<T>& w, std::size_t x_off, const Step& st, std::int64_t b0,
+                      std::int64_t e0, double* out) {
+  const char* label = Init ? "desync::chebfd::init" : "desync::chebfd::fused";
+  if (sell_)
+    reduce_sell_fused<T, Init>(label, b0, e0, *sell_, value_count_, u, w, x, x_off, nb_, st, out, partial_.data());
+  else
+    reduce_fused(label, b0, e0, Fused<T, Init>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st},
+                 out, partial_.data());
 }
 
 template <class T>
@@ -196,5 +222,10 @@ int Filter<T>::run(Timeline& tl, ExperimentLoop& loop) {
 
 template class Filter<double>;
 template class Filter<Complex>;
+// The pipeline (chebfd_pipeline.cpp) calls the fused step too.
+template void Filter<double>::fused<false>(const Values<double>&, const Values<double>&, std::size_t, const Step&,
+                                           std::int64_t, std::int64_t, double*);
+template void Filter<Complex>::fused<false>(const Values<Complex>&, const Values<Complex>&, std::size_t, const Step&,
+                                            std::int64_t, std::int64_t, double*);
 
 }  // namespace desync::chebfd

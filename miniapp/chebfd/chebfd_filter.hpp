@@ -7,6 +7,7 @@
 // reduced once, after all loops, so the loops hold no collective but the experiment's sync.
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "comm/halo_plan.hpp"
 #include "config/config.hpp"
 #include "matrix/local_matrix.hpp"
+#include "matrix/sell_matrix.hpp"
 #include "loop/experiment_loop.hpp"
 #include "record/timeline.hpp"
 #include "chebfd/chebfd_coefficients.hpp"
@@ -50,8 +52,9 @@ std::vector<std::string> event_names(ChebfdScheme scheme);
 template <class T>
 class Filter {
  public:
+  // sell: the kernels run on SELL-C-sigma ([matrix] format = "sell"); null: on CRS.
   Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c, const Scaling& s,
-         std::vector<double> gc, const Communicators& comms, const CommConfig& opt);
+         std::vector<double> gc, const Communicators& comms, const CommConfig& opt, const SellParams* sell = nullptr);
 
   std::int64_t iterations() const;  // timeline iterations of one run()
   // Fills x and moments inside `loop` (its delay slot and sync after every degree step); stops
@@ -62,12 +65,20 @@ class Filter {
   Moments moments;
   std::int32_t rows = 0, halo = 0;
   GlobalIndex first_row = 0;
+  // The SELL-C-sigma matrix the kernels run on (the whole rows, or SPLIT-WAIT's local part), if any.
+  const std::optional<SellMatrix<T>>& sell() const { return sell_; }
 
  private:
   using Sums = std::vector<double>;
   void start(const Values<T>& u, int b);
   void product(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
   void run_pipeline(Timeline& tl, ExperimentLoop& loop);
+  // Work items of the kernels that overlap an exchange: rows, or SELL chunks.
+  std::int64_t items() const { return sell_ ? sell_->chunks : rows; }
+  // The fused step (Init: the init) over items [b0, e0), sums added into `out`.
+  template <bool Init>
+  void fused(const Values<T>& u, const Values<T>& w, std::size_t x_off, const Step& st, std::int64_t b0, std::int64_t e0,
+             double* out);
   void finish_step(Timeline* tl, std::int64_t it);
   double* slot(int b, int p) { return sums_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_; }
 
@@ -79,6 +90,7 @@ class Filter {
   int nb_, np_, blocks_;
   unsigned value_count_;
   Crs<T> full_, local_, remote_;  // full: NON-SPLIT, PIPELINE; local + remote: SPLIT-WAIT
+  std::optional<SellMatrix<T>> sell_;  // replaces full_ or local_ (remote_ stays CRS)
   BlockHalo<T> halo_ex_;
   Sums sums_;
   Sums partial_;  // one chunk's sums (PIPELINE with progress = "test")

@@ -43,15 +43,15 @@ void Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
         halo_ex_.pack(u[b + 1]);
         halo_ex_.post(u[b + 1]);
       }
-      const Fused<T, false> f{value_count_, full_.row_ptr, full_.col, full_.val, u[b], w[b], x,
-                              static_cast<std::size_t>(b) * rows * nb_, nb_, st};
+      const std::size_t x_off = static_cast<std::size_t>(b) * rows * nb_;
       if (b + 1 < blocks_) {
-        // Sub-block b+1's halo travels meanwhile; progress = "test" cuts the rows into chunks.
-        overlap_exchange(halo_ex_.exchange(), rows,
-                         [&](std::int64_t b0, std::int64_t e0) { reduce_fused("desync::chebfd::fused", b0, e0, f, slot(b, p), partial_.data()); });
+        // Sub-block b+1's halo travels meanwhile; progress = "test" cuts the rows (or SELL
+        // chunks) into pieces.
+        overlap_exchange(halo_ex_.exchange(), items(),
+                         [&](std::int64_t b0, std::int64_t e0) { fused<false>(u[b], w[b], x_off, st, b0, e0, slot(b, p)); });
         halo_ex_.wait();
       } else {
-        reduce_fused("desync::chebfd::fused", 0, rows, f, slot(b, p), partial_.data());
+        fused<false>(u[b], w[b], x_off, st, 0, items(), slot(b, p));
       }
     }
     tl.mark(it, fused_end);

@@ -54,4 +54,10 @@ double node_llc_bytes() {
   return 0;
 }
 
+double core_l2_bytes() {
+  Hwloc hw;
+  const hwloc_obj_t o = hwloc_get_next_obj_by_type(hw.topo, HWLOC_OBJ_L2CACHE, nullptr);
+  return o ? static_cast<double>(o->attr->cache.size) : 0.0;
+}
+
 }  // namespace desync

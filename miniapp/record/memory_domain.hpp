@@ -18,4 +18,8 @@ MemoryDomain this_process_memory_domain();
 // L3; 0 if unknown.
 double node_llc_bytes();
 
+// The L2 cache of the first core (its private cache on current CPUs); 0 if unknown. The
+// benchmarks' code-balance model asks whether a row window of x fits in it.
+double core_l2_bytes();
+
 }  // namespace desync

@@ -29,9 +29,10 @@ struct SellProduct {
 };
 
 // Chunks [begin, end) of y = A x: one launch with the chunk height fixed at compile time.
-inline void sell_product(const SellMatrix<double>& a, const Vector& x, const Vector& y, std::int64_t begin,
-                         std::int64_t end) {
-  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+// Space: the default execution space; the benchmarks also pass a one-thread host space.
+template <class Space = ExecSpace>
+void sell_product(const SellMatrix<double>& a, const Vector& x, const Vector& y, std::int64_t begin, std::int64_t end) {
+  using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>;
   with_chunk(a.chunk, [&](auto c) {
     Kokkos::parallel_for("desync::spmv::local_sell", Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)),
                          SellProduct<decltype(c)::value>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
