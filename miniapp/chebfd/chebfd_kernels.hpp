@@ -175,9 +175,10 @@ struct RemoteTail {
 // The row reduction f over rows [begin, end) added into out (value_count doubles); scratch holds
 // one chunk's sums. The pipeline's chunks with progress = "test" use it: a chunked sum rounds
 // differently from the one-piece sum (begin = 0 writes out directly), the filtered vectors do not.
-template <class F>
+// Space: the default execution space; the benchmarks also pass a one-thread host space.
+template <class Space = ExecSpace, class F>
 void reduce_rows(const char* label, std::int64_t begin, std::int64_t end, const F& f, double* out, double* scratch) {
-  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+  using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>;
   double* dst = begin == 0 ? out : scratch;
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> r(dst, f.value_count);
   Kokkos::parallel_reduce(label, Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)), f, r);
@@ -187,15 +188,15 @@ void reduce_rows(const char* label, std::int64_t begin, std::int64_t end, const 
 
 // reduce_rows of a fused step with the block width fixed at compile time where it is one of the
 // common small widths (the same numbers as the runtime-width functor, summed in the same order).
-template <class T, bool Init>
+template <class Space = ExecSpace, class T, bool Init>
 void reduce_fused(const char* label, std::int64_t begin, std::int64_t end, const Fused<T, Init>& f, double* out,
                   double* scratch) {
   switch (f.nb) {
-    case 1: reduce_rows(label, begin, end, f.template fixed<1>(), out, scratch); break;
-    case 2: reduce_rows(label, begin, end, f.template fixed<2>(), out, scratch); break;
-    case 4: reduce_rows(label, begin, end, f.template fixed<4>(), out, scratch); break;
-    case 8: reduce_rows(label, begin, end, f.template fixed<8>(), out, scratch); break;
-    default: reduce_rows(label, begin, end, f, out, scratch); break;
+    case 1: reduce_rows<Space>(label, begin, end, f.template fixed<1>(), out, scratch); break;
+    case 2: reduce_rows<Space>(label, begin, end, f.template fixed<2>(), out, scratch); break;
+    case 4: reduce_rows<Space>(label, begin, end, f.template fixed<4>(), out, scratch); break;
+    case 8: reduce_rows<Space>(label, begin, end, f.template fixed<8>(), out, scratch); break;
+    default: reduce_rows<Space>(label, begin, end, f, out, scratch); break;
   }
 }
 

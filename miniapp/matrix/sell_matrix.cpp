@@ -39,11 +39,17 @@ void check(int chunk, int sigma) {
 
 }  // namespace
 
-double sell_beta(const std::vector<std::int32_t>& lengths, int chunk, int sigma) {
+std::int64_t sell_stored(const std::vector<std::int32_t>& lengths, int chunk, int sigma) {
   check(chunk, sigma);
-  std::int64_t nnz = 0, stored = 0;
-  for (auto n : lengths) nnz += n;
+  std::int64_t stored = 0;
   for (auto w : chunk_widths(lengths, sell_row_order(lengths, sigma), chunk)) stored += w * chunk;
+  return stored;
+}
+
+double sell_beta(const std::vector<std::int32_t>& lengths, int chunk, int sigma) {
+  std::int64_t nnz = 0;
+  for (auto n : lengths) nnz += n;
+  const std::int64_t stored = sell_stored(lengths, chunk, sigma);
   return stored > 0 ? static_cast<double>(nnz) / static_cast<double>(stored) : 1.0;
 }
 

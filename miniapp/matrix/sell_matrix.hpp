@@ -46,7 +46,9 @@ SellMatrix<T> make_sell(const RowOffsets& row_ptr, const LocalColumns& col, cons
 // rows (stable: equal lengths keep their order). lengths[i] is row i's entry count.
 std::vector<std::int32_t> sell_row_order(const std::vector<std::int32_t>& lengths, int sigma);
 
-// beta of SELL-C-sigma for rows with these entry counts, without building it (desync plan).
+// Entries SELL-C-sigma stores (padding included) for rows with these entry counts, and its beta,
+// without building it (desync plan).
+std::int64_t sell_stored(const std::vector<std::int32_t>& lengths, int chunk, int sigma);
 double sell_beta(const std::vector<std::int32_t>& lengths, int chunk, int sigma);
 
 // Calls f(std::integral_constant<int, C>{}) for the runtime chunk height: the kernel's lane

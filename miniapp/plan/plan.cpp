@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "matrix/rank_pattern.hpp"
+#include "matrix/sell_matrix.hpp"
 
 namespace desync {
 
@@ -85,8 +86,17 @@ Plan build_plan(const MatrixGenerator& g, const MatrixConfig& cfg, const PlanOpt
   const MatrixGenerator& scanned = counter ? static_cast<const MatrixGenerator&>(*counter) : g;
   for (int r = 0; r < opt.ranks; ++r) {
     if (opt.only_rank >= 0 && r != opt.only_rank) continue;
-    const RankPattern rp = scan_rank(scanned, p.partition, r);
-    PlanRank info{r, rp.rows, rp.nnz, {}};
+    const bool sell = cfg.format == MatrixFormat::sell;
+    const RankPattern rp = scan_rank(scanned, p.partition, r, false, sell);
+    PlanRank info;
+    info.rank = r;
+    info.rows = rp.rows;
+    info.nnz = rp.nnz;
+    info.local_nnz = rp.nnz - rp.remote_nnz;
+    if (sell) {
+      info.sell_stored = sell_stored(rp.lengths, cfg.sell.chunk, cfg.sell.sigma);
+      info.sell_stored_local = sell_stored(rp.local_lengths, cfg.sell.chunk, cfg.sell.sigma);
+    }
     for (const auto& b : rp.recv)
       info.partners.push_back({b.owner, b.entries, b.entries * p.scalar_bytes * opt.nb, b.owner - r,
                                node(b.owner) == node(r)});
@@ -96,6 +106,21 @@ Plan build_plan(const MatrixGenerator& g, const MatrixConfig& cfg, const PlanOpt
     if (progress) progress(r + 1, opt.ranks);
   }
   p.profile = plan_profile(p.ranks_info);
+  if (cfg.format == MatrixFormat::sell) {
+    p.sell_chunk = cfg.sell.chunk;
+    p.sell_sigma = cfg.sell.sigma;
+    p.aligned = cfg.sell.align_rows;
+    p.format = "SELL-" + std::to_string(p.sell_chunk) + "-" + std::to_string(p.sell_sigma);
+    double nnz = 0, local = 0, stored = 0, stored_local = 0;
+    for (const PlanRank& r : p.ranks_info) {
+      nnz += static_cast<double>(r.nnz);
+      local += static_cast<double>(r.local_nnz);
+      stored += static_cast<double>(r.sell_stored);
+      stored_local += static_cast<double>(r.sell_stored_local);
+    }
+    p.sell_beta = stored > 0 ? nnz / stored : 1.0;
+    p.sell_beta_local = stored_local > 0 ? local / stored_local : 1.0;
+  }
   if (counter) {
     p.spy.size = static_cast<int>(grid);
     p.spy.counts = counter->sum();

@@ -40,6 +40,10 @@ struct PlanPartner {
 struct PlanRank {
   int rank = 0;
   GlobalIndex rows = 0, nnz = 0;
+  // [matrix] format = "sell": entries stored with padding, whole rows and own columns only
+  // (the local part SPLIT-WAIT and the spmv kernels run on); 0 for CRS.
+  std::int64_t sell_stored = 0, sell_stored_local = 0;
+  GlobalIndex local_nnz = 0;
   std::vector<PlanPartner> partners;
 };
 
@@ -62,6 +66,11 @@ struct PlanProfile {
 
 struct Plan {
   std::string generator;
+  std::string format = "crs";  // "crs" or "SELL-C-sigma" with its C and sigma
+  int sell_chunk = 0, sell_sigma = 0;
+  bool aligned = false;        // [matrix.sell] align_rows: row ranges start on whole chunks
+  // Fill-in over the scanned ranks: sum nnz / sum stored (whole rows; own columns only).
+  double sell_beta = 1.0, sell_beta_local = 1.0;
   GlobalIndex nr = 0, nnz = 0, bandwidth = 0;
   bool global_counts = true;  // false with only_rank: nnz and bandwidth cover that rank only
   int scalar_bytes = 8, nb = 1, ranks = 1, ranks_per_node = 0;

@@ -27,6 +27,10 @@ std::string plan_text(const Plan& p) {
     s += fmt::format("(one rank scanned: nnz {}, bandwidth {} of that rank)\n", p.nnz, p.bandwidth);
   s += fmt::format("ranks {}, ranks per node {}, block width nb {}\n", p.ranks,
                    p.ranks_per_node > 0 ? std::to_string(p.ranks_per_node) : std::string("all"), p.nb);
+  if (p.sell_chunk > 0)
+    s += fmt::format("format: {}{}, fill-in beta {:.4f} (whole rows: NON-SPLIT, PIPELINE), {:.4f} (own columns: spmv, "
+                     "SPLIT-WAIT)\n",
+                     p.format, p.aligned ? ", row ranges aligned to whole chunks" : "", p.sell_beta, p.sell_beta_local);
   const PlanProfile& f = p.profile;
   s += fmt::format("messages: size min {} / mean {} / max {}; partners per rank min {:.0f} / mean {:.2f} / max {:.0f}\n",
                    bytes_text(f.msg_bytes_min), bytes_text(f.msg_bytes_mean), bytes_text(f.msg_bytes_max),
@@ -57,6 +61,10 @@ std::string plan_json(const Plan& p) {
   std::string s = "{\n";
   s += fmt::format("  \"generator\": \"{}\",\n  \"nr\": {},\n  \"nnz\": {},\n  \"bandwidth\": {},\n", p.generator, p.nr,
                    p.nnz, p.bandwidth);
+  s += fmt::format("  \"format\": \"{}\",\n", p.sell_chunk > 0 ? "sell" : "crs");
+  if (p.sell_chunk > 0)
+    s += fmt::format("  \"sell\": {{\"chunk\": {}, \"sigma\": {}, \"align_rows\": {}, \"beta\": {}, \"beta_local\": {}}},\n",
+                     p.sell_chunk, p.sell_sigma, p.aligned ? "true" : "false", p.sell_beta, p.sell_beta_local);
   s += fmt::format("  \"global_counts\": {},\n  \"scalar_bytes\": {},\n  \"nb\": {},\n  \"ranks_total\": {},\n  \"ranks_per_node\": {},\n",
                    p.global_counts ? "true" : "false", p.scalar_bytes, p.nb, p.ranks, p.ranks_per_node);
   s += "  \"ranks\": [";
@@ -64,6 +72,9 @@ std::string plan_json(const Plan& p) {
     const PlanRank& r = p.ranks_info[i];
     s += fmt::format("{}\n    {{\"rank\": {}, \"first_row\": {}, \"rows\": {}, \"nnz\": {}, ", i ? "," : "", r.rank,
                      p.partition.begin(r.rank), r.rows, r.nnz);
+    if (p.sell_chunk > 0)
+      s += fmt::format("\"local_nnz\": {}, \"sell_stored\": {}, \"sell_stored_local\": {}, ", r.local_nnz, r.sell_stored,
+                       r.sell_stored_local);
     if (p.profile.all_ranks)
       s += fmt::format("\"send_bytes\": {}, \"send_messages\": {}, ", p.profile.send_bytes[static_cast<std::size_t>(r.rank)],
                        p.profile.send_messages[static_cast<std::size_t>(r.rank)]);

@@ -9,7 +9,10 @@
 
 #include "matrix/make_generator.hpp"
 #include "matrix/topi_decomposition.hpp"
+#include "matrix/local_matrix.hpp"
+#include "matrix/sell_matrix.hpp"
 #include "plan/plan.hpp"
+#include "spmv/spmv_matrix.hpp"
 
 namespace desync {
 namespace {
@@ -221,6 +224,45 @@ TEST(PlanSpyGrid, CountsEveryNonzeroInItsBlock) {
   sum = 0;
   for (auto c : one.spy.counts) sum += c;
   EXPECT_EQ(sum, one.nnz);
+}
+
+// The plan's SELL-C-sigma fill-in is that of the matrices the ranks build (whole rows and the
+// own-column part), and chunk alignment starts every rank on a chunk and changes the messages.
+TEST(PlanSell, BetaIsTheBuiltMatricesAndAlignmentMovesBoundaries) {
+  MatrixConfig cfg;
+  cfg.generator = GeneratorKind::spin;
+  cfg.spin.sites = 12;
+  cfg.spin.up = 6;
+  cfg.format = MatrixFormat::sell;
+  cfg.sell = {8, 32, false};
+  const auto g = make_generator(cfg);
+  PlanOptions opt;
+  opt.ranks = 7;
+  opt.spy_grid = 0;
+  const Plan p = build_plan(*g, cfg, opt);
+  for (const PlanRank& r : p.ranks_info) {
+    const LocalMatrix<double> m = build_local_matrix<double>(*g, p.partition, r.rank);
+    const SellMatrix<double> whole = make_sell(m.row_ptr, m.col, m.val, m.rows, 8, 32, "test");
+    EXPECT_EQ(r.sell_stored, whole.stored) << "rank " << r.rank;
+    const SplitMatrix split = split_matrix(m, false);
+    const SellMatrix<double> own = make_sell(split.local.row_ptr, split.local.col, split.local.val, m.rows, 8, 32, "test");
+    EXPECT_EQ(r.sell_stored_local, own.stored) << "rank " << r.rank;
+    EXPECT_EQ(r.local_nnz, split.local.nnz);
+  }
+  EXPECT_GT(p.sell_beta, 0.5);
+  EXPECT_LT(p.sell_beta, 1.0) << "SPIN rows differ in length: some padding";
+  EXPECT_NE(plan_text(p).find("SELL-8-32"), std::string::npos);
+  EXPECT_NE(plan_json(p).find("\"beta_local\""), std::string::npos);
+
+  cfg.sell.align_rows = true;
+  const Plan a = build_plan(*g, cfg, opt);
+  bool moved = false;
+  for (int k = 1; k < opt.ranks; ++k) {
+    EXPECT_EQ(a.partition.begin(k) % 8, 0);
+    moved = moved || a.partition.begin(k) != p.partition.begin(k);
+  }
+  ASSERT_TRUE(moved) << "924 rows over 7 ranks: 132-row blocks are not multiples of 8";
+  EXPECT_NE(a.profile.msg_bytes_mean, p.profile.msg_bytes_mean) << "moved boundaries change the halo";
 }
 
 }  // namespace
