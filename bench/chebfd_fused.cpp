@@ -1,9 +1,12 @@
-// ChebFD's fused degree step against the same step composed of separate KokkosKernels calls
-// (spmv on the block, axpy, two block dots, axpy) on the same matrix, blocks and threads, and
-// against the roofline: the optimistic byte count of matrices.md §7.4 (bytes_per_step) over
-// desync's STREAM triad bandwidth measured in the same run. Matrix: the 5-point operator, sized
-// per block width so that matrix plus three blocks take about 1.2 GB (2.5x this machine's L3).
-//   bench_chebfd [--bytes B] [--reps R]
+// ChebFD's fused degree step, on CRS and on SELL-C-sigma, against the same step composed of
+// separate KokkosKernels calls (spmv on the block, axpy, two block dots, axpy) on the same matrix,
+// blocks and threads, and against the memory roofline: the step's bytes by the code-balance model
+// (bench/code_balance.hpp, docs/method.md section 27) over the STREAM triad bandwidth measured in
+// the same run with the same threads. The fused kernels run on one thread (Kokkos::Serial, against
+// a one-thread triad) and on all threads; the composed step on all threads (KokkosKernels is
+// instantiated for the default execution space only). Matrix: the 5-point operator, sized per
+// block width so that matrix plus three blocks take about 1.2 GB (2.5x this machine's L3).
+//   bench_chebfd [--bytes B] [--reps R] [--chunk C] [--sigma S]
 #include <fmt/core.h>
 #include <mpi.h>
 
@@ -14,10 +17,15 @@
 #include <cmath>
 
 #include "bench_util.hpp"
+#include "code_balance.hpp"
+#include "desync/build_info.hpp"
 #include "matrix/local_matrix.hpp"
+#include "matrix/sell_matrix.hpp"
 #include "matrix/stencil5.hpp"
 #include "chebfd/chebfd.hpp"
 #include "chebfd/chebfd_kernels.hpp"
+#include "chebfd/chebfd_sell_kernels.hpp"
+#include "record/memory_domain.hpp"
 #include "spmv/spmv_matrix.hpp"
 #include "triad/triad_kernels.hpp"
 
@@ -25,17 +33,51 @@ namespace {
 using namespace desync;
 using Block = Kokkos::View<double**, Kokkos::LayoutLeft, MemSpace>;
 
-struct Result {
-  double t_fused, t_kk, t_triad, bytes, flops;
+struct Times {
+  double crs = 1e300, sell = 1e300, triad = 1e300;
 };
 
-Result measure(int nb, double budget, int reps) {
+struct Result {
+  Times one, all;
+  double t_kk = 1e300, bytes_crs = 0, bytes_sell = 0, flops = 0, beta = 1;
+};
+
+template <class Space>
+Times fused_times(const chebfd::Fused<double, false>& f, const SellMatrix<double>& s, int nb, const chebfd::Step& st,
+                  Index tm, int reps) {
+  Vector ta("desync::bench::a", tm), tb("desync::bench::b", tm), tc("desync::bench::c", tm), td("desync::bench::d", 0);
+  Kokkos::parallel_for("desync::bench::init", RangePolicy(0, tm), triad::Init{ta, tb, tc, td, 0});
+  Kokkos::fence();
+  std::vector<double> sums(f.value_count), scratch(f.value_count);
+  Times t;
+  for (int k = 0; k < reps; ++k) {
+    t.crs = std::min(t.crs, bench::best_time(1, [&] {
+      chebfd::reduce_fused<Space>("desync::chebfd::fused", 0, f.row_ptr.extent(0) - 1, f, sums.data(), scratch.data());
+      Kokkos::fence();
+    }));
+    t.sell = std::min(t.sell, bench::best_time(1, [&] {
+      chebfd::reduce_sell_fused<double, false, Space>("desync::chebfd::fused", 0, s.chunks, s, f.value_count, f.u, f.w, f.x, 0,
+                                                      nb, st, sums.data(), scratch.data());
+      Kokkos::fence();
+    }));
+    t.triad = std::min(t.triad, bench::best_time(1, [&] {
+      Kokkos::parallel_for("desync::triad::stream", Kokkos::RangePolicy<Space, Kokkos::IndexType<Index>>(0, tm),
+                           triad::Stream{ta, tb, tc, 3.0});
+      Kokkos::fence();
+    }));
+  }
+  t.triad = 32.0 * static_cast<double>(tm) / t.triad;  // now a bandwidth
+  return t;
+}
+
+Result measure(int nb, double budget, int reps, int chunk, int sigma) {
   const auto rows_wanted = budget / (60.0 + 24.0 * nb);
   Stencil5Params sp;
   sp.nx = sp.ny = static_cast<std::int64_t>(std::sqrt(rows_wanted));
   const Stencil5 g(sp);
   const LocalMatrix<double> m = build_local_matrix<double>(g, partition_by_rows(g.rows(), 1), 0);
   const SplitMatrix a = split_matrix(m, false);
+  const SellMatrix<double> s = make_sell(m.row_ptr, m.col, m.val, m.rows, chunk, sigma, "desync::bench");
   const std::int32_t n = m.rows;
   const auto len = static_cast<std::size_t>(n) * nb;
 
@@ -44,25 +86,30 @@ Result measure(int nb, double budget, int reps) {
   Kokkos::deep_copy(u, 0.5);
   const chebfd::Step st{2 * 0.1, 2 * 0.05, 0.01, 0.0};
   const chebfd::Fused<double, false> fused{static_cast<unsigned>(2 * nb), m.row_ptr, m.col, m.val, u, w, x, 0, nb, st};
-  std::vector<double> sums(static_cast<std::size_t>(2 * nb));
 
   // Composed: column-major multivectors for KokkosKernels.
   Block U("desync::bench::U", n, nb), W("desync::bench::W", n, nb), X("desync::bench::X", n, nb);
   Kokkos::deep_copy(U, 0.5);
   Kokkos::View<double*, Kokkos::HostSpace> eta("desync::bench::eta", nb), mu("desync::bench::mu", nb);
 
-  const double bytes = chebfd::bytes_per_step(false, n, static_cast<double>(m.nnz), nb);
-  const auto tm = static_cast<Index>(bytes / 32.0);
-  Vector ta("desync::bench::a", tm), tb("desync::bench::b", tm), tc("desync::bench::c", tm), td("desync::bench::d", 0);
-  Kokkos::parallel_for("desync::bench::init", RangePolicy(0, tm), triad::Init{ta, tb, tc, td, 0});
-  Kokkos::fence();
+  // The 5-point operator's bandwidth is nx: its window of u fits a core's L2 for these sizes.
+  bench::SparseShape shape{double(n), double(m.nnz), double(m.nnz), double(sp.nx), 0, 8};
+  const double l2 = core_l2_bytes();
+  const bool once = bench::x_once(shape, nb, l2 > 0 ? l2 : 512.0 * 1024);
+  Result r;
+  r.bytes_crs = bench::fused_bytes_model(shape, nb, once);
+  shape.stored = static_cast<double>(s.stored);
+  shape.chunk = chunk;
+  r.bytes_sell = bench::fused_bytes_model(shape, nb, once);
+  r.flops = chebfd::flops_per_step(false, n, static_cast<double>(m.nnz), nb);
+  r.beta = s.beta();
+  const auto tm = static_cast<Index>(r.bytes_crs / 32.0);
 
-  Result r{1e300, 1e300, 1e300, bytes, chebfd::flops_per_step(false, n, static_cast<double>(m.nnz), nb)};
-  for (int k = 0; k < reps; ++k) {
-    r.t_fused = std::min(r.t_fused, bench::best_time(1, [&] {
-      chebfd::reduce_fused("desync::chebfd::fused", 0, n, fused, sums.data(), nullptr);  // the workload's dispatch
-      Kokkos::fence();
-    }));
+#if defined(KOKKOS_ENABLE_SERIAL)
+  r.one = fused_times<Kokkos::Serial>(fused, s, nb, st, tm, reps);
+#endif
+  r.all = fused_times<ExecSpace>(fused, s, nb, st, tm, reps);
+  for (int k = 0; k < reps; ++k)
     r.t_kk = std::min(r.t_kk, bench::best_time(1, [&] {
       KokkosSparse::spmv("N", 2 * 0.1, a.kk_local, U, -1.0, W);
       KokkosBlas::axpy(2 * 0.05, U, W);
@@ -71,12 +118,6 @@ Result measure(int nb, double budget, int reps) {
       KokkosBlas::axpy(0.01, W, X);
       Kokkos::fence();
     }));
-    r.t_triad = std::min(r.t_triad, bench::best_time(1, [&] {
-      Kokkos::parallel_for("desync::triad::stream", RangePolicy(0, tm), triad::Stream{ta, tb, tc, 3.0});
-      Kokkos::fence();
-    }));
-  }
-  r.t_triad = 32.0 * static_cast<double>(tm) / r.t_triad;  // now a bandwidth
   return r;
 }
 
@@ -88,15 +129,30 @@ int main(int argc, char** argv) {
     Kokkos::ScopeGuard kokkos(argc, argv);
     const double budget = static_cast<double>(bench::arg(argc, argv, "--bytes", 1'200'000'000));
     const int reps = static_cast<int>(bench::arg(argc, argv, "--reps", 5));
-    fmt::print("ChebFD fused-kernel benchmark: 5-point matrix, real, {} threads, best of {}\n",
-               Kokkos::DefaultExecutionSpace().concurrency(), reps);
-    fmt::print("  {:>4} {:>12} {:>12} {:>18} {:>18}\n", "nb", "fused GF/s", "composed GF/s", "fused/composed", "fused/roofline");
+    const int chunk = static_cast<int>(bench::arg(argc, argv, "--chunk", 8));
+    const int sigma = static_cast<int>(bench::arg(argc, argv, "--sigma", 32));
+    const int threads = Kokkos::DefaultExecutionSpace().concurrency();
+    fmt::print("ChebFD fused-kernel benchmark: 5-point matrix, real, 1 and {} threads, best of {}, SELL-{}-{}\n", threads, reps,
+               chunk, sigma);
+    fmt::print("  build: {}\n", desync_build_description);
+    fmt::print("  {:>4} {:>8} {:>10} {:>10} {:>12} {:>15} {:>15} {:>12} {:>12}\n", "nb", "threads", "CRS GF/s", "SELL GF/s",
+               "composed GF/s", "CRS/composed", "SELL/composed", "CRS/roof", "SELL/roof");
     for (int nb : {1, 4, 16, 32}) {
-      const Result r = measure(nb, budget, reps);
-      fmt::print("  {:>4} {:>12.2f} {:>12.2f} {:>18.2f} {:>18.3f}\n", nb, 1e-9 * r.flops / r.t_fused, 1e-9 * r.flops / r.t_kk,
-                 r.t_kk / r.t_fused, (r.bytes / r.t_fused) / r.t_triad);
+      const Result r = measure(nb, budget, reps, chunk, sigma);
+      const auto line = [&](int th, const Times& t, bool composed) {
+        const std::string kk = composed ? fmt::format("{:.2f}", 1e-9 * r.flops / r.t_kk) : "-";
+        const std::string c1 = composed ? fmt::format("{:.2f}", r.t_kk / t.crs) : "-";
+        const std::string c2 = composed ? fmt::format("{:.2f}", r.t_kk / t.sell) : "-";
+        fmt::print("  {:>4} {:>8} {:>10.2f} {:>10.2f} {:>12} {:>15} {:>15} {:>12.3f} {:>12.3f}\n", nb, th, 1e-9 * r.flops / t.crs,
+                   1e-9 * r.flops / t.sell, kk, c1, c2, r.bytes_crs / t.crs / t.triad, r.bytes_sell / t.sell / t.triad);
+      };
+#if defined(KOKKOS_ENABLE_SERIAL)
+      line(1, r.one, false);
+#endif
+      line(threads, r.all, true);
     }
-    fmt::print("  goals: fused/composed >= 1.5 at nb = 1 and higher for larger nb; fused/roofline >= 0.8\n");
+    fmt::print("  roof: the step's bytes by the code-balance model over the triad bandwidth with the same threads\n");
+    fmt::print("  goals: fused/composed >= 1.5 at nb = 1, >= 2 at nb >= 4; one thread: fused/roof >= 0.8\n");
   }
   MPI_Finalize();
   return 0;

@@ -1,91 +1,196 @@
-// desync's CRS SpMV kernel against KokkosKernels' spmv on the same matrix, vectors and threads,
-// and against the memory-bandwidth roofline: bytes moved by one product (12 per nonzero + 24 per
-// row, docs/method.md section 13) over the bandwidth of desync's STREAM triad on arrays of the
-// same total size, measured in the same run.
-//   bench_spmv [--sites L] [--grid N] [--reps R]
-//     --sites L : SPIN chain, L sites at half filling (26: 145 M nonzeros, 1.8 GB of CRS, ~4x this
-//                 machine's L3); its columns scatter over the whole vector (latency-bound gathers)
-//     --grid N  : instead, the 5-point stencil on N x N points (default 4000: 80 M nonzeros,
-//                 1.3 GB), near-diagonal columns: the streaming case the roofline describes
+// desync's SpMV kernels, CRS and SELL-C-sigma, against KokkosKernels' spmv on the same matrix,
+// vectors and threads, and against the memory roofline: each kernel's bytes by the code-balance
+// model (bench/code_balance.hpp, docs/method.md section 27) over the STREAM triad bandwidth
+// measured in the same run with the same threads. Every kernel runs twice: on one thread
+// (Kokkos::Serial, against a one-thread triad: the bandwidth one core can always draw) and on
+// all threads of the default execution space (against the all-thread triad).
+//   bench_spmv [--matrix stencil5|spin|topi] [--size N] [--chunk C] [--sigma S] [--reps R]
+//     stencil5: the 5-point operator on N x N points (default 4000: 80 M nonzeros, 1.3 GB), near-
+//               diagonal columns: the streaming case
+//     spin    : the SPIN chain with N sites at half filling (default 24: 2.7 M rows, 35 M
+//               nonzeros); columns scatter over the vector
+//     topi    : the topological insulator on an N x N x N lattice (default 80: 2 M rows, 27 M nonzeros), magnitudes of its
+//               complex values (what the spmv workload multiplies)
 #include <fmt/core.h>
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
 #include <KokkosSparse_spmv.hpp>
+#include <cstring>
+#include <memory>
+#include <string>
 
 #include "bench_util.hpp"
+#include "code_balance.hpp"
+#include "desync/build_info.hpp"
 #include "matrix/local_matrix.hpp"
+#include "matrix/rank_pattern.hpp"
+#include "matrix/sell_matrix.hpp"
 #include "matrix/spin_chain.hpp"
 #include "matrix/stencil5.hpp"
-#include "spmv/spmv.hpp"
+#include "matrix/topological_insulator.hpp"
+#include "record/memory_domain.hpp"
 #include "spmv/spmv_kernels.hpp"
 #include "spmv/spmv_matrix.hpp"
+#include "spmv/spmv_sell_kernel.hpp"
 #include "triad/triad_kernels.hpp"
+
+namespace {
+using namespace desync;
+
+std::unique_ptr<MatrixGenerator> make(const std::string& kind, long long n, std::string& name) {
+  if (kind == "spin") {
+    SpinParams sp;
+    sp.sites = static_cast<int>(n > 0 ? n : 24);
+    sp.up = sp.sites / 2;
+    name = fmt::format("SPIN{}", sp.sites);
+    return std::make_unique<SpinChain>(sp);
+  }
+  if (kind == "topi") {
+    TopiParams tp;
+    const std::int64_t l = n > 0 ? n : 80;
+    tp.block = {l, l, l};
+    name = fmt::format("TOPI {}^3", l);
+    return std::make_unique<TopologicalInsulator>(tp);
+  }
+  Stencil5Params st;
+  st.nx = st.ny = n > 0 ? n : 4000;
+  name = fmt::format("5-point {}x{}", st.nx, st.ny);
+  return std::make_unique<Stencil5>(st);
+}
+
+// The matrix the spmv workload multiplies: a complex generator's magnitudes (spmv.cpp does the same).
+LocalMatrix<double> real_matrix(const MatrixGenerator& g, const RowPartition& p) {
+  if (!g.is_complex()) return build_local_matrix<double>(g, p, 0);
+  const LocalMatrix<Complex> c = build_local_matrix<Complex>(g, p, 0);
+  LocalMatrix<double> m;
+  m.rows = c.rows;
+  m.nnz = c.nnz;
+  m.row_ptr = c.row_ptr;
+  m.col = c.col;
+  m.val = Values<double>("desync::bench::magnitudes", static_cast<std::size_t>(c.nnz));
+  const auto src = c.val;
+  const auto dst = m.val;
+  Kokkos::parallel_for("desync::bench::magnitudes", RangePolicy(0, c.nnz), KOKKOS_LAMBDA(Index k) { dst(k) = Kokkos::abs(src(k)); });
+  Kokkos::fence();
+  return m;
+}
+
+struct Timing {
+  double crs = 1e300, sell = 1e300, kk = 1e300, triad = 1e300;
+};
+
+// Best-of-reps times of every kernel on execution space Space.
+template <class Space>
+Timing measure(const SplitMatrix& a, const SellMatrix<double>& s, const Vector& x, const Vector& y, const Vector& y_sell,
+               const Vector& y_kk, Index tm, int reps, bool with_kk) {
+  Vector ta("desync::bench::a", tm), tb("desync::bench::b", tm), tc("desync::bench::c", tm), td("desync::bench::d", 0);
+  Kokkos::parallel_for("desync::bench::init", RangePolicy(0, tm), triad::Init{ta, tb, tc, td, 0});
+  Kokkos::fence();
+  const spmv::LocalProduct crs{a.local.row_ptr, a.local.col, a.local.val, x, y};
+  const Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>> rows(0, a.rows);
+  Timing t;
+  for (int r = 0; r < reps; ++r) {
+    t.crs = std::min(t.crs, bench::best_time(1, [&] {
+      Kokkos::parallel_for("desync::spmv::local", rows, crs);
+      Kokkos::fence();
+    }));
+    t.sell = std::min(t.sell, bench::best_time(1, [&] {
+      spmv::sell_product<Space>(s, x, y_sell, 0, s.chunks);
+      Kokkos::fence();
+    }));
+    if (with_kk)
+      t.kk = std::min(t.kk, bench::best_time(1, [&] {
+        KokkosSparse::spmv("N", 1.0, a.kk_local, x, 0.0, y_kk);
+        Kokkos::fence();
+      }));
+    t.triad = std::min(t.triad, bench::best_time(1, [&] {
+      Kokkos::parallel_for("desync::triad::stream", Kokkos::RangePolicy<Space, Kokkos::IndexType<Index>>(0, tm),
+                           triad::Stream{ta, tb, tc, 3.0});
+      Kokkos::fence();
+    }));
+  }
+  return t;
+}
+
+std::int64_t differing(const Vector& a, const Vector& b, std::int32_t n) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  std::int64_t d = 0;
+  for (std::int32_t i = 0; i < n; ++i) d += std::fabs(ha(i) - hb(i)) > 1e-12 * std::fabs(hb(i));
+  return d;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   {
     Kokkos::ScopeGuard kokkos(argc, argv);
-    using namespace desync;
-    const int sites = static_cast<int>(bench::arg(argc, argv, "--sites", 0));
+    std::string kind = "stencil5", name;
+    for (int i = 1; i + 1 < argc; ++i)
+      if (std::strcmp(argv[i], "--matrix") == 0) kind = argv[i + 1];
+    const long long n_arg = bench::arg(argc, argv, "--size", bench::arg(argc, argv, "--grid", 0));
+    const int chunk = static_cast<int>(bench::arg(argc, argv, "--chunk", 8));
+    const int sigma = static_cast<int>(bench::arg(argc, argv, "--sigma", 32));
     const int reps = static_cast<int>(bench::arg(argc, argv, "--reps", 10));
-    std::unique_ptr<MatrixGenerator> g;
-    std::string name;
-    if (sites > 0) {
-      SpinParams sp;
-      sp.sites = sites;
-      sp.up = sites / 2;
-      g = std::make_unique<SpinChain>(sp);
-      name = fmt::format("SPIN{}", sites);
-    } else {
-      Stencil5Params st;
-      st.nx = st.ny = bench::arg(argc, argv, "--grid", 4000);
-      g = std::make_unique<Stencil5>(st);
-      name = fmt::format("5-point {}x{}", st.nx, st.ny);
-    }
-    const SplitMatrix a = split_matrix(build_local_matrix<double>(*g, partition_by_rows(g->rows(), 1), 0), true);
+    const auto g = make(kind, n_arg, name);
+    const RowPartition part = partition_by_rows(g->rows(), 1);
+    const SplitMatrix a = split_matrix(real_matrix(*g, part), true);
+    const SellMatrix<double> s = make_sell(a.local.row_ptr, a.local.col, a.local.val, a.rows, chunk, sigma, "desync::bench");
     const std::int32_t n = a.rows;
-    Vector x("desync::bench::x", n), y("desync::bench::y", n), y_kk("desync::bench::y_kk", n);
+    Vector x("desync::bench::x", n), y("desync::bench::y", n), y_sell("desync::bench::y_sell", n), y_kk("desync::bench::y_kk", n);
     Kokkos::deep_copy(x, 1.5);
-    const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>> rows(0, n);
-    const spmv::LocalProduct own{a.local.row_ptr, a.local.col, a.local.val, x, y};
 
-    const double bytes = spmv_bytes(n, a.local.nnz, 0, false);
-    // Triad arrays sized to the same traffic: 32 B per element with write-allocate.
-    const auto m = static_cast<Index>(bytes / 32.0);
-    Vector ta("desync::bench::a", m), tb("desync::bench::b", m), tc("desync::bench::c", m), td("desync::bench::d", 0);
-    Kokkos::parallel_for("desync::bench::init", RangePolicy(0, m), triad::Init{ta, tb, tc, td, 0});
-    Kokkos::fence();
+    bench::SparseShape crs_shape{double(n), double(a.local.nnz), double(a.local.nnz), double(scan_rank(*g, part, 0).bandwidth), 0, 8};
+    bench::SparseShape sell_shape = crs_shape;
+    sell_shape.stored = static_cast<double>(s.stored);
+    sell_shape.chunk = chunk;
+    const double l2 = core_l2_bytes();
+    const bool once = bench::x_once(crs_shape, 1, l2 > 0 ? l2 : 512.0 * 1024);
+    const double b_crs = bench::spmv_bytes_model(crs_shape, 1, once), b_sell = bench::spmv_bytes_model(sell_shape, 1, once);
+    const double flops = 2.0 * static_cast<double>(a.local.nnz);
+    const auto tm = static_cast<Index>(b_crs / 32.0);  // triad arrays: the same traffic (32 B per element)
 
-    double t_own = 1e300, t_kk = 1e300, t_triad = 1e300;
-    for (int r = 0; r < reps; ++r) {
-      t_own = std::min(t_own, bench::best_time(1, [&] {
-        Kokkos::parallel_for("desync::spmv::local", rows, own);
-        Kokkos::fence();
-      }));
-      t_kk = std::min(t_kk, bench::best_time(1, [&] {
-        KokkosSparse::spmv("N", 1.0, a.kk_local, x, 0.0, y_kk);
-        Kokkos::fence();
-      }));
-      t_triad = std::min(t_triad, bench::best_time(1, [&] {
-        Kokkos::parallel_for("desync::triad::stream", RangePolicy(0, m), triad::Stream{ta, tb, tc, 3.0});
-        Kokkos::fence();
-      }));
-    }
-    auto h_own = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-    auto h_kk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_kk);
-    std::int64_t differ = 0;
-    for (std::int32_t i = 0; i < n; ++i) differ += std::fabs(h_own(i) - h_kk(i)) > 1e-12 * std::fabs(h_kk(i));
-    const double bw_triad = 32.0 * static_cast<double>(m) / t_triad;
-    fmt::print("SpMV benchmark: {} ({} rows, {} nonzeros, {:.2f} GB moved per product), {} threads, best of {}\n",
-               name, n, a.local.nnz, 1e-9 * bytes, Kokkos::DefaultExecutionSpace().concurrency(), reps);
-    fmt::print("  desync CRS kernel : {:8.3f} ms  {:6.2f} Gflop/s  {:6.2f} GB/s\n", 1e3 * t_own,
-               2e-9 * static_cast<double>(a.local.nnz) / t_own, 1e-9 * bytes / t_own);
-    fmt::print("  KokkosKernels spmv: {:8.3f} ms  {:6.2f} Gflop/s\n", 1e3 * t_kk, 2e-9 * static_cast<double>(a.local.nnz) / t_kk);
-    fmt::print("  STREAM triad      : {:8.3f} ms  {:6.2f} GB/s (roofline bandwidth)\n", 1e3 * t_triad, 1e-9 * bw_triad);
-    fmt::print("  ratio desync/KokkosKernels speed: {:.3f} (goal >= 1.0)\n", t_kk / t_own);
-    fmt::print("  ratio desync/roofline: {:.3f} (goal >= 0.85)\n", (bytes / t_own) / bw_triad);
-    fmt::print("  results: {}\n", differ == 0 ? "agree" : fmt::format("{} rows differ", differ));
+    fmt::print("SpMV benchmark: {} ({} rows, {} nonzeros, {:.1f} per row, bandwidth {}), best of {}\n", name, n, a.local.nnz,
+               a.local.nnz / double(n), crs_shape.bandwidth, reps);
+    fmt::print("  build: {}\n", desync_build_description);
+    fmt::print("  code balance (x {} : window 2 x bandwidth x 8 B {} the {:.0f} KiB L2): CRS {:.2f} B/flop, SELL-{}-{} {:.2f} "
+               "B/flop (beta {:.3f}); with x {} instead: CRS {:.2f} B/flop\n",
+               once ? "loaded once" : "loaded per nonzero", once ? "fits" : "exceeds", l2 / 1024, b_crs / flops, chunk, sigma,
+               b_sell / flops, s.beta(), once ? "per nonzero" : "once", bench::spmv_bytes_model(crs_shape, 1, !once) / flops);
+    fmt::print("  {:>8} {:>22} {:>10} {:>9} {:>11} {:>11} {:>12}\n", "threads", "kernel", "time ms", "Gflop/s", "model GB/s",
+               "implied GB", "model/triad");
+    auto row = [&](int threads, const char* k, double t, double bytes, double bw) {
+      fmt::print("  {:>8} {:>22} {:>10.3f} {:>9.2f} {:>11.2f} {:>11.3f} {:>12.3f}\n", threads, k, 1e3 * t, 1e-9 * flops / t,
+                 1e-9 * bytes / t, 1e-9 * t * bw, bytes / t / bw);
+    };
+    double sell_over_crs[2] = {0, 0}, best_over_triad[2] = {0, 0};
+    int idx = 0;
+    const auto report = [&](int threads, const Timing& t, bool with_kk) {
+      const double bw = 32.0 * static_cast<double>(tm) / t.triad;
+      row(threads, "CRS (desync)", t.crs, b_crs, bw);
+      row(threads, fmt::format("SELL-{}-{}", chunk, sigma).c_str(), t.sell, b_sell, bw);
+      if (with_kk) row(threads, "CRS (KokkosKernels)", t.kk, b_crs, bw);
+      fmt::print("  {:>8} {:>22} {:>10.3f} {:>9} {:>11.2f}\n", threads, "STREAM triad", 1e3 * t.triad, "", 1e-9 * bw);
+      sell_over_crs[idx] = t.crs / t.sell;
+      best_over_triad[idx] = std::max(b_crs / t.crs, b_sell / t.sell) / bw;
+      ++idx;
+    };
+#if defined(KOKKOS_ENABLE_SERIAL)
+    const Timing one = measure<Kokkos::Serial>(a, s, x, y, y_sell, y_kk, tm, reps, false);
+    report(1, one, false);
+#endif
+    const Timing all = measure<ExecSpace>(a, s, x, y, y_sell, y_kk, tm, reps, true);
+    report(ExecSpace().concurrency(), all, true);
+    const std::int64_t differ_kk = differing(y, y_kk, n), differ_sell = differing(y, y_sell, n);
+    fmt::print("  ratio SELL/CRS speed: {:.3f} (1 thread), {:.3f} (all threads) (goal >= 1.0)\n", sell_over_crs[0], sell_over_crs[idx - 1]);
+    fmt::print("  ratio desync CRS/KokkosKernels speed: {:.3f} (goal >= 1.0)\n", all.kk / all.crs);
+    fmt::print("  ratio best format/roofline by the model: {:.3f} (1 thread, goal >= 0.85), {:.3f} (all threads)\n",
+               best_over_triad[0], best_over_triad[idx - 1]);
+    fmt::print("  results: {}\n", differ_kk == 0 && differ_sell == 0
+                                      ? "agree"
+                                      : fmt::format("{} rows differ from KokkosKernels, {} from SELL", differ_kk, differ_sell));
   }
   MPI_Finalize();
   return 0;

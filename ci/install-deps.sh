@@ -11,7 +11,13 @@
 # Environment:
 #   DESYNC_CACHE        cache root (default: $HOME/.cache/desync)
 #   DESYNC_DEPS_PREFIX  install prefix for Kokkos/KokkosKernels (default: derived from the cache
-#                       root, the Kokkos version and the compiler)
+#                       root, the Kokkos version, the compiler and DESYNC_ARCH)
+#   DESYNC_ARCH         CPU the Kokkos/KokkosKernels kernels are compiled for (default: empty,
+#                       portable): "native" adds -march=native -mtune=native, any other value
+#                       -march=VALUE. The default prefix then ends in -VALUE (...-blas-native),
+#                       so the portable cache is never overwritten, and the prefix records VALUE
+#                       in .desync-arch for desync's build description. Pair it with desync_ARCH
+#                       (preset openmp-native); see docs/build_native.md.
 #   DESYNC_JOBS         parallel build jobs (default: nproc)
 #   DESYNC_SKIP_APT=1   do not touch Debian packages (e.g. on a cluster with modules)
 #   DESYNC_BLAS_DIR     directory holding the libopenblas.so KokkosKernels links (default: Debian's
@@ -25,11 +31,24 @@ kokkos_version=3.4.01
 cxx=${CXX:-g++}
 cxx_id="$(basename "$cxx")-$("$cxx" -dumpfullversion 2>/dev/null || echo unknown)"
 cache_root=${DESYNC_CACHE:-$HOME/.cache/desync}
+arch=${DESYNC_ARCH:-}
 # "-blas": KokkosKernels calls OpenBLAS; a cache from before (no BLAS) has another name.
-prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-$cxx_id-openmp-blas}
+prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-$cxx_id-openmp-blas${arch:+-$arch}}
 jobs=${DESYNC_JOBS:-$(nproc)}
 
 log() { printf '[install-deps] %s\n' "$*" >&2; }
+
+# Architecture flags for both builds. Kokkos 3.4 has no Kokkos_ARCH_NATIVE (it came with Kokkos
+# 3.7; 3.4 leaves it unused), so the flags go through CMAKE_CXX_FLAGS: they compile
+# Kokkos' and KokkosKernels' own libraries (the ETI kernels) but are not exported to users, who
+# add theirs (desync: desync_ARCH). An explicit Kokkos_ARCH_<CPU> (e.g. SKX, ZEN2), which is
+# exported, can be given through DESYNC_KOKKOS_CMAKE_ARGS instead.
+arch_flags=()
+case "$arch" in
+  "") ;;
+  native) arch_flags=("-DCMAKE_CXX_FLAGS=-march=native -mtune=native") ;;
+  *) arch_flags=("-DCMAKE_CXX_FLAGS=-march=$arch") ;;
+esac
 
 # OpenBLAS: the OpenMP build (libopenblas-openmp-dev, pulling libopenblas0-openmp), not the
 # pthread one that the libopenblas-dev metapackage would pick. desync runs Kokkos' OpenMP threads;
@@ -132,13 +151,14 @@ fetch_kokkos_sources() {
 
 build_kokkos() {
   local work=$1
-  log "building Kokkos into $prefix"
+  log "building Kokkos into $prefix${arch:+ (DESYNC_ARCH=$arch: ${arch_flags[0]#-D})}"
   cmake -S "$work/src/packages/kokkos" -B "$work/build-kokkos" -G Ninja \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_STANDARD=17 \
     -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
     -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_LIBDIR=lib \
     -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
-    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF ${DESYNC_KOKKOS_CMAKE_ARGS:-} >"$work/kokkos-configure.log"
+    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF ${arch_flags[@]+"${arch_flags[@]}"} \
+    ${DESYNC_KOKKOS_CMAKE_ARGS:-} >"$work/kokkos-configure.log"
   cmake --build "$work/build-kokkos" -j "$jobs" >"$work/kokkos-build.log"
   cmake --install "$work/build-kokkos" >/dev/null
 }
@@ -186,7 +206,7 @@ build_kokkos_kernels() {
     -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON \
     -DKokkosKernels_ENABLE_TPL_BLAS=ON -DBLAS_LIBRARIES=openblas -DBLAS_LIBRARY_DIRS="$blas" \
     -DKokkosKernels_ENABLE_TPL_LAPACK=ON -DLAPACK_LIBRARIES=openblas -DLAPACK_LIBRARY_DIRS="$blas" \
-    "-DF77_BLAS_MANGLE=(name,NAME) name ## _" ${DESYNC_KK_CMAKE_ARGS:-} \
+    "-DF77_BLAS_MANGLE=(name,NAME) name ## _" ${arch_flags[@]+"${arch_flags[@]}"} ${DESYNC_KK_CMAKE_ARGS:-} \
     >"$work/kk-configure.log"
   cmake --build "$work/build-kk" -j "$jobs" >"$work/kk-build.log"
   cmake --install "$work/build-kk" >/dev/null
@@ -208,6 +228,7 @@ main() {
     fetch_kokkos_sources "$work"
     build_kokkos "$work"
     build_kokkos_kernels "$work"
+    [ -z "$arch" ] || echo "$arch" >"$prefix/.desync-arch"
     date -u +%FT%TZ >"$prefix/.desync-complete"
     log "Kokkos + KokkosKernels built in $((SECONDS - t0)) s"
     trap - ERR
