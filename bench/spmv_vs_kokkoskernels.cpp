@@ -59,23 +59,6 @@ std::unique_ptr<MatrixGenerator> make(const std::string& kind, long long n, std:
   return std::make_unique<Stencil5>(st);
 }
 
-// The matrix the spmv workload multiplies: a complex generator's magnitudes (spmv.cpp does the same).
-LocalMatrix<double> real_matrix(const MatrixGenerator& g, const RowPartition& p) {
-  if (!g.is_complex()) return build_local_matrix<double>(g, p, 0);
-  const LocalMatrix<Complex> c = build_local_matrix<Complex>(g, p, 0);
-  LocalMatrix<double> m;
-  m.rows = c.rows;
-  m.nnz = c.nnz;
-  m.row_ptr = c.row_ptr;
-  m.col = c.col;
-  m.val = Values<double>("desync::bench::magnitudes", static_cast<std::size_t>(c.nnz));
-  const auto src = c.val;
-  const auto dst = m.val;
-  Kokkos::parallel_for("desync::bench::magnitudes", RangePolicy(0, c.nnz), KOKKOS_LAMBDA(Index k) { dst(k) = Kokkos::abs(src(k)); });
-  Kokkos::fence();
-  return m;
-}
-
 struct Timing {
   double crs = 1e300, sell = 1e300, kk = 1e300, triad = 1e300;
 };
@@ -136,7 +119,7 @@ int main(int argc, char** argv) {
     const int reps = static_cast<int>(bench::arg(argc, argv, "--reps", 10));
     const auto g = make(kind, n_arg, name);
     const RowPartition part = partition_by_rows(g->rows(), 1);
-    const SplitMatrix a = split_matrix(real_matrix(*g, part), true);
+    const SplitMatrix a = split_matrix(real_local_matrix(*g, part, 0), true);
     const SellMatrix<double> s = make_sell(a.local.row_ptr, a.local.col, a.local.val, a.rows, chunk, sigma, "desync::bench");
     const std::int32_t n = a.rows;
     Vector x("desync::bench::x", n), y("desync::bench::y", n), y_sell("desync::bench::y_sell", n), y_kk("desync::bench::y_kk", n);

@@ -140,21 +140,11 @@ void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Ti
     mark(fused_end);
   } else {
     // The messages travel meanwhile; progress = "test" cuts the rows into chunks (comm/overlap.hpp).
-    auto local = [&](auto f) {
-      overlap_exchange(halo_ex_.exchange(), items(), [&](std::int64_t b0, std::int64_t e0) {
-        f(b0, e0);
-        ExecSpace().fence();
-      });
-    };
-    const auto crs_local = [&](auto f) {
-      return [&, f](std::int64_t b0, std::int64_t e0) {
-        Kokkos::parallel_for("desync::chebfd::local", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)), f);
-      };
-    };
-    if (sell_ && init) local([&](std::int64_t b0, std::int64_t e0) { sell_local_part<T, true>(b0, e0, *sell_, u, w, nb_, st); });
-    else if (sell_) local([&](std::int64_t b0, std::int64_t e0) { sell_local_part<T, false>(b0, e0, *sell_, u, w, nb_, st); });
-    else if (init) local(crs_local(LocalPart<T, true>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st}));
-    else local(crs_local(LocalPart<T, false>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st}));
+    overlap_exchange(halo_ex_.exchange(), items(), [&](std::int64_t b0, std::int64_t e0) {
+      if (init) local_part<true>(u, w, st, b0, e0);
+      else local_part<false>(u, w, st, b0, e0);
+      ExecSpace().fence();
+    });
     mark(sw_local_end);
     halo_ex_.wait();
     mark(sw_wait_end);
@@ -176,6 +166,16 @@ void Filter<T>::fused(const Values<T>& u, const Values<T>& w, std::size_t x_off,
   else
     reduce_fused(label, b0, e0, Fused<T, Init>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st},
                  out, partial_.data());
+}
+
+template <class T>
+template <bool Init>
+void Filter<T>::local_part(const Values<T>& u, const Values<T>& w, const Step& st, std::int64_t b0, std::int64_t e0) {
+  if (sell_)
+    sell_local_part<T, Init>(b0, e0, *sell_, u, w, nb_, st);
+  else
+    Kokkos::parallel_for("desync::chebfd::local", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)),
+                         LocalPart<T, Init>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st});
 }
 
 template <class T>

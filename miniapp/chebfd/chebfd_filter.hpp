@@ -79,6 +79,9 @@ class Filter {
   template <bool Init>
   void fused(const Values<T>& u, const Values<T>& w, std::size_t x_off, const Step& st, std::int64_t b0, std::int64_t e0,
              double* out);
+  // SPLIT-WAIT's local part over items [b0, e0): w = a (H_local u) + b u [- w].
+  template <bool Init>
+  void local_part(const Values<T>& u, const Values<T>& w, const Step& st, std::int64_t b0, std::int64_t e0);
   void finish_step(Timeline* tl, std::int64_t it);
   double* slot(int b, int p) { return sums_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_; }
 

@@ -33,27 +33,6 @@ struct InitX {
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const { x(i) = initial_x(first + i); }
 };
 
-// Real values of the rank's rows: magnitudes for a complex generator (the stochastic matrix
-// only uses |a_ij|), the values themselves for a real one.
-LocalMatrix<double> real_local_matrix(const MatrixGenerator& g, const RowPartition& p, int rank) {
-  if (!g.is_complex()) return build_local_matrix<double>(g, p, rank);
-  const LocalMatrix<Complex> c = build_local_matrix<Complex>(g, p, rank);
-  LocalMatrix<double> m;
-  m.first_row = c.first_row;
-  m.rows = c.rows;
-  m.nnz = c.nnz;
-  m.row_ptr = c.row_ptr;
-  m.col = c.col;
-  m.halo_columns = c.halo_columns;
-  m.val = Values<double>("desync::spmv::magnitudes", static_cast<std::size_t>(c.nnz));
-  const auto src = c.val;
-  const auto dst = m.val;
-  Kokkos::parallel_for("desync::spmv::magnitudes", RangePolicy(0, c.nnz),
-                       KOKKOS_LAMBDA(Index k) { dst(k) = Kokkos::abs(src(k)); });
-  ExecSpace().fence();
-  return m;
-}
-
 // The final product against the generator's rows: x_res = A x_prev, with x_prev including its
 // halo as received in the last exchange. Returns the number of rows outside the tolerance.
 std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::int32_t rows,

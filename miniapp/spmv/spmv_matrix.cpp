@@ -21,6 +21,25 @@ KkMatrix as_kk(const char* label, const CrsPart& p, std::int32_t rows, std::int3
 
 }  // namespace
 
+LocalMatrix<double> real_local_matrix(const MatrixGenerator& g, const RowPartition& p, int rank) {
+  if (!g.is_complex()) return build_local_matrix<double>(g, p, rank);
+  const LocalMatrix<Complex> c = build_local_matrix<Complex>(g, p, rank);
+  LocalMatrix<double> m;
+  m.first_row = c.first_row;
+  m.rows = c.rows;
+  m.nnz = c.nnz;
+  m.row_ptr = c.row_ptr;
+  m.col = c.col;
+  m.halo_columns = c.halo_columns;
+  m.val = Values<double>("desync::spmv::magnitudes", static_cast<std::size_t>(c.nnz));
+  const auto src = c.val;
+  const auto dst = m.val;
+  Kokkos::parallel_for("desync::spmv::magnitudes", RangePolicy(0, c.nnz),
+                       KOKKOS_LAMBDA(Index k) { dst(k) = Kokkos::abs(src(k)); });
+  ExecSpace().fence();
+  return m;
+}
+
 SplitMatrix split_matrix(const LocalMatrix<double>& m, bool stochastic) {
   auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.row_ptr);
   auto col = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.col);

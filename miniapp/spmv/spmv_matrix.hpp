@@ -24,6 +24,10 @@ struct SplitMatrix {
   KkMatrix kk_local, kk_remote;  // the same arrays, for the KokkosKernels reference kernel
 };
 
+// The rank's rows with real values: a complex generator's magnitudes (the stochastic matrix only
+// uses |a_ij|), a real generator's values themselves. The spmv workload and bench_spmv use it.
+LocalMatrix<double> real_local_matrix(const MatrixGenerator& g, const RowPartition& p, int rank);
+
 // stochastic: every entry replaced by |a_ij| / sum_j |a_ij| (a row-stochastic matrix with the
 // generator's pattern: back-to-back products neither overflow nor underflow).
 SplitMatrix split_matrix(const LocalMatrix<double>& m, bool stochastic);
