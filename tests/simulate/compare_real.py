@@ -10,6 +10,11 @@ mpiexec (2 ranks per core, bound) and with `desync simulate --ranks 4` on the pl
 each rank's median) of the simulation within the tolerance of the real one, and the idle wave's
 arrival iteration at every rank (tools/desync idlewave points) the same. Exit 0 when both hold,
 1 when not, 2 when a run failed.
+
+--measure-memory measures b(1), b(2) first, as desync-calibrate does (the saturation workload,
+mode "ranks"), and simulates with that table (--pset memory.table=[...]): this machine's memory
+bandwidth drifts between days (its 2-rank triad measured 48 and 24 GB/s on different days), so a
+memory-bound comparison against the file's fixed calibration tests the day, not the simulator.
 """
 import argparse
 import os
@@ -24,6 +29,8 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from desync import idle_waves  # noqa: E402
 from desync.h5file import open_output  # noqa: E402
+from desync.calibrate_measure import measure_memory  # noqa: E402
+from desync.calibrate_runner import Runner, launcher_kind  # noqa: E402
 
 DECKS = {
     # Core-bound: 20000 elements x 200 dependent divides, about 12 ms per iteration on one core.
@@ -82,18 +89,28 @@ def main():
                     " --bind-to core:overload-allowed --map-by core " + os.environ.get("DESYNC_MPIEXEC_PREFLAGS", ""))
     ap.add_argument("--work", default="compare_real")
     ap.add_argument("--tolerance", type=float, default=0.15)
+    ap.add_argument("--measure-memory", action="store_true",
+                    help="measure b(1), b(2) here first and simulate with them (see above)")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     ok = True
     env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
+    pset = ["--pset", "placement.ranks_per_node=4", "--pset", "placement.oversubscribe=true"]
+    if args.measure_memory:
+        # The calibration's own binding (--map-by core --bind-to core) replaces the comparison's.
+        mpiexec = shlex.split(args.mpiexec)
+        mpiexec = [a for i, a in enumerate(mpiexec) if a != "--bind-to" and (i == 0 or mpiexec[i - 1] != "--bind-to")]
+        runner = Runner(os.path.abspath(args.desync), mpiexec, launcher_kind(mpiexec), args.work)
+        b = measure_memory(runner, 2, True, 2)["b"]
+        print("memory: measured here b(1) %.2f GB/s, b(2) %.2f GB/s (used as the platform's table)" % (b[0] / 1e9, b[1] / 1e9))
+        pset += ["--pset", "memory.table=[%s]" % ", ".join("%.6g" % v for v in b)]
     for case in args.cases:
         deck = os.path.join(args.work, case + ".toml")
         with open(deck, "w") as fh:
             fh.write(DECKS[case])
         real, sim = os.path.join(args.work, case + "_real.h5"), os.path.join(args.work, case + "_sim.h5")
         runs = [shlex.split(args.mpiexec) + ["-n", "4", args.desync, "run", deck, "-o", real, "-f"],
-                [args.desync, "simulate", deck, "--platform", args.platform, "--ranks", "4", "-o", sim, "-f",
-                 "--pset", "placement.ranks_per_node=4", "--pset", "placement.oversubscribe=true"]]
+                [args.desync, "simulate", deck, "--platform", args.platform, "--ranks", "4", "-o", sim, "-f"] + pset]
         for cmd in runs:
             run = subprocess.run(cmd, capture_output=True, text=True, env=env)
             if run.returncode != 0:
