@@ -2,7 +2,7 @@
 """A real run here against its simulation on this machine's calibrated platform (issue 15):
 
   compare_real.py --desync BIN [--platform platforms/this_machine.toml] [--mpiexec "mpiexec ..."]
-                  [--work DIR] [--tolerance 0.15] core|memory ...
+                  [--work DIR] [--tolerance 0.15] [--memory-tolerance 0.25] [--measure-memory] core|memory ...
 
 The same small deck (4 ranks in an open chain, a delay on rank 0 at iteration 20) runs with
 mpiexec (2 ranks per core, bound) and with `desync simulate --ranks 4` on the platform with its
@@ -12,9 +12,11 @@ arrival iteration at every rank (tools/desync idlewave points) the same. Exit 0 
 1 when not, 2 when a run failed.
 
 --measure-memory measures b(1), b(2) first, as desync-calibrate does (the saturation workload,
-mode "ranks"), and simulates with that table (--pset memory.table=[...]): this machine's memory
-bandwidth drifts between days (its 2-rank triad measured 48 and 24 GB/s on different days), so a
-memory-bound comparison against the file's fixed calibration tests the day, not the simulator.
+mode "ranks"), and simulates with that table (--pset memory.table=[...], the median of 3 sweeps):
+this machine's memory bandwidth drifts between days (its 2-rank triad measured 48 and 24 GB/s on
+different days), so a memory-bound comparison against the file's fixed calibration tests the
+day, not the simulator. Within minutes it still varies (b(1) 14-21 GB/s between consecutive
+sweeps), hence the wider tolerance of the memory-bound case.
 """
 import argparse
 import os
@@ -88,7 +90,8 @@ def main():
     ap.add_argument("--mpiexec", default=os.environ.get("DESYNC_MPIEXEC", "mpiexec") +
                     " --bind-to core:overload-allowed --map-by core " + os.environ.get("DESYNC_MPIEXEC_PREFLAGS", ""))
     ap.add_argument("--work", default="compare_real")
-    ap.add_argument("--tolerance", type=float, default=0.15)
+    ap.add_argument("--tolerance", type=float, default=0.15, help="of the core-bound case")
+    ap.add_argument("--memory-tolerance", type=float, default=0.25, help="of the memory-bound case")
     ap.add_argument("--measure-memory", action="store_true",
                     help="measure b(1), b(2) here first and simulate with them (see above)")
     args = ap.parse_args()
@@ -101,7 +104,7 @@ def main():
         mpiexec = shlex.split(args.mpiexec)
         mpiexec = [a for i, a in enumerate(mpiexec) if a != "--bind-to" and (i == 0 or mpiexec[i - 1] != "--bind-to")]
         runner = Runner(os.path.abspath(args.desync), mpiexec, launcher_kind(mpiexec), args.work)
-        b = measure_memory(runner, 2, True, 2)["b"]
+        b = [float(np.median(col)) for col in zip(*measure_memory(runner, 2, False, 3)["runs"])]
         print("memory: measured here b(1) %.2f GB/s, b(2) %.2f GB/s (used as the platform's table)" % (b[0] / 1e9, b[1] / 1e9))
         pset += ["--pset", "memory.table=[%s]" % ", ".join("%.6g" % v for v in b)]
     for case in args.cases:
@@ -119,10 +122,11 @@ def main():
                 return 2
         t_real, t_sim = median_iteration(real), median_iteration(sim)
         a_real, a_sim = arrivals(real), arrivals(sim)
-        time_ok = abs(t_sim / t_real - 1) <= args.tolerance
+        tol = args.memory_tolerance if case == "memory" else args.tolerance
+        time_ok = abs(t_sim / t_real - 1) <= tol
         wave_ok = a_real == a_sim and any(a_real.values())
         print("%s: median iteration real %.3f ms, simulated %.3f ms (sim / real %.3f, tolerance %.0f %%): %s"
-              % (case, t_real * 1e3, t_sim * 1e3, t_sim / t_real, 100 * args.tolerance, "ok" if time_ok else "MISS"))
+              % (case, t_real * 1e3, t_sim * 1e3, t_sim / t_real, 100 * tol, "ok" if time_ok else "MISS"))
         print("%s: idle-wave arrivals (distance, iteration) real %s, simulated %s: %s"
               % (case, a_real, a_sim, "same" if wave_ok else "DIFFER"))
         ok = ok and time_ok and wave_ok
