@@ -6,7 +6,7 @@
 // a one-thread triad) and on all threads; the composed step on all threads (KokkosKernels is
 // instantiated for the default execution space only). Matrix: the 5-point operator, sized per
 // block width so that matrix plus three blocks take about 1.2 GB (2.5x this machine's L3).
-//   bench_chebfd [--bytes B] [--reps R] [--chunk C] [--sigma S]
+//   bench_chebfd [--bytes B] [--reps R] [--chunk C] [--sigma S] [--nb N]
 #include <fmt/core.h>
 #include <mpi.h>
 
@@ -15,6 +15,7 @@
 #include <KokkosBlas1_dot.hpp>
 #include <KokkosSparse_spmv.hpp>
 #include <cmath>
+#include <vector>
 
 #include "bench_util.hpp"
 #include "code_balance.hpp"
@@ -137,7 +138,10 @@ int main(int argc, char** argv) {
     fmt::print("  build: {}\n", desync_build_description);
     fmt::print("  {:>4} {:>8} {:>10} {:>10} {:>12} {:>15} {:>15} {:>12} {:>12}\n", "nb", "threads", "CRS GF/s", "SELL GF/s",
                "composed GF/s", "CRS/composed", "SELL/composed", "CRS/roof", "SELL/roof");
-    for (int nb : {1, 4, 16, 32}) {
+    // --nb N: that block width only (e.g. for callgrind's instruction counts, docs/method.md section 27)
+    const int only = static_cast<int>(bench::arg(argc, argv, "--nb", 0));
+    const std::vector<int> widths = only > 0 ? std::vector<int>{only} : std::vector<int>{1, 4, 16, 32};
+    for (int nb : widths) {
       const Result r = measure(nb, budget, reps, chunk, sigma);
       const auto line = [&](int th, const Times& t, bool composed) {
         const std::string kk = composed ? fmt::format("{:.2f}", 1e-9 * r.flops / r.t_kk) : "-";

@@ -5,6 +5,7 @@
 
 #include "matrix/make_generator.hpp"
 #include "matrix/sampled_nnz.hpp"
+#include "matrix/sell_matrix.hpp"
 
 namespace desync {
 
@@ -19,6 +20,9 @@ MemoryEstimate chebfd_memory(const Config& cfg, int rank, int size) {
   m.knobs = fmt::format("[chebfd] ns = {}, the [matrix] size, or more ranks", c.ns);
   // The built matrix, plus the filter's own CRS (full, or local + remote: about the same).
   m.add("matrix", 2.0 * (s.nnz * (4.0 + sd) + s.rows * 8.0) + halo * 8.0);
+  // format = "sell": the SELL-C-sigma copy is built while both CRS copies still live.
+  if (cfg.matrix.format == MatrixFormat::sell)
+    m.add("SELL copy", sell_bytes_estimate(s.rows, s.nnz, sd, cfg.matrix.sell.chunk));
   m.add("search space", s.rows * static_cast<double>(c.ns) * sd);
   const double work = (s.rows + halo) * nb * sd * 2.0 * (c.scheme == ChebfdScheme::pipeline ? blocks : 1.0);
   m.add("block vectors", work + 2.0 * halo * nb * sd);

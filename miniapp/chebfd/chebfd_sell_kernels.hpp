@@ -20,7 +20,7 @@ KOKKOS_INLINE_FUNCTION void chunk_product(const LocalColumns& col, const Values<
 }
 
 // NON-SPLIT and PIPELINE: the fused step (Fused) on chunks; columns in [0, rows + halo).
-template <class T, bool Init, int C>
+template <class T, bool Init, int C, int NB = 0>
 struct SellFused {
   using value_type = double[];
   unsigned value_count;
@@ -33,18 +33,19 @@ struct SellFused {
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t c, value_type sum) const {
     constexpr int R = Traits<T>::R;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
-    for (int k = 0; k < nb; ++k) {
+    const int n = NB > 0 ? NB : nb;
+    for (int k = 0; k < n; ++k) {
       T acc[C];
-      chunk_product<C>(col, val, u, o, width, nb, k, acc);
+      chunk_product<C>(col, val, u, o, width, n, k, acc);
       double part[R + 1] = {};  // this chunk's eta_k (R slots) and mu_k, added to sum once
       for (int l = 0; l < C; ++l) {
         const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
         if (r < 0) continue;
-        const std::size_t e = static_cast<std::size_t>(r) * nb + k;
+        const std::size_t e = static_cast<std::size_t>(r) * n + k;
         tail<T, Init>(s, acc[l], u(e), w(e), x(x_off + e), part, 0, 1);
       }
       for (int q = 0; q < R; ++q) sum[k * R + q] += part[q];
-      sum[nb * R + k] += part[R];
+      sum[n * R + k] += part[R];
     }
   }
 };
@@ -83,8 +84,14 @@ void reduce_sell_fused(const char* label, std::int64_t begin, std::int64_t end, 
   double* dst = begin == 0 ? out : scratch;
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> r(dst, value_count);
   with_chunk(a.chunk, [&](auto c) {
-    const SellFused<T, Init, decltype(c)::value> f{value_count, a.chunk_ptr, a.row_of, a.col, a.val, u, w, x, x_off, nb, st};
-    Kokkos::parallel_reduce(label, Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)), f, r);
+    const Policy p(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end));
+    if (nb == 1) {  // the block width fixed at compile time, as for CRS (reduce_fused)
+      const SellFused<T, Init, decltype(c)::value, 1> f{value_count, a.chunk_ptr, a.row_of, a.col, a.val, u, w, x, x_off, nb, st};
+      Kokkos::parallel_reduce(label, p, f, r);
+    } else {
+      const SellFused<T, Init, decltype(c)::value> f{value_count, a.chunk_ptr, a.row_of, a.col, a.val, u, w, x, x_off, nb, st};
+      Kokkos::parallel_reduce(label, p, f, r);
+    }
   });
   if (begin != 0)
     for (unsigned k = 0; k < value_count; ++k) out[k] += scratch[k];

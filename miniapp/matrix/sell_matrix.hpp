@@ -51,6 +51,15 @@ std::vector<std::int32_t> sell_row_order(const std::vector<std::int32_t>& length
 std::int64_t sell_stored(const std::vector<std::int32_t>& lengths, int chunk, int sigma);
 double sell_beta(const std::vector<std::int32_t>& lengths, int chunk, int sigma);
 
+// Bytes of a SELL-C-sigma copy of rows with nnz entries of scalar_bytes each, for the memory
+// preflights (which see sampled row counts, not every row's length): entries padded to an
+// assumed beta of sell_beta_assumed (desync plan prints the actual beta), a 4-byte row index per
+// lane and an 8-byte offset per chunk.
+inline constexpr double sell_beta_assumed = 1.25;
+inline double sell_bytes_estimate(double rows, double nnz, double scalar_bytes, int chunk) {
+  return nnz * sell_beta_assumed * (scalar_bytes + 4.0) + rows * 4.0 + rows / chunk * 8.0;
+}
+
 // Calls f(std::integral_constant<int, C>{}) for the runtime chunk height: the kernel's lane
 // count becomes a compile-time constant, chosen once per launch.
 template <class F>

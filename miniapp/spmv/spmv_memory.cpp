@@ -5,6 +5,7 @@
 
 #include "matrix/make_generator.hpp"
 #include "matrix/sampled_nnz.hpp"
+#include "matrix/sell_matrix.hpp"
 
 namespace desync {
 
@@ -19,6 +20,8 @@ MemoryEstimate spmv_memory(const Config& cfg, int rank, int size) {
   const double built_val = g->is_complex() ? 16.0 + 8.0 : 8.0;
   m.add("local matrix", s.nnz * (4.0 + built_val) + s.rows * 8.0 + halo * 8.0);
   m.add("split matrix", s.nnz * 12.0 + 2.0 * s.rows * 8.0);
+  // format = "sell": the SELL-C-sigma copy of the matrix is built while the split copy lives.
+  if (cfg.matrix.format == MatrixFormat::sell) m.add("SELL copy", sell_bytes_estimate(s.rows, s.nnz, 8.0, cfg.matrix.sell.chunk));
   m.add("vectors", 2.0 * (s.rows + halo) * 8.0 + 2.0 * halo * 8.0);
   m.add("timeline", Timeline::bytes_estimate(cfg.run.warmup + cfg.run.iterations) * (cfg.spmv.compare_barrier ? 2 : 1));
   return m;

@@ -2,7 +2,8 @@
 """A real run here against its simulation on this machine's calibrated platform (issue 15):
 
   compare_real.py --desync BIN [--platform platforms/this_machine.toml] [--mpiexec "mpiexec ..."]
-                  [--work DIR] [--tolerance 0.15] [--memory-tolerance 0.25] [--measure-memory] core|memory ...
+                  [--work DIR] [--tolerance 0.15] [--memory-tolerance 0.25] [--measure-memory] [--measure-core]
+                  core|memory ...
 
 The same small deck (4 ranks in an open chain, a delay on rank 0 at iteration 20) runs with
 mpiexec (2 ranks per core, bound) and with `desync simulate --ranks 4` on the platform with its
@@ -17,6 +18,11 @@ this machine's memory bandwidth drifts between days (its 2-rank triad measured 4
 different days), so a memory-bound comparison against the file's fixed calibration tests the
 day, not the simulator. Within minutes it still varies (b(1) 14-21 GB/s between consecutive
 sweeps), hence the wider tolerance of the memory-bound case.
+
+--measure-core measures the time per divide first, as desync-calibrate does (the triad kernel
+"divide" on 1 rank, 1 thread, the fastest of 3), and simulates with it (--pset core.divide_time=...):
+the platform file's divide time was calibrated on another CPU than the one this VM now runs on
+(4.0 ns there, about 2.5 ns here), so the fixed file tests the CPU, not the simulator.
 """
 import argparse
 import os
@@ -31,7 +37,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from desync import idle_waves  # noqa: E402
 from desync.h5file import open_output  # noqa: E402
-from desync.calibrate_measure import measure_memory  # noqa: E402
+from desync.calibrate_measure import measure_divide, measure_memory  # noqa: E402
 from desync.calibrate_runner import Runner, launcher_kind  # noqa: E402
 
 DECKS = {
@@ -94,19 +100,26 @@ def main():
     ap.add_argument("--memory-tolerance", type=float, default=0.25, help="of the memory-bound case")
     ap.add_argument("--measure-memory", action="store_true",
                     help="measure b(1), b(2) here first and simulate with them (see above)")
+    ap.add_argument("--measure-core", action="store_true",
+                    help="measure the time per divide here first and simulate with it (see above)")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     ok = True
     env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
     pset = ["--pset", "placement.ranks_per_node=4", "--pset", "placement.oversubscribe=true"]
-    if args.measure_memory:
+    if args.measure_memory or args.measure_core:
         # The calibration's own binding (--map-by core --bind-to core) replaces the comparison's.
         mpiexec = shlex.split(args.mpiexec)
         mpiexec = [a for i, a in enumerate(mpiexec) if a != "--bind-to" and (i == 0 or mpiexec[i - 1] != "--bind-to")]
         runner = Runner(os.path.abspath(args.desync), mpiexec, launcher_kind(mpiexec), args.work)
+    if args.measure_memory:
         b = [float(np.median(col)) for col in zip(*measure_memory(runner, 2, False, 3)["runs"])]
         print("memory: measured here b(1) %.2f GB/s, b(2) %.2f GB/s (used as the platform's table)" % (b[0] / 1e9, b[1] / 1e9))
         pset += ["--pset", "memory.table=[%s]" % ", ".join("%.6g" % v for v in b)]
+    if args.measure_core:
+        divide = measure_divide(runner, False, 3)["divide_time"]
+        print("core: measured here %.3f ns per divide (used as the platform's core.divide_time)" % (divide * 1e9))
+        pset += ["--pset", "core.divide_time=%.6g" % divide]
     for case in args.cases:
         deck = os.path.join(args.work, case + ".toml")
         with open(deck, "w") as fh:
