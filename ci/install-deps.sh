@@ -7,8 +7,20 @@
 #      OpenBLAS as its third-party BLAS, and installed into a cache prefix that is reused on the
 #      next call.
 # The script prints the prefix on its last line ("DESYNC_DEPS_PREFIX=...") for callers.
+# With DESYNC_BACKEND=cuda it builds a CUDA Kokkos instead (Cuda + OpenMP + Serial, compiled by
+# Kokkos' own bin/nvcc_wrapper, the CUDA 13 patches of ci/patches/ applied to the extracted
+# source) and KokkosKernels without explicit instantiation and without TPLs, into a prefix of its
+# own; the OpenMP prefix is never touched. See docs/build_cuda.md.
 #
 # Environment:
+#   DESYNC_BACKEND      openmp (default: everything below as described above) or cuda
+#   DESYNC_CUDA_ARCH    cuda only: the Kokkos 3.4 GPU architecture, Kokkos_ARCH_<VALUE> (default
+#                       AMPERE80 = sm_80: Kokkos 3.4 knows no HOPPER90; sm_80 code runs on A100,
+#                       on every sm_8x GPU and, through the embedded PTX, on H100). It must be
+#                       one that the installed nvcc still accepts (CUDA 13: TURING75 or newer).
+#                       The default prefix is $DESYNC_CACHE/kokkos-3.4.01-nvcc-<release>-<host
+#                       compiler>-cuda-<arch, lower case>; the host compiler is the one
+#                       nvcc_wrapper runs, NVCC_WRAPPER_DEFAULT_COMPILER (default g++), not CXX.
 #   DESYNC_CACHE        cache root (default: $HOME/.cache/desync)
 #   DESYNC_DEPS_PREFIX  install prefix for Kokkos/KokkosKernels (default: derived from the cache
 #                       root, the Kokkos version, the compiler and DESYNC_ARCH)
@@ -20,11 +32,15 @@
 #                       (preset openmp-native); see docs/build_native.md.
 #   DESYNC_JOBS         parallel build jobs (default: nproc)
 #   DESYNC_SKIP_APT=1   do not touch Debian packages (e.g. on a cluster with modules)
+#   DESYNC_MPI          openmpi (default) or mpich: mpich also installs Debian's MPICH and its
+#                       parallel HDF5 (libmpich-dev, libhdf5-mpich-dev) for the preset mpich-release
 #   DESYNC_BLAS_DIR     directory holding the libopenblas.so KokkosKernels links (default: Debian's
 #                       OpenMP build, /usr/lib/<multiarch>/openblas-openmp)
 #   DESYNC_KOKKOS_CMAKE_ARGS, DESYNC_KK_CMAKE_ARGS
 #                       extra CMake arguments for Kokkos / KokkosKernels (another backend set,
 #                       other instantiations); use them with their own DESYNC_DEPS_PREFIX
+#   (DESYNC_MPI, DESYNC_BLAS_DIR and the OpenBLAS TPL do not apply to DESYNC_BACKEND=cuda's
+#   Kokkos build; DESYNC_ARCH does, for the host code.)
 set -euo pipefail
 
 kokkos_version=3.4.01
@@ -35,8 +51,28 @@ arch=${DESYNC_ARCH:-}
 # "-blas": KokkosKernels calls OpenBLAS; a cache from before (no BLAS) has another name.
 prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-$cxx_id-openmp-blas${arch:+-$arch}}
 jobs=${DESYNC_JOBS:-$(nproc)}
+backend=${DESYNC_BACKEND:-openmp}
+case "$backend" in
+  openmp | cuda) ;;
+  *) printf '[install-deps] DESYNC_BACKEND=%s: not openmp or cuda\n' "$backend" >&2; exit 1 ;;
+esac
 
 log() { printf '[install-deps] %s\n' "$*" >&2; }
+
+# DESYNC_BACKEND=cuda: its own compiler identity and prefix. The compiler is Kokkos' nvcc_wrapper,
+# which runs nvcc ($CUDA_ROOT/bin/nvcc, else the one on PATH) with NVCC_WRAPPER_DEFAULT_COMPILER
+# (default g++) as host compiler, so the prefix names the CUDA release and that host compiler.
+if [ "$backend" = cuda ]; then
+  cuda_arch=$(printf '%s' "${DESYNC_CUDA_ARCH:-AMPERE80}" | tr '[:lower:]' '[:upper:]')
+  nvcc_bin=nvcc
+  [ -z "${CUDA_ROOT:-}" ] || nvcc_bin=$CUDA_ROOT/bin/nvcc
+  command -v "$nvcc_bin" >/dev/null || { log "DESYNC_BACKEND=cuda: no $nvcc_bin (CUDA toolkit on PATH or CUDA_ROOT)"; exit 1; }
+  nvcc_release=$("$nvcc_bin" --version | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p')
+  cxx=${NVCC_WRAPPER_DEFAULT_COMPILER:-g++}
+  cxx_id="$(basename "$cxx")-$("$cxx" -dumpfullversion 2>/dev/null || echo unknown)"
+  cuda_arch_lc=$(printf '%s' "$cuda_arch" | tr '[:upper:]' '[:lower:]')
+  prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-nvcc-${nvcc_release:-unknown}-$cxx_id-cuda-$cuda_arch_lc${arch:+-$arch}}
+fi
 
 # Architecture flags for both builds. Kokkos 3.4 has no Kokkos_ARCH_NATIVE (it came with Kokkos
 # 3.7; 3.4 leaves it unused), so the flags go through CMAKE_CXX_FLAGS: they compile
@@ -65,6 +101,12 @@ apt_packages=(
   libsimgrid-dev
   python3 python3-numpy python3-scipy python3-h5py python3-matplotlib python3-sklearn python3-pip python3-setuptools
 )
+# DESYNC_MPI=mpich (preset mpich-release): Debian's MPICH and the HDF5 built on it as well. Open MPI
+# stays installed and stays the default `mpicc`/`mpiexec`; the preset names MPICH's wrappers.
+# Kokkos does not depend on MPI, so the same Kokkos prefix serves both.
+if [ "${DESYNC_MPI:-openmpi}" = mpich ]; then
+  apt_packages+=(mpich libmpich-dev libhdf5-mpich-dev)
+fi
 
 install_apt_packages() {
   local missing=()
@@ -216,6 +258,95 @@ build_kokkos_kernels() {
   fi
 }
 
+# DESYNC_BACKEND=cuda. Kokkos 3.4 predates CUDA 12 and 13: the patches in ci/patches/ (unified
+# diffs against the extracted trilinos tree, applied in name order; docs/build_cuda.md says why
+# each is needed) make it compile with nvcc 13 and keep it compiling with older ones. Then
+# nvcc_wrapper's default GPU architecture, sm_35, which nvcc 13 rejects ("nvcc fatal :
+# Unsupported gpu architecture 'sm_35'", already at CMake's compiler check), is set to the one
+# of DESYNC_CUDA_ARCH: the wrapper's own customisation point ("Default settings: change those
+# according to your machine"), so the installed <prefix>/bin/nvcc_wrapper compiles for the same
+# GPU as Kokkos also where no Kokkos target passes -arch (CMake's compiler checks).
+prepare_cuda_sources() {
+  local work=$1
+  local kokkos=$work/src/packages/kokkos
+  local patch_dir p
+  patch_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/patches
+  for p in "$patch_dir"/*.patch; do
+    [ -e "$p" ] || { log "no patches in $patch_dir"; return 1; }
+    log "applying $(basename "$p")"
+    patch -p1 --forward --batch --quiet -d "$work/src" <"$p"
+  done
+  local sm
+  sm=$(sed -n "s/^CHECK_CUDA_ARCH($cuda_arch  *\(sm_[0-9]*\))/\1/p" "$kokkos/cmake/kokkos_arch.cmake")
+  if [ -z "$sm" ]; then
+    log "DESYNC_CUDA_ARCH=$cuda_arch is no GPU architecture of Kokkos $kokkos_version; it knows:" \
+      "$(sed -n 's/^CHECK_CUDA_ARCH(\([A-Z0-9]*\) .*/\1/p' "$kokkos/cmake/kokkos_arch.cmake" | tr '\n' ' ')"
+    return 1
+  fi
+  if ! "$nvcc_bin" --list-gpu-code | grep -qx "$sm"; then
+    log "DESYNC_CUDA_ARCH=$cuda_arch ($sm): not accepted by nvcc $nvcc_release, which knows:" \
+      "$("$nvcc_bin" --list-gpu-code | tr '\n' ' ')"
+    return 1
+  fi
+  sed -i "s/^default_arch=\"sm_[0-9]*\"$/default_arch=\"$sm\"/" "$kokkos/bin/nvcc_wrapper"
+  grep -qx "default_arch=\"$sm\"" "$kokkos/bin/nvcc_wrapper" ||
+    { log "could not set default_arch in $kokkos/bin/nvcc_wrapper"; return 1; }
+  log "GPU architecture: Kokkos_ARCH_$cuda_arch ($sm), also nvcc_wrapper's default"
+}
+
+# Cuda as the device space, OpenMP as the host parallel space, Serial; CUDA_LAMBDA for
+# KOKKOS_LAMBDA on the device. CMAKE_CXX_COMPILER is the (patched) nvcc_wrapper of the source
+# tree; Kokkos installs it as <prefix>/bin/nvcc_wrapper, the compiler of the cuda-release preset.
+build_kokkos_cuda() {
+  local work=$1
+  local kokkos=$work/src/packages/kokkos t0=$SECONDS
+  log "building Kokkos (Cuda $nvcc_release, Kokkos_ARCH_$cuda_arch, OpenMP, Serial) into $prefix${arch:+ (DESYNC_ARCH=$arch: ${arch_flags[0]#-D})}"
+  NVCC_WRAPPER_DEFAULT_COMPILER=$cxx cmake -S "$kokkos" -B "$work/build-kokkos" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$kokkos/bin/nvcc_wrapper" -DCMAKE_CXX_STANDARD=17 \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
+    -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_LIBDIR=lib \
+    -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_"$cuda_arch"=ON \
+    -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
+    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF ${arch_flags[@]+"${arch_flags[@]}"} \
+    ${DESYNC_KOKKOS_CMAKE_ARGS:-} >"$work/kokkos-configure.log"
+  NVCC_WRAPPER_DEFAULT_COMPILER=$cxx cmake --build "$work/build-kokkos" -j "$jobs" >"$work/kokkos-build.log"
+  cmake --install "$work/build-kokkos" >/dev/null
+  echo "$cuda_arch" >"$prefix/.desync-cuda-arch"
+  log "Kokkos configured, built and installed in $((SECONDS - t0)) s"
+}
+
+# No explicit instantiation at all (ADD_DEFAULT_ETI and every INST_* OFF): each kernel desync calls
+# is instantiated in desync's own translation units, for Cuda as for the host spaces, so the
+# library holds only KokkosKernels' few non-template sources. No TPLs: cuBLAS and cuSPARSE
+# (ON by default with CUDA) and the host BLAS/LAPACK stay off.
+build_kokkos_kernels_cuda() {
+  local work=$1 t0=$SECONDS
+  log "building KokkosKernels into $prefix (no ETI, no TPLs)"
+  NVCC_WRAPPER_DEFAULT_COMPILER=$cxx cmake -S "$work/src/packages/kokkos-kernels" -B "$work/build-kk" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_CXX_STANDARD=17 \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
+    -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_LIBDIR=lib \
+    -DKokkos_ROOT="$prefix" \
+    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF \
+    -DKokkosKernels_ENABLE_PERFTESTS=OFF \
+    -DKokkosKernels_ADD_DEFAULT_ETI=OFF \
+    -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF \
+    -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
+    -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
+    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
+    -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
+    -DKokkosKernels_INST_EXECSPACE_CUDA=OFF -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF \
+    -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF \
+    -DKokkosKernels_INST_MEMSPACE_CUDASPACE=OFF -DKokkosKernels_INST_MEMSPACE_CUDAUVMSPACE=OFF \
+    -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=OFF \
+    -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF \
+    -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_LAPACK=OFF \
+    ${arch_flags[@]+"${arch_flags[@]}"} ${DESYNC_KK_CMAKE_ARGS:-} >"$work/kk-configure.log"
+  NVCC_WRAPPER_DEFAULT_COMPILER=$cxx cmake --build "$work/build-kk" -j "$jobs" >"$work/kk-build.log"
+  cmake --install "$work/build-kk" >/dev/null
+  log "KokkosKernels configured, built and installed in $((SECONDS - t0)) s"
+}
+
 main() {
   [ "${DESYNC_SKIP_APT:-0}" = 1 ] || install_apt_packages
   if [ -f "$prefix/.desync-complete" ]; then
@@ -226,8 +357,14 @@ main() {
     trap 'log "failed; logs kept in '"$work"'"' ERR
     local t0=$SECONDS
     fetch_kokkos_sources "$work"
-    build_kokkos "$work"
-    build_kokkos_kernels "$work"
+    if [ "$backend" = cuda ]; then
+      prepare_cuda_sources "$work"
+      build_kokkos_cuda "$work"
+      build_kokkos_kernels_cuda "$work"
+    else
+      build_kokkos "$work"
+      build_kokkos_kernels "$work"
+    fi
     [ -z "$arch" ] || echo "$arch" >"$prefix/.desync-arch"
     date -u +%FT%TZ >"$prefix/.desync-complete"
     log "Kokkos + KokkosKernels built in $((SECONDS - t0)) s"

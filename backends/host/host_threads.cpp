@@ -27,7 +27,8 @@ int planned_host_threads(int n) {
 void for_each_host_thread(const std::function<void(int, int)>& f) {
 #ifdef KOKKOS_ENABLE_OPENMP
   if (std::is_same<Kokkos::DefaultHostExecutionSpace, Kokkos::OpenMP>::value) {
-    const int n = Kokkos::OpenMP().concurrency();
+    // an OpenMP instance before Kokkos::initialize is an error in Kokkos 4.x (kokkos_compat/concurrency.hpp)
+    const int n = Kokkos::is_initialized() ? Kokkos::OpenMP().concurrency() : omp_get_max_threads();
 #pragma omp parallel num_threads(n)
     f(omp_get_thread_num(), omp_get_num_threads());
     return;

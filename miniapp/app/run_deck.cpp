@@ -8,6 +8,7 @@
 
 #include "app/preflight.hpp"
 #include "app/workloads.hpp"
+#include "comm/gpu_aware.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "core/stop_request.hpp"
@@ -92,6 +93,8 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   const Provenance prov = collect_provenance(opt.command_line, comm);
   const MpiLibraryRecord mpi = probe_mpi_library(comm);
   if (const std::string w = eager_limit_mismatch(mpi, cfg.comm.eager_limit); !w.empty()) log::warn("{}\n", w);
+  const GpuAwareChoice gpu_aware = choose_gpu_aware_mpi(cfg.comm.gpu_aware_mpi);  // as every exchange resolves it
+  if (!gpu_aware.warning.empty()) log::warn("{}\n", gpu_aware.warning);
   const Topology topo = probe_topology(comm);
   for (const auto& w : topo.warnings) log::warn("{}\n", w);
   const ClockOffset clock = estimate_clock_offset(comm);
@@ -120,7 +123,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   const std::string verification = verdict(result, result.timeline, comm, errors);
 
   g_pending = out.path + ".tmp";
-  commit_output(out.path, RunRecord{cfg, prov, {{&topo, clock, &result}}, metrics, verification, errors, planned, mpi}, comm);
+  commit_output(out.path, RunRecord{cfg, prov, {{&topo, clock, &result}}, metrics, verification, errors, planned, mpi, nullptr, &gpu_aware}, comm);
   g_pending.clear();
 
   log::info("{}", summary_table(metrics, result.metrics, tl.iterations() - tl.warmup(), verification, out.path,

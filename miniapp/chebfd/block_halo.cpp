@@ -25,7 +25,7 @@ BlockHalo<T>::BlockHalo(const HaloPlan& plan, std::int32_t rows, int nb, const C
       nb_(nb),
       send_("desync::chebfd::halo_send", plan.send_index_host.size() * static_cast<std::size_t>(nb)),
       exchange_(comms, Channel::block_halo, halo_messages(plan.send, sizeof(T) * static_cast<std::size_t>(nb)),
-                halo_messages(plan.recv, sizeof(T) * static_cast<std::size_t>(nb)), opt) {}
+                halo_messages(plan.recv, sizeof(T) * static_cast<std::size_t>(nb)), opt, BufferSpace::device) {}
 
 template <class T>
 void BlockHalo<T>::pack(const Values<T>& u) {

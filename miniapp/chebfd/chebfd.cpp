@@ -34,9 +34,7 @@ double bytes_per_step(bool complex, double rows, double nnz, int nb) {
 
 namespace {
 
-// Host-side real part and modulus of either scalar (Kokkos 3.4 has no overloads for double).
-inline double re(double v) { return v; }
-inline double re(const Complex& v) { return v.real(); }
+// Host-side modulus of either scalar (Kokkos 3.4 has no overloads for double).
 inline double mod(double v) { return std::fabs(v); }
 inline double mod(const Complex& v) { return std::hypot(v.real(), v.imag()); }
 

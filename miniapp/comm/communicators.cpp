@@ -8,6 +8,7 @@ Communicators::Communicators(MPI_Comm comm, int n) : comms_{comm} {
 
 Communicators::Communicators(MPI_Comm comm, const CommConfig& opt) : Communicators(comm, static_cast<int>(opt.communicators)) {
   if (opt.record_messages) log_ = std::make_shared<MessageLog>(opt.record_messages_max);
+  gpu_aware_ = choose_gpu_aware_mpi(opt.gpu_aware_mpi);
 }
 
 Communicators::~Communicators() {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "comm/gpu_aware.hpp"
 #include "config/config.hpp"
 #include "record/message_log.hpp"
 
@@ -14,8 +15,8 @@ namespace desync {
 
 class Communicators {
  public:
-  Communicators(MPI_Comm comm, int n);                  // collective over comm; no message log
-  Communicators(MPI_Comm comm, const CommConfig& opt);  // collective; N_DUP and the log from [comm]
+  Communicators(MPI_Comm comm, int n);                  // collective over comm; no message log, direct
+  Communicators(MPI_Comm comm, const CommConfig& opt);  // collective; N_DUP, the log, gpu_aware_mpi from [comm]
   ~Communicators();
   Communicators(const Communicators&) = delete;
   Communicators& operator=(const Communicators&) = delete;
@@ -25,10 +26,13 @@ class Communicators {
   MPI_Comm base() const { return comms_[0]; }
   // The message log, null unless [comm] record_messages; the workload hands it to its result.
   const std::shared_ptr<MessageLog>& log() const { return log_; }
+  // [comm] gpu_aware_mpi as resolved for this run: whether exchanges of device buffers stage them.
+  const GpuAwareChoice& gpu_aware() const { return gpu_aware_; }
 
  private:
   std::vector<MPI_Comm> comms_;
   std::shared_ptr<MessageLog> log_;
+  GpuAwareChoice gpu_aware_;
 };
 
 }  // namespace desync

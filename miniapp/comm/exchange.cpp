@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "comm/staging.hpp"
 #include "core/clock.hpp"
 
 namespace desync {
@@ -98,7 +99,7 @@ std::vector<Exchange::Piece> Exchange::cut(const Communicators& comms, Channel c
 }
 
 Exchange::Exchange(const Communicators& comms, Channel channel, const std::vector<Message>& sends,
-                   const std::vector<Message>& recvs, const CommConfig& opt)
+                   const std::vector<Message>& recvs, const CommConfig& opt, BufferSpace space)
     : send_pieces_(cut(comms, channel, sends, opt.fragment_bytes, &send_groups_)),
       recv_pieces_(cut(comms, channel, recvs, opt.fragment_bytes)) {
   switch (opt.send) {
@@ -114,6 +115,17 @@ Exchange::Exchange(const Communicators& comms, Channel channel, const std::vecto
   if (opt.progress == ProgressMode::thread) progress_ = std::make_unique<ProgressThread>();
   test_interval_ = opt.test_interval;
   test_ = opt.progress != ProgressMode::test ? test_none : log_ ? test_logged : test_all;
+  if (space == BufferSpace::device && comms.gpu_aware().staged) {
+    const auto span = [](const std::vector<Piece>& list) {
+      ByteRange r{list.empty() ? 0 : list.front().offset, 0};
+      for (const Piece& p : list) {
+        r.begin = std::min(r.begin, p.offset);
+        r.end = std::max(r.end, p.offset + static_cast<std::size_t>(p.bytes));
+      }
+      return r;
+    };
+    staging_ = std::make_unique<Staging>(span(send_pieces_), span(recv_pieces_));
+  }
 }
 
 std::int64_t Exchange::test_chunk(std::int64_t n) const {
@@ -176,6 +188,11 @@ void Exchange::log_post() {
 }
 
 void Exchange::post(const void* send_base, void* recv_base) {
+  if (staging_) {  // chosen at construction: MPI gets the host copies
+    device_recv_ = recv_base;
+    send_base = staging_->to_host(send_base);
+    recv_base = staging_->recv_base();
+  }
   if (log_) log_post();
   double* recv_post = log_ && first_ >= 0 ? log_->post_times() + first_ : nullptr;
   auto* rb = static_cast<char*>(recv_base);
@@ -195,6 +212,7 @@ void Exchange::complete() {
     progress_->finish();
   else
     complete_(*this);
+  if (staging_) staging_->to_device(device_recv_);  // the receives are in the host buffer
 }
 
 void Exchange::complete_waitall(Exchange& x) { MPI_Waitall(x.active_, x.requests_.data(), MPI_STATUSES_IGNORE); }

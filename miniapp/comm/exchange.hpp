@@ -17,6 +17,10 @@
 //                     MPI_Testall, after each; complete() waits for what is left;
 //             thread: a progress thread tests the requests from post() on, while the rank
 //             computes; complete() waits for it (MPI_THREAD_MULTIPLE).
+//   gpu_aware_mpi   (comm/gpu_aware.hpp) for buffers in the default memory space
+//             (BufferSpace::device): "staged" copies the sends' bytes to pinned host buffers
+//             before the sends and the receives' bytes back after they complete
+//             (comm/staging.hpp); buffers that live in host memory are never staged.
 // post() and complete() allocate nothing; the options are not tested inside them (the send
 // and completion functions are picked at construction). With [comm] record_messages every MPI
 // message's post and completion time goes into the run's MessageLog (completion times come from
@@ -43,11 +47,16 @@ struct Message {
 };
 
 class ProgressThread;
+class Staging;
+
+// Where the buffers given to post() live: host memory, or the default execution space's memory
+// (Vector, Values<T>: device memory in a GPU build), which [comm] gpu_aware_mpi may stage.
+enum class BufferSpace { host, device };
 
 class Exchange {
  public:
   Exchange(const Communicators& comms, Channel channel, const std::vector<Message>& sends,
-           const std::vector<Message>& recvs, const CommConfig& opt);
+           const std::vector<Message>& recvs, const CommConfig& opt, BufferSpace space = BufferSpace::host);
   ~Exchange();
   Exchange(const Exchange&) = delete;
   Exchange& operator=(const Exchange&) = delete;
@@ -108,6 +117,10 @@ class Exchange {
   std::int64_t first_ = -1;    // this post's first event in the log (receives, then sends); -1: none
   std::vector<int> done_index_;  // MPI_Waitsome's output (preallocated)
   std::unique_ptr<ProgressThread> progress_;
+  // gpu_aware_mpi = staged: the host buffers (made at construction; null when MPI gets the
+  // buffers directly) and the device receive buffer of the last post().
+  std::unique_ptr<Staging> staging_;
+  void* device_recv_ = nullptr;
 };
 
 }  // namespace desync

@@ -22,7 +22,8 @@ HaloExchange::HaloExchange(const HaloPlan& plan, std::int32_t rows, const Commun
     : plan_(plan),
       rows_(rows),
       send_("desync::comm::halo_send", plan.send_index_host.size()),
-      exchange_(comms, Channel::halo, halo_messages(plan.send, sizeof(double)), halo_messages(plan.recv, sizeof(double)), opt) {}
+      exchange_(comms, Channel::halo, halo_messages(plan.send, sizeof(double)), halo_messages(plan.recv, sizeof(double)), opt,
+                BufferSpace::device) {}
 
 void HaloExchange::pack(const Vector& x) {
   const auto n = static_cast<std::int32_t>(send_.extent(0));

@@ -101,6 +101,12 @@ enum class SendMode { nonblocking, blocking, parallel };
 inline constexpr EnumTable<SendMode, 3> send_mode_names{
     {{SendMode::nonblocking, "nonblocking"}, {SendMode::blocking, "blocking"}, {SendMode::parallel, "parallel"}}};
 
+// [comm] gpu_aware_mpi (comm/gpu_aware.hpp): whether MPI is handed the workload's buffers where
+// they live (device memory in a GPU build) or copies staged through pinned host buffers.
+enum class GpuAwareMpi { automatic, on, off };
+inline constexpr EnumTable<GpuAwareMpi, 3> gpu_aware_mpi_names{
+    {{GpuAwareMpi::automatic, "auto"}, {GpuAwareMpi::on, "on"}, {GpuAwareMpi::off, "off"}}};
+
 enum class ProgressMode { wait, test, thread };
 inline constexpr EnumTable<ProgressMode, 3> progress_mode_names{
     {{ProgressMode::wait, "wait"}, {ProgressMode::test, "test"}, {ProgressMode::thread, "thread"}}};
@@ -260,6 +266,7 @@ struct CommConfig {
   bool record_messages = false;     // message events (record/message_log.hpp)
   std::int64_t record_messages_max = 1'000'000;  // events kept per rank; more are counted as dropped
   SourcePos progress_pos;           // for errors about a mode the workload cannot use
+  GpuAwareMpi gpu_aware_mpi = GpuAwareMpi::automatic;  // resolved once per run: comm/gpu_aware.hpp
   // MPI_THREAD_MULTIPLE is needed by progress = "thread" and send = "parallel".
   bool needs_thread_multiple() const { return progress == ProgressMode::thread || send == SendMode::parallel; }
 };

@@ -54,6 +54,12 @@ void write_root(const Context& c, hid_t file, const RunRecord& r) {
   h5::attr(c, file, "mpi_library_version", r.prov.mpi_library_version);
   h5::attr(c, file, "mpi_thread_level", r.mpi.thread_level);
   h5::attr(c, file, "eager_limit_declared", r.cfg.comm.eager_limit);
+  h5::attr(c, file, "gpu_aware_mpi", std::string(enum_name(gpu_aware_mpi_names, r.cfg.comm.gpu_aware_mpi)));
+  if (r.gpu_aware) {
+    h5::attr(c, file, "gpu_aware_mpi_effective", std::string(gpu_aware_effective_name(*r.gpu_aware)));
+    h5::attr(c, file, "gpu_aware_mpi_detected", r.gpu_aware->detected);
+    h5::attr(c, file, "device_memory", std::int64_t{r.gpu_aware->device_memory ? 1 : 0});
+  }
   h5::attr(c, file, "start_time", r.prov.start_time);
   h5::attr(c, file, "command_line", r.prov.command_line);
   h5::attr(c, file, "ranks", static_cast<std::int64_t>(c.rows));

@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "comm/clock_sync.hpp"
+#include "comm/gpu_aware.hpp"
 #include "config/config.hpp"
 #include "metrics/phase_stats.hpp"
-#include "comm/clock_sync.hpp"
 #include "record/mpi_library.hpp"
 #include "record/provenance.hpp"
 #include "record/topology.hpp"
@@ -47,6 +48,7 @@ struct RunRecord {
   std::int64_t iterations_planned = 0;  // warm-up + measured iterations the deck asked for
   const MpiLibraryRecord& mpi;
   const SimulationRecord* simulation = nullptr;  // set by `desync simulate` only
+  const GpuAwareChoice* gpu_aware = nullptr;     // [comm] gpu_aware_mpi as resolved; real runs only
 };
 
 // Writes `path` directly (collective; h5::Error on every rank if any rank's write fails). A run

@@ -17,4 +17,9 @@ using Kokkos::Experimental::fabs;
 using Kokkos::Experimental::sqrt;
 #endif
 
+// A quiet NaN usable in kernels: std::numeric_limits<double>::quiet_NaN() is a host constexpr
+// function that nvcc refuses in device code (without --expt-relaxed-constexpr); the builtin is
+// folded to a constant by GCC, Clang and nvcc alike (Kokkos' own numeric traits use it).
+KOKKOS_INLINE_FUNCTION constexpr double quiet_nan() { return __builtin_nan(""); }
+
 }  // namespace desync::compat

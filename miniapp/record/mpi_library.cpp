@@ -20,6 +20,7 @@ std::string lower(std::string s) {
 
 bool about_eager(const std::string& name) {
   const std::string n = lower(name);
+  if (n.find("ctxid") != std::string::npos) return false;  // MPICH's context-id allocation, not messages
   return n.find("eager") != std::string::npos || n.find("rndv") != std::string::npos ||
          n.find("rendezvous") != std::string::npos;
 }
@@ -84,9 +85,10 @@ MpiLibraryRecord probe_mpi_library(MPI_Comm comm) {
   MPI_Query_thread(&provided);
   const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
   r.thread_level = names[std::clamp(provided, 0, 3)];
-  r.eager_cvars = read_cvars();
+  for (auto& cv : read_cvars()) (cv.second < 0 ? r.deferred_cvars : r.eager_cvars).push_back(std::move(cv));
   r.environment = eager_environment();
   for (const auto& [n, v] : r.eager_cvars) r.text += fmt::format("{} = {}\n", n, v);
+  for (const auto& [n, v] : r.deferred_cvars) r.text += fmt::format("{} = {} (set by the library at run time)\n", n, v);
   for (const auto& e : r.environment) r.text += "env " + e + "\n";
   bcast_string(r.thread_level, 0, comm);
   bcast_string(r.text, 0, comm);
@@ -103,8 +105,31 @@ std::string eager_limit_mismatch(const MpiLibraryRecord& r, std::int64_t declare
   }
   if (limits.empty()) return {};
   return fmt::format("[comm] eager_limit = {} matches none of the eager limits the MPI library reports ({}); set the "
-                     "library's own variable (e.g. OMPI_MCA_btl_vader_eager_limit) to change it",
-                     declared, limits);
+                     "library's own variable (e.g. {}) to change it",
+                     declared, limits, cvar_environment_name(r.eager_cvars.front().first));
+}
+
+std::string mpi_family() {
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(lib, &len);
+  const std::string v(lib, static_cast<std::size_t>(len));
+  if (v.find("Open MPI") != std::string::npos) return "openmpi";
+  if (v.find("MPICH") != std::string::npos || v.find("Intel(R) MPI") != std::string::npos ||
+      v.find("MVAPICH") != std::string::npos)
+    return "mpich";
+  return "other";
+}
+
+std::string binding_hint() {
+  const std::string f = mpi_family();
+  if (f == "openmpi") return "Open MPI: mpiexec --bind-to core";
+  if (f == "mpich") return "MPICH's Hydra: mpiexec -bind-to core";
+  return "bind each rank to a core with the launcher, e.g. srun --cpu-bind=cores";
+}
+
+std::string cvar_environment_name(const std::string& cvar) {
+  return cvar.rfind("MPIR_CVAR_", 0) == 0 ? cvar : "OMPI_MCA_" + cvar;
 }
 
 }  // namespace desync

@@ -15,7 +15,10 @@ namespace desync {
 
 struct MpiLibraryRecord {
   std::string thread_level;  // "MPI_THREAD_FUNNELED", ...; rank 0's, on every rank
-  std::vector<std::pair<std::string, std::int64_t>> eager_cvars;  // (name, value) from MPI_T, this rank's
+  std::vector<std::pair<std::string, std::int64_t>> eager_cvars;  // (name, value >= 0) from MPI_T, this rank's
+  // Variables whose value is a negative sentinel (MPICH: -1, "the device or provider decides at
+  // run time"): named in the text, but no limit to check a declared one against.
+  std::vector<std::pair<std::string, std::int64_t>> deferred_cvars;
   std::vector<std::string> environment;                           // NAME=value lines that set them, this rank's
   std::string text;  // rank 0's "name = value" lines (cvars, then "env NAME=value"), on every rank
 };
@@ -27,5 +30,15 @@ MpiLibraryRecord probe_mpi_library(MPI_Comm comm);
 // A warning when [comm] eager_limit (> 0) matches none of the eager limits the library reports;
 // empty if it matches or the library reports none.
 std::string eager_limit_mismatch(const MpiLibraryRecord& r, std::int64_t declared);
+
+// The environment variable that sets an MPI_T control variable before MPI_Init: MPICH's cvars are
+// named as their variables (MPIR_CVAR_...), Open MPI's MCA parameters take OMPI_MCA_.
+std::string cvar_environment_name(const std::string& cvar);
+
+// The MPI library's family from MPI_Get_library_version: "openmpi", "mpich" (MPICH and its
+// derivatives: Intel MPI, Cray MPICH, MVAPICH2) or "other"; and the launcher option that binds
+// each rank to a core, for warnings (Open MPI: --bind-to core; Hydra: -bind-to core).
+std::string mpi_family();
+std::string binding_hint();
 
 }  // namespace desync

@@ -7,6 +7,7 @@
 
 #include "host/host_threads.hpp"
 #include "record/memory_domain.hpp"
+#include "record/mpi_library.hpp"
 #include "record/hwloc_handle.hpp"
 #include "kokkos_compat/concurrency.hpp"
 
@@ -110,7 +111,8 @@ Topology probe_topology(MPI_Comm comm) {
   MPI_Allreduce(flags, counts, 3, MPI_INT, MPI_SUM, comm);
   if (counts[0] > 0)
     t.warnings.push_back(fmt::format("{} rank(s) are not bound to cores (binding is the whole machine); "
-                                     "timelines will include migrations (OpenMPI: --bind-to core)", counts[0]));
+                                     "timelines will include migrations ({})",
+                                     counts[0], binding_hint()));
   if (counts[1] > 0)
     t.warnings.push_back(fmt::format("{} rank(s) have threads not bound to single cores "
                                      "(set OMP_PROC_BIND=close OMP_PLACES=cores)", counts[1]));

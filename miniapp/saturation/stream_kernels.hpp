@@ -14,10 +14,9 @@
 //   triad_nt    a = b + s c        24 B, non-temporal stores (nt_store.hpp: no write-allocate)
 //   schoenauer  a = b + c d        32 B
 // with s = 3 (STREAM's scalar).
-#include <limits>
-
 #include "config/config.hpp"
 #include "core/types.hpp"
+#include "kokkos_compat/math.hpp"
 #include "saturation/nt_store.hpp"
 
 namespace desync::saturation {
@@ -62,7 +61,7 @@ struct Init {
     const bool has_c = x.c.extent(0) > 0, has_d = x.d.extent(0) > 0;
     for (Index i = lo; i < hi; ++i) {
       const Index g = x.offset + i;
-      x.a(i) = std::numeric_limits<double>::quiet_NaN();
+      x.a(i) = compat::quiet_nan();
       x.b(i) = init_b(g);
       if (has_c) x.c(i) = init_c(g);
       if (has_d) x.d(i) = init_d(g);
@@ -76,7 +75,7 @@ struct Poison {
   Arrays x;
   KOKKOS_INLINE_FUNCTION void operator()(Index w) const {
     const Index hi = block_begin(x.n, x.workers, w + 1);
-    for (Index i = block_begin(x.n, x.workers, w); i < hi; ++i) x.a(i) = std::numeric_limits<double>::quiet_NaN();
+    for (Index i = block_begin(x.n, x.workers, w); i < hi; ++i) x.a(i) = compat::quiet_nan();
   }
 };
 

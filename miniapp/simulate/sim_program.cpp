@@ -23,6 +23,9 @@ void refuse_unmodelled_comm(const Config& cfg) {
     refuse_comm("progress", fmt::format("\"{}\"", enum_name(progress_mode_names, cfg.comm.progress)),
            "transfers progress by themselves once both sides posted, as with a progress thread");
   if (cfg.comm.record_messages) refuse_comm("record_messages", "true", "message events are not recorded in a simulation yet");
+  if (cfg.comm.gpu_aware_mpi != GpuAwareMpi::automatic)
+    refuse_comm("gpu_aware_mpi", fmt::format("\"{}\"", enum_name(gpu_aware_mpi_names, cfg.comm.gpu_aware_mpi)),
+                "the simulated ranks are host processes; staging copies are not modelled");
   if (cfg.run.stream_table) refuse(cfg, "run", "stream_table", "true", "it measures the machine it runs on");
   if (cfg.has_matrix && cfg.matrix.format == MatrixFormat::sell)
     refuse(cfg, "matrix", "format", "\"sell\"", "the kernels' traffic model is CRS's");

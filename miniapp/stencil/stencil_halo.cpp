@@ -77,7 +77,7 @@ StencilHalo::StencilHalo(const StencilGrid& grid, bool corners, const Communicat
       m.push_back({p.rank, static_cast<std::size_t>(p.offset) * sizeof(double), static_cast<std::size_t>(p.count) * sizeof(double), p.tag});
     return m;
   };
-  exchange_ = std::make_unique<Exchange>(comms, Channel::stencil, messages(send_), messages(recv_), opt);
+  exchange_ = std::make_unique<Exchange>(comms, Channel::stencil, messages(send_), messages(recv_), opt, BufferSpace::device);
 }
 
 void StencilHalo::pack(const Vector& x) {

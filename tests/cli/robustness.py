@@ -55,6 +55,22 @@ def desync_errors(stderr):
     return [l for l in stderr.splitlines() if "error" in l and not l.startswith(("-", " ", "mpiexec", "prterun"))]
 
 
+def rank_processes(launcher):
+    """The desync processes below the launcher: its children under Open MPI's mpiexec, its
+    grandchildren under MPICH's Hydra (mpiexec -> hydra_pmi_proxy -> ranks)."""
+    found, todo = [], [str(launcher)]
+    while todo:
+        kids = subprocess.run(["pgrep", "-P", todo.pop()], capture_output=True, text=True).stdout.split()
+        for pid in kids:
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    name = f.read().strip()
+            except OSError:
+                continue
+            (found if name == "desync" else todo).append(pid)
+    return found
+
+
 def case_sigterm(r, a, w):
     """SIGTERM to every rank mid-run (what srun/scancel deliver): every rank stops after the same
     iteration, the file holds what ran, marked incomplete, exit code 5."""
@@ -71,7 +87,7 @@ def case_sigterm(r, a, w):
             fail("the run ended before it reported progress:\n" + seen + p.stderr.read())
         if "iteration " in line and int(line.split("iteration ")[1].split("/")[0]) > 20:
             break
-    ranks = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+    ranks = rank_processes(p.pid)
     if len(ranks) != 4:
         p.kill()
         fail(f"expected 4 rank processes under mpiexec, found {ranks}")

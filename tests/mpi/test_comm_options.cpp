@@ -27,13 +27,17 @@ struct Variant {
   int fragment_bytes;
   int communicators;
   const char* progress;
+  const char* gpu_aware = "auto";  // "off": halos of device buffers staged through host buffers
 };
 
 const std::vector<Variant> variants{
     {"blocking", 0, 1, "wait"},        {"parallel", 0, 1, "wait"},     {"nonblocking", 64, 3, "wait"},
     {"blocking", 40, 2, "wait"},       {"nonblocking", 0, 2, "thread"}, {"blocking", 100, 3, "thread"},
     {"parallel", 24, 4, "thread"},     {"nonblocking", 0, 1, "test"},  {"blocking", 48, 2, "test"},
+    {"nonblocking", 0, 1, "wait", "off"}, {"blocking", 40, 2, "test", "off"}, {"parallel", 24, 3, "thread", "off"},
 };
+
+bool staged(const Variant& v) { return std::string(v.gpu_aware) == "off"; }
 
 bool testing(const Variant& v) { return std::string(v.progress) == "test"; }
 
@@ -41,17 +45,23 @@ bool testing(const Variant& v) { return std::string(v.progress) == "test"; }
 std::string comm_table(const Variant& v) {
   return "[comm]\nsend = \"" + std::string(v.send) + "\"\nfragment_bytes = " + std::to_string(v.fragment_bytes) +
          "\ncommunicators = " + std::to_string(v.communicators) + "\nprogress = \"" + v.progress + "\"\n" +
-         (testing(v) ? "test_interval = 7\n" : "");
+         (testing(v) ? "test_interval = 7\n" : "") + (staged(v) ? "gpu_aware_mpi = \"off\"\n" : "");
 }
 
 // overlaps: the deck's scheme computes while messages travel, so progress = "test" is allowed;
-// elsewhere it must be refused when the deck is read.
+// elsewhere it must be refused when the deck is read. device_halos: the workload's halos live in
+// the default memory space, so gpu_aware_mpi = "off" stages them (the triad's messages are host
+// buffers; the deck refuses the key there).
 template <class Run>
-void same_for_every_variant(const std::string& deck, Run run, bool overlaps = true) {
+void same_for_every_variant(const std::string& deck, Run run, bool overlaps = true, bool device_halos = true) {
   const WorkloadResult base = run(load_deck(deck, "base.toml", {}));
   EXPECT_EQ(base.element_errors, 0);
   EXPECT_EQ(base.message_errors, 0);
   for (const Variant& v : variants) {
+    if (staged(v) && !device_halos) {
+      EXPECT_THROW(load_deck(deck + comm_table(v), "variant.toml", {}), DeckError) << "gpu_aware_mpi on host messages";
+      continue;
+    }
     if (testing(v) && !overlaps) {
       EXPECT_THROW(load_deck(deck + comm_table(v), "variant.toml", {}), DeckError) << "progress = test without overlap";
       continue;
@@ -70,7 +80,7 @@ void same_for_every_variant(const std::string& deck, Run run, bool overlaps = tr
 TEST(CommOptions, TriadStampsArriveWhole) {
   same_for_every_variant("[run]\niterations = 6\nwarmup = 1\nprogress_interval = 0\n[triad]\nsize_per_rank = 500\n"
                          "offsets = [1, -1, 2]\nboundary = \"periodic\"\nmessage_bytes = 1000\n",
-                         [](const Config& c) { return run_triad(c, MPI_COMM_WORLD); }, false);
+                         [](const Config& c) { return run_triad(c, MPI_COMM_WORLD); }, false, false);
 }
 
 TEST(CommOptions, SpmvSameNumbers) {
@@ -102,7 +112,8 @@ TEST(CommOptions, StencilSameNumbers) {
 // completed after it was posted; fragments are counted as the messages they are.
 TEST(CommOptions, MessageEventsCoverEveryMessage) {
   for (const Variant& v : variants) {
-    if (testing(v)) continue;  // the triad has no overlapped work; SpmvTestedMessagesAreStamped covers it
+    if (testing(v) || staged(v)) continue;  // the triad has no overlapped work (SpmvTestedMessagesAreStamped
+                                            // covers it) and host messages
     const Config cfg = load_deck("[run]\niterations = 5\nwarmup = 1\nprogress_interval = 0\n[triad]\nsize_per_rank = 100\n"
                                  "offsets = [1, -1]\nboundary = \"periodic\"\nmessage_bytes = 1000\n" + comm_table(v) +
                                      "record_messages = true\n",

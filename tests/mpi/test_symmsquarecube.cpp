@@ -128,8 +128,9 @@ TEST(SymmSquareCube, RunsOnTheActiveRanksWhileTheOthersSleep) {
   const int rank = comm_rank(MPI_COMM_WORLD);
   EXPECT_EQ(r.timeline.iterations(), 3) << "a parked rank's timeline has the active ranks' rows";
   EXPECT_EQ(r.parked, rank != 0);
-  if (rank != 0)
+  if (rank != 0) {
     for (double t : r.timeline.data()) EXPECT_TRUE(std::isnan(t)) << "a parked rank ran no phase";
+  }
   const auto* active = find_dataset(r, "placement", "active");
   ASSERT_NE(active, nullptr);
   EXPECT_EQ(active->values[0], rank == 0 ? 1 : 0);

@@ -4,7 +4,10 @@ execute_process(COMMAND ${READELF} -d ${BINARY} OUTPUT_VARIABLE dyn RESULT_VARIA
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "readelf -d ${BINARY} failed")
 endif()
-string(FIND "${dyn}" "[libmpi.so" mpi)
+string(FIND "${dyn}" "[libmpi.so" mpi)  # Open MPI
+if(mpi LESS 0)
+  string(FIND "${dyn}" "[libmpich.so" mpi)  # MPICH
+endif()
 string(FIND "${dyn}" "[libsimgrid.so" simgrid)
 message(STATUS "libmpi at ${mpi}, libsimgrid at ${simgrid}")
 if(mpi LESS 0 OR simgrid LESS 0)

@@ -140,6 +140,21 @@ TEST(Deck, CommOptionsAndMovedKeys) {
   EXPECT_NO_THROW(load_deck("[run]\nworkload = \"stencil\"\n[comm]\nsend = \"blocking\"\n", "s.toml", {}));
 }
 
+// [comm] gpu_aware_mpi: auto by default; on/off where halos live in device memory, refused
+// elsewhere (the triad's messages are host buffers) with the reason; a wrong word lists the three.
+TEST(Deck, GpuAwareMpi) {
+  EXPECT_EQ(load_deck("", "d.toml", {}).comm.gpu_aware_mpi, GpuAwareMpi::automatic);
+  EXPECT_EQ(load_deck("[run]\nworkload = \"stencil\"\n[comm]\ngpu_aware_mpi = \"off\"\n", "s.toml", {}).comm.gpu_aware_mpi,
+            GpuAwareMpi::off);
+  EXPECT_EQ(load_deck("[run]\nworkload = \"stencil\"\n", "s.toml", {"comm.gpu_aware_mpi=on"}).comm.gpu_aware_mpi,
+            GpuAwareMpi::on);
+  const std::string triad = deck_error("[comm]\ngpu_aware_mpi = \"off\"\n");
+  EXPECT_NE(triad.find("deck.toml:2:"), std::string::npos) << triad;
+  EXPECT_NE(triad.find("[comm] gpu_aware_mpi = \"off\": not used by workload \"triad\""), std::string::npos) << triad;
+  const std::string word = deck_error("[run]\nworkload = \"stencil\"\n[comm]\ngpu_aware_mpi = \"yes\"\n");
+  EXPECT_NE(word.find("\"auto\", \"on\", \"off\""), std::string::npos) << word;
+}
+
 TEST(Deck, WrongTypeNamesKeyValueAndAllowed) {
   const std::string m = deck_error("[run]\niterations = \"many\"\n");
   EXPECT_NE(m.find("deck.toml:2:14"), std::string::npos) << m;

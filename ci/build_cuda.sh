@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The CUDA build (issue 17; docs/build_cuda.md): Kokkos 3.4 with its Cuda backend (CUDA 13
+# patches of ci/patches/) and KokkosKernels into their own cache prefix, then desync, its tests
+# and benchmarks compiled and linked with the preset cuda-release. Nothing runs: CI has no GPU.
+#   ci/build_cuda.sh [TARGET...]   (default: everything)
+# Environment as ci/install-deps.sh (DESYNC_CUDA_ARCH, DESYNC_JOBS, ...); nvcc on PATH or CUDA_ROOT.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+t0=$SECONDS
+prefix_line=$(DESYNC_BACKEND=cuda ci/install-deps.sh | tail -n 1)
+export "${prefix_line?}"
+source ci/env.sh
+cmake --preset cuda-release -DBUILD_TESTING=ON -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build --preset cuda-release ${targets[@]+"${targets[@]}"}
+printf '[build_cuda] the CUDA build compiled and linked in %d s (deps included); no GPU here, nothing was run\n' \
+  $((SECONDS - t0))
