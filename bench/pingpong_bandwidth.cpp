@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     const auto reps = bench::arg(argc, argv, "--reps", 200);
     const int rounds = static_cast<int>(bench::arg(argc, argv, "--rounds", 7));
     const int rank = comm_rank(MPI_COMM_WORLD), size = comm_size(MPI_COMM_WORLD);
-    const int half = size / 2;
+    const int partner = size / 2;
     const Config cfg = load_deck("[run]\nworkload = \"pingpong\"\nprogress_interval = 0\niterations = " + std::to_string(reps) +
                                      "\nwarmup = 5\n[pingpong]\nsizes = [" + std::to_string(bytes) + "]\n",
                                  "bench_pingpong.toml", {});
@@ -58,9 +58,9 @@ int main(int argc, char** argv) {
       for (std::int64_t i = 0; i < reps + 5; ++i) {
         const double t0 = now();
         if (rank == 0) {
-          MPI_Send(send.data(), n, MPI_BYTE, half, tag, MPI_COMM_WORLD);
-          MPI_Recv(recv.data(), n, MPI_BYTE, half, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else if (rank == half) {
+          MPI_Send(send.data(), n, MPI_BYTE, partner, tag, MPI_COMM_WORLD);
+          MPI_Recv(recv.data(), n, MPI_BYTE, partner, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == partner) {
           MPI_Recv(recv.data(), n, MPI_BYTE, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
           MPI_Send(recv.data(), n, MPI_BYTE, 0, tag, MPI_COMM_WORLD);
         }
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
         min_ds = std::min(min_ds, t_desync[k].second);
       }
       const double raw = median(med_raw), ds = median(med_ds);
-      fmt::print("ping-pong {} B between rank 0 and rank {}: {} rounds of {} round trips each\n", bytes, half, rounds, reps);
+      fmt::print("ping-pong {} B between rank 0 and rank {}: {} rounds of {} round trips each\n", bytes, partner, rounds, reps);
       for (int k = 0; k < rounds; ++k)
         fmt::print("  round {}: median round trip desync {:.2f} us, raw MPI_Send/MPI_Recv {:.2f} us\n", k,
                    1e6 * t_desync[k].first, 1e6 * t_raw[k].first);
