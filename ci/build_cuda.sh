@@ -7,6 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$SECONDS
+# The toolkit's usual places when nvcc is not on PATH (a CI shell may not source the profile).
+if ! command -v nvcc >/dev/null && [ -z "${CUDA_ROOT:-}" ]; then
+  for d in "${CUDA_HOME:-}" /usr/local/cuda; do
+    if [ -n "$d" ] && [ -x "$d/bin/nvcc" ]; then export PATH="$d/bin:$PATH"; break; fi
+  done
+fi
 prefix_line=$(DESYNC_BACKEND=cuda ci/install-deps.sh | tail -n 1)
 export "${prefix_line?}"
 source ci/env.sh
