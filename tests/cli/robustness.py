@@ -58,16 +58,16 @@ def desync_errors(stderr):
 def rank_processes(launcher):
     """The desync processes below the launcher: its children under Open MPI's mpiexec, its
     grandchildren under MPICH's Hydra (mpiexec -> hydra_pmi_proxy -> ranks)."""
-    found, todo = [], [str(launcher)]
-    while todo:
-        kids = subprocess.run(["pgrep", "-P", todo.pop()], capture_output=True, text=True).stdout.split()
+    found, pending = [], [str(launcher)]
+    while pending:
+        kids = subprocess.run(["pgrep", "-P", pending.pop()], capture_output=True, text=True).stdout.split()
         for pid in kids:
             try:
                 with open(f"/proc/{pid}/comm") as f:
                     name = f.read().strip()
             except OSError:
                 continue
-            (found if name == "desync" else todo).append(pid)
+            (found if name == "desync" else pending).append(pid)
     return found
 
 
