@@ -30,6 +30,12 @@ struct SellFused {
   std::size_t x_off;
   int nb;
   Step s;
+
+  template <int N>  // the same step with the block width fixed at compile time (as Fused::fixed)
+  SellFused<T, Init, C, N> fixed() const {
+    return {value_count, chunk_ptr, row_of, col, val, u, w, x, x_off, nb, s};
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t c, value_type sum) const {
     constexpr int R = Traits<T>::R;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
@@ -85,13 +91,11 @@ void reduce_sell_fused(const char* label, std::int64_t begin, std::int64_t end, 
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> r(dst, value_count);
   with_chunk(a.chunk, [&](auto c) {
     const Policy p(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end));
-    if (nb == 1) {  // the block width fixed at compile time, as for CRS (reduce_fused)
-      const SellFused<T, Init, decltype(c)::value, 1> f{value_count, a.chunk_ptr, a.row_of, a.col, a.val, u, w, x, x_off, nb, st};
+    const SellFused<T, Init, decltype(c)::value> f{value_count, a.chunk_ptr, a.row_of, a.col, a.val, u, w, x, x_off, nb, st};
+    if (nb == 1)  // the block width fixed at compile time, as for CRS (reduce_fused)
+      Kokkos::parallel_reduce(label, p, f.template fixed<1>(), r);
+    else
       Kokkos::parallel_reduce(label, p, f, r);
-    } else {
-      const SellFused<T, Init, decltype(c)::value> f{value_count, a.chunk_ptr, a.row_of, a.col, a.val, u, w, x, x_off, nb, st};
-      Kokkos::parallel_reduce(label, p, f, r);
-    }
   });
   if (begin != 0)
     for (unsigned k = 0; k < value_count; ++k) out[k] += scratch[k];
