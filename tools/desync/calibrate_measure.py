@@ -60,14 +60,17 @@ def _text(v):
     return v.decode("ascii", "replace").rstrip("\0") if isinstance(v, bytes) else str(v)
 
 
-def read_saturation(path):
-    """(b(n) of the triad, n, elements per array, file attributes) of a saturation file."""
+def read_saturation(path, median=False):
+    """(b(n) of the triad, n, elements per array, file attributes) of a saturation file; b(n) from
+    the shortest sweep (as STREAM), or with `median` from the median sweep (time_median)."""
     import h5py
     import numpy as np
     with h5py.File(path, "r") as f:
         kernels = list(f["saturation/kernel"][()])
         row = kernels.index(TRIAD_CODE)
         b = np.asarray(f["saturation/bandwidth"][()])[row]
+        if median:
+            b = b * np.asarray(f["saturation/time"][()])[row] / np.asarray(f["saturation/time_median"][()])[row]
         n = list(f["saturation/n"][()])
         elements = int(f["saturation/elements"][()])
         attrs = {k: _text(f.attrs[k]) for k in ("desync_version", "git_revision", "mpi_library_version")}
@@ -88,12 +91,14 @@ def read_pingpong(path):
 
 
 def read_divide(path):
-    """(median compute phase of rank 0, elements per rank, divides) of a divide run's file."""
+    """(median over ranks of each rank's median compute phase, elements per rank, divides) of a
+    divide run's file (one rank in the calibration: its median)."""
     import h5py
+    import numpy as np
     with h5py.File(path, "r") as f:
         stats = f["summary/phase_stats"]
         names = [_text(x) for x in stats.attrs["phase_names"]]
-        median = float(stats[0, names.index("compute"), 1])
+        median = float(np.median(stats[:, names.index("compute"), 1]))
         resolved = parse_toml(_text(f["config/resolved"][()]))
     triad = resolved["triad"]
     return median, int(triad["size_per_rank"]), int(triad["divides"])
@@ -128,16 +133,17 @@ def measure_layout():
     return layout
 
 
-def measure_memory(runner, max_n, quick, repeat):
+def measure_memory(runner, max_n, quick, repeat, median=False):
     """Step 2: b(n), n = 1 .. max_n ranks on consecutive cores (the first NUMA domain), the best
     of the repeats per n (as STREAM takes the best sweep). Returns {"b", "runs" (b(n) of every
-    run), "elements", "attrs" (the file's desync_version, git_revision, mpi_library_version)}."""
+    run), "elements", "attrs" (the file's desync_version, git_revision, mpi_library_version)}.
+    `median`: each run's b(n) from its median sweep, not its shortest (read_saturation)."""
     log("memory: saturation sweep, triad, n = 1..%d ranks of one domain, %d run(s)" % (max_n, repeat))
     runs_b = []
     for k in range(repeat):
         sat = runner.run(tagged("saturation", k, repeat), saturation_deck(max_n, quick), max_n, 1,
                          ["--map-by", "core", "--bind-to", "core"])
-        b_k, n, elements, attrs = read_saturation(sat)
+        b_k, n, elements, attrs = read_saturation(sat, median)
         runs_b.append(b_k)
         log("  b(n) [GB/s]: " + ", ".join("%d: %.2f" % (i, v / 1e9) for i, v in zip(n, b_k)))
     b = [max(col) for col in zip(*runs_b)]
@@ -194,14 +200,17 @@ def measure_eager(eager_text, inter_transport):
     return (intra_e, isrc, inter_e, osrc), eager_note
 
 
-def measure_divide(runner, quick, repeat):
+def measure_divide(runner, quick, repeat, ranks=1):
     """Step 5: the time per divide of the triad kernel "divide" on 1 rank, 1 thread: the fastest
     median compute phase of the repeats / (elements x divides). Returns {"divide_time", "medians"
-    (of every run), "elements", "divides"}."""
-    log("core: triad kernel \"divide\", 1 rank, 1 thread")
+    (of every run), "elements", "divides"}. ranks > 1 runs that many ranks at once, one per core,
+    and takes the median over them: a core's speed with its neighbours busy too (clock boost and
+    shared hardware threads differ from one core busy alone)."""
+    log("core: triad kernel \"divide\", %d rank(s), 1 thread each" % ranks)
     medians = []
     for k in range(repeat):
-        dv = runner.run(tagged("divide", k, repeat), divide_deck(quick), 1, 1, ["--bind-to", "core"])
+        dv = runner.run(tagged("divide", k, repeat), divide_deck(quick), ranks, 1,
+                        ["--map-by", "core", "--bind-to", "core"] if ranks > 1 else ["--bind-to", "core"])
         median_k, elems, divides = read_divide(dv)
         medians.append(median_k)
         log("  median compute %.3f ms / (%d x %d) = %.3f ns per divide" % (
