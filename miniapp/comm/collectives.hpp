@@ -9,7 +9,11 @@
 //   Collectives  posts MPI_Ibcast / MPI_Ireduce (sum) / MPI_Iallreduce / MPI_Isend / MPI_Irecv
 //                and their blocking forms, keeps the requests in preallocated slots, and with a
 //                CollectiveLog stamps each operation's post, return and completion (whether it
-//                records is chosen once, at construction, as Exchange does).
+//                records is chosen once, at construction, as Exchange does); with `staged`
+//                ([comm] gpu_aware_mpi resolved to staging, comm/gpu_aware.hpp) MPI gets pinned
+//                host mirrors of the registered device buffers (comm/host_mirrors.hpp): the bytes
+//                MPI reads are copied to the host at the post, the bytes it writes to the device
+//                when the operation completes (the blocking forms' return, wait, wait_all).
 // Counts above INT_MAX are refused at set-up by the workloads (one part is one MPI call).
 #include <mpi.h>
 
@@ -17,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "comm/host_mirrors.hpp"
 #include "core/clock.hpp"
 #include "record/collective_log.hpp"
 
@@ -58,8 +63,15 @@ inline Part part_of(std::int64_t count, int parts, int c) {
 
 class Collectives {
  public:
-  // max_requests: the most operations in flight between two wait_all() calls.
-  Collectives(int max_requests, std::shared_ptr<CollectiveLog> log);
+  // max_requests: the most operations in flight between two wait_all() calls. staged: MPI gets
+  // host mirrors of the buffers registered with mirror() (chosen once, here).
+  Collectives(int max_requests, std::shared_ptr<CollectiveLog> log, bool staged = false);
+
+  // Set-up: a device buffer of `bytes` bytes that operations will be handed (parts of it too).
+  // Staged: allocates its host mirror; an unregistered buffer is a logic_error at its first
+  // operation. Direct: nothing.
+  void mirror(const void* device, std::size_t bytes);
+  bool staged() const { return mirrors_ != nullptr; }
 
   // Nonblocking operations on duplicate c of family f; each returns its request's slot.
   int ibcast(const CommFamily& f, int c, void* buf, std::int64_t count, MPI_Datatype t, int root);
@@ -94,6 +106,19 @@ class Collectives {
   static void done_logged(Collectives&, int);
   static void wait_all_plain(Collectives&);
   static void wait_all_logged(Collectives&);
+  // The buffer MPI reads (in: copied to the host mirror when staged), the buffer MPI writes (out:
+  // the mirror), its copy to the device after a blocking call (back) or at the completion of
+  // slot s (later, then flush at wait / wait_all). Direct: the buffer itself, no copies.
+  static const void* in_direct(Collectives&, const void* p, std::int64_t, MPI_Datatype) { return p; }
+  static void* out_direct(Collectives&, void* p, std::int64_t, MPI_Datatype) { return p; }
+  static void back_direct(Collectives&, void*, std::int64_t, MPI_Datatype) {}
+  static void later_direct(Collectives&, int, void*, std::int64_t, MPI_Datatype) {}
+  static void flush_direct(Collectives&, int) {}
+  static const void* in_staged(Collectives&, const void* p, std::int64_t count, MPI_Datatype t);
+  static void* out_staged(Collectives&, void* p, std::int64_t count, MPI_Datatype t);
+  static void back_staged(Collectives&, void* p, std::int64_t count, MPI_Datatype t);
+  static void later_staged(Collectives&, int s, void* p, std::int64_t count, MPI_Datatype t);
+  static void flush_staged(Collectives&, int s);
 
   std::vector<MPI_Request> req_;
   std::vector<std::int64_t> event_;  // the log event of each slot (-1: none)
@@ -104,6 +129,18 @@ class Collectives {
   void (*note_)(Collectives&, int, CollKind, const CommFamily&, int, int, std::int64_t, MPI_Datatype, double, bool) = note_none;
   void (*done_)(Collectives&, int) = done_none;
   void (*wait_all_)(Collectives&) = wait_all_plain;
+
+  struct Pending {
+    void* device = nullptr;  // null: nothing to copy back for this slot
+    std::size_t bytes = 0;
+  };
+  std::unique_ptr<HostMirrors> mirrors_;  // null: direct
+  std::vector<Pending> pending_;         // per slot, staged only
+  const void* (*in_)(Collectives&, const void*, std::int64_t, MPI_Datatype) = in_direct;
+  void* (*out_)(Collectives&, void*, std::int64_t, MPI_Datatype) = out_direct;
+  void (*back_)(Collectives&, void*, std::int64_t, MPI_Datatype) = back_direct;
+  void (*later_)(Collectives&, int, void*, std::int64_t, MPI_Datatype) = later_direct;
+  void (*flush_)(Collectives&, int) = flush_direct;
 };
 
 }  // namespace desync

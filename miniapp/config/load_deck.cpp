@@ -109,13 +109,14 @@ CommConfig read_comm(TableReader r, Workload w) {
     r.only_where_used("fragment_bytes", false, c.fragment_bytes, CommConfig{}.fragment_bytes, why);
   }
   c.gpu_aware_mpi = r.choice("gpu_aware_mpi", c.gpu_aware_mpi, gpu_aware_mpi_names);
-  // Staging applies to exchanges of buffers in the default memory space (device memory in a GPU
-  // build): the halo exchanges. The triad's, toy's and ping-pong's messages are host buffers, the
-  // collective workloads hand MPI their buffers as they are.
-  const bool device_halos = w == Workload::spmv || w == Workload::chebfd || w == Workload::stencil || w == Workload::cg;
-  r.only_where_used("gpu_aware_mpi", device_halos, c.gpu_aware_mpi, CommConfig{}.gpu_aware_mpi,
-                    fmt::format("not used by workload \"{}\": its messages are not in device memory (only the halo "
-                                "exchanges of spmv, chebfd, stencil and cg are)",
+  // Staging applies to buffers in the default memory space (device memory in a GPU build): the
+  // halo exchanges and the collectives of matvec2d and symmsquarecube. The triad's, toy's,
+  // ping-pong's and collbench's messages are host buffers.
+  const bool device_buffers = w == Workload::spmv || w == Workload::chebfd || w == Workload::stencil || w == Workload::cg ||
+                              w == Workload::matvec2d || w == Workload::symmsquarecube;
+  r.only_where_used("gpu_aware_mpi", device_buffers, c.gpu_aware_mpi, CommConfig{}.gpu_aware_mpi,
+                    fmt::format("not used by workload \"{}\": its messages are not in device memory (only those of "
+                                "spmv, chebfd, stencil, cg, matvec2d and symmsquarecube are)",
                                 enum_name(workload_names, w)));
   c.communicators = r.integer("communicators", c.communicators, 1, 64);
   c.sync = r.choice("sync", c.sync, sync_mode_names);

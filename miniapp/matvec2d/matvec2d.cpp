@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "comm/collectives.hpp"
+#include "comm/gpu_aware.hpp"
 #include "comm/node_layout.hpp"
 #include "core/mpi_util.hpp"
 #include "core/types.hpp"
@@ -62,7 +63,8 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
     if (cfg.comm.record_messages)
       r.collectives = std::make_shared<CollectiveLog>(std::min(cfg.comm.record_messages_max, total * 2 * ndup),
                                                       std::vector<std::string>{"row", "column"});
-    Collectives coll(2 * ndup, r.collectives);
+    // [comm] gpu_aware_mpi: staged, MPI gets host mirrors of y_part, y_sum, y_col (registered below).
+    Collectives coll(2 * ndup, r.collectives, choose_gpu_aware_mpi(cfg.comm.gpu_aware_mpi).staged);
 
     // A_{m,j}, x_j; y_part = A_{m,j} x_j; y_m reduced on the diagonal; y_j broadcast down column j.
     const std::uint64_t seed = cfg.run.seed;
@@ -77,6 +79,7 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
       for (std::int64_t k = 0; k < rj; ++k) h(static_cast<std::size_t>(k)) = x_entry(c0 + k);
       Kokkos::deep_copy(x, h);
     }
+    for (const Vector* v : {&part, &ysum, &ycol}) coll.mirror(v->data(), v->size() * sizeof(double));
     const bool diag = m == j;
     double* yb = diag ? ysum.data() : ycol.data();  // the diagonal broadcasts its reduction
 

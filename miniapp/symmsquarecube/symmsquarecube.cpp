@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/gpu_aware.hpp"
 #include "comm/node_layout.hpp"
 #include "core/fingerprint.hpp"
 #include "core/mpi_util.hpp"
@@ -127,7 +128,8 @@ WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
       r.collectives = std::make_shared<CollectiveLog>(std::min(cfg.comm.record_messages_max, total * per_call),
                                                       std::vector<std::string>{"row", "col", "grd", "global"});
     }
-    m.coll = std::make_unique<Collectives>(6 * m.ndup + 8, r.collectives);
+    // [comm] gpu_aware_mpi: staged, MPI gets host mirrors of the block buffers (registered below).
+    m.coll = std::make_unique<Collectives>(6 * m.ndup + 8, r.collectives, choose_gpu_aware_mpi(cfg.comm.gpu_aware_mpi).staged);
     m.tl = &tl;
     const std::int64_t b = m.cut.b(), bb = b * b;
     const auto buffer = [](const char* name, std::int64_t n) { return BlockBuffer(std::string(name), static_cast<std::size_t>(n)); };
@@ -135,6 +137,8 @@ WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
     m.d2 = buffer("ssc::d2", twofive ? 1 : bb), m.d3 = buffer("ssc::d3", twofive ? 1 : bb);
     m.r2 = buffer("ssc::r2", bb), m.r3 = buffer("ssc::r3", bb);
     m.t = buffer("ssc::t", twofive ? bb : 1), m.an = buffer("ssc::an", twofive ? bb : 1), m.bn = buffer("ssc::bn", twofive ? bb : 1);
+    for (const BlockBuffer* v : {&m.a, &m.b, &m.c, &m.d2, &m.d3, &m.r2, &m.r3, &m.t, &m.an, &m.bn})
+      m.coll->mirror(v->data(), v->size() * sizeof(double));
     if (m.k == 0) {  // D_{i,j} on layer 0; the other layers receive it every call
       const std::int64_t r0 = m.cut.first(m.i), c0 = m.cut.first(m.j), nr = m.rows(m.i), n = c.n;
       const std::uint64_t seed = cfg.run.seed;

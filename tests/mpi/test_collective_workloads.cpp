@@ -124,6 +124,23 @@ TEST(Matvec2d, PipelinedGivesTheBlockingProduct) {
   EXPECT_THROW(validate_for_ranks(matvec(false, 1), 6), DeckError) << "6 ranks make no square mesh";
 }
 
+// [comm] gpu_aware_mpi = "off": the reductions and broadcasts go through host mirrors of y_part,
+// y_sum and y_col (a second host buffer in this build, the path a GPU build takes): the same
+// product, to the last bit of its error against the reference.
+TEST(Matvec2d, StagedBuffersGiveTheSameProduct) {
+  const int size = comm_size(MPI_COMM_WORLD);
+  const int p = static_cast<int>(std::lround(std::sqrt(size)));
+  if (p * p != size) GTEST_SKIP() << "a p x p mesh";
+  for (bool pipelined : {false, true}) {
+    const int ndup = pipelined ? 3 : 1;
+    const WorkloadResult direct = run_matvec2d(matvec(pipelined, ndup), MPI_COMM_WORLD);
+    const WorkloadResult staged = run_matvec2d(matvec(pipelined, ndup, "gpu_aware_mpi = \"off\"\n"), MPI_COMM_WORLD);
+    EXPECT_EQ(staged.element_errors, 0);
+    EXPECT_EQ(staged.elements_checked, direct.elements_checked);
+    EXPECT_EQ(metric(staged, "max_relative_error")->value, metric(direct, "max_relative_error")->value);
+  }
+}
+
 TEST(ActiveRanks, SleepingRanksUseAlmostNoCpu) {
   const int size = comm_size(MPI_COMM_WORLD);
   if (size < 4 || size % 4 != 0) GTEST_SKIP() << "nodes of 4 ranks, one active each";

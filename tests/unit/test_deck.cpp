@@ -140,14 +140,21 @@ TEST(Deck, CommOptionsAndMovedKeys) {
   EXPECT_NO_THROW(load_deck("[run]\nworkload = \"stencil\"\n[comm]\nsend = \"blocking\"\n", "s.toml", {}));
 }
 
-// [comm] gpu_aware_mpi: auto by default; on/off where halos live in device memory, refused
-// elsewhere (the triad's messages are host buffers) with the reason; a wrong word lists the three.
+// [comm] gpu_aware_mpi: auto by default; on/off where MPI gets device buffers (halos, matvec2d's and
+// symmsquarecube's collectives), refused elsewhere (the triad's and collbench's messages are host
+// buffers) with the reason; a wrong word lists the three.
 TEST(Deck, GpuAwareMpi) {
   EXPECT_EQ(load_deck("", "d.toml", {}).comm.gpu_aware_mpi, GpuAwareMpi::automatic);
   EXPECT_EQ(load_deck("[run]\nworkload = \"stencil\"\n[comm]\ngpu_aware_mpi = \"off\"\n", "s.toml", {}).comm.gpu_aware_mpi,
             GpuAwareMpi::off);
   EXPECT_EQ(load_deck("[run]\nworkload = \"stencil\"\n", "s.toml", {"comm.gpu_aware_mpi=on"}).comm.gpu_aware_mpi,
             GpuAwareMpi::on);
+  EXPECT_EQ(load_deck("[run]\nworkload = \"matvec2d\"\n[comm]\ngpu_aware_mpi = \"off\"\n", "m.toml", {}).comm.gpu_aware_mpi,
+            GpuAwareMpi::off);
+  EXPECT_EQ(load_deck("[run]\nworkload = \"symmsquarecube\"\n[comm]\ngpu_aware_mpi = \"off\"\n", "q.toml", {}).comm.gpu_aware_mpi,
+            GpuAwareMpi::off);
+  const std::string coll = deck_error("[run]\nworkload = \"collbench\"\n[comm]\ngpu_aware_mpi = \"off\"\n");
+  EXPECT_NE(coll.find("not used by workload \"collbench\""), std::string::npos) << coll;
   const std::string triad = deck_error("[comm]\ngpu_aware_mpi = \"off\"\n");
   EXPECT_NE(triad.find("deck.toml:2:"), std::string::npos) << triad;
   EXPECT_NE(triad.find("[comm] gpu_aware_mpi = \"off\": not used by workload \"triad\""), std::string::npos) << triad;
