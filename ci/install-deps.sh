@@ -79,6 +79,10 @@ fi
 # Kokkos' and KokkosKernels' own libraries (the ETI kernels) but are not exported to users, who
 # add theirs (desync: desync_ARCH). An explicit Kokkos_ARCH_<CPU> (e.g. SKX, ZEN2), which is
 # exported, can be given through DESYNC_KOKKOS_CMAKE_ARGS instead.
+# The options both KokkosKernels builds share: the Kokkos just installed, nothing but the library.
+kk_common=(-DKokkos_ROOT="$prefix" -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF
+           -DKokkosKernels_ENABLE_PERFTESTS=OFF)
+
 arch_flags=()
 case "$arch" in
   "") ;;
@@ -191,18 +195,30 @@ fetch_kokkos_sources() {
   log "Kokkos major version in the source: ${v:-unknown}"
 }
 
+# One CMake project configured, built and installed into $prefix with what every build here
+# shares (Ninja, Release, C++17, shared libraries in lib/, DESYNC_ARCH's flags), then the
+# caller's options (the DESYNC_*_CMAKE_ARGS last, so they win); logs in $work/NAME-configure.log
+# and $work/NAME-build.log. NVCC_WRAPPER_DEFAULT_COMPILER is nvcc_wrapper's host compiler (the
+# host builds ignore it).
+#   cmake_project WORK NAME SOURCE_DIR CMAKE_OPTION...
+cmake_project() {
+  local work=$1 name=$2 src=$3
+  shift 3
+  NVCC_WRAPPER_DEFAULT_COMPILER=$cxx cmake -S "$src" -B "$work/build-$name" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_LIBDIR=lib ${arch_flags[@]+"${arch_flags[@]}"} "$@" \
+    >"$work/$name-configure.log"
+  NVCC_WRAPPER_DEFAULT_COMPILER=$cxx cmake --build "$work/build-$name" -j "$jobs" >"$work/$name-build.log"
+  cmake --install "$work/build-$name" >/dev/null
+}
+
 build_kokkos() {
   local work=$1
   log "building Kokkos into $prefix${arch:+ (DESYNC_ARCH=$arch: ${arch_flags[0]#-D})}"
-  cmake -S "$work/src/packages/kokkos" -B "$work/build-kokkos" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_STANDARD=17 \
-    -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
-    -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_LIBDIR=lib \
+  cmake_project "$work" kokkos "$work/src/packages/kokkos" \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_INSTALL_RPATH="$prefix/lib" \
     -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
-    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF ${arch_flags[@]+"${arch_flags[@]}"} \
-    ${DESYNC_KOKKOS_CMAKE_ARGS:-} >"$work/kokkos-configure.log"
-  cmake --build "$work/build-kokkos" -j "$jobs" >"$work/kokkos-build.log"
-  cmake --install "$work/build-kokkos" >/dev/null
+    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF ${DESYNC_KOKKOS_CMAKE_ARGS:-}
 }
 
 # Where Debian's OpenMP OpenBLAS lives: /usr/lib/<multiarch>/openblas-openmp (the multiarch
@@ -232,13 +248,8 @@ build_kokkos_kernels() {
   blas=$(blas_dir)
   [ -e "$blas/libopenblas.so" ] || { log "no libopenblas.so in $blas (set DESYNC_BLAS_DIR)"; return 1; }
   log "building KokkosKernels into $prefix (ETI: OpenMP, double + complex<double>, LayoutLeft; BLAS: $blas)"
-  cmake -S "$work/src/packages/kokkos-kernels" -B "$work/build-kk" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_STANDARD=17 \
-    -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
-    -DCMAKE_INSTALL_RPATH="$prefix/lib;$blas" -DCMAKE_INSTALL_LIBDIR=lib \
-    -DKokkos_ROOT="$prefix" \
-    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF \
-    -DKokkosKernels_ENABLE_PERFTESTS=OFF \
+  cmake_project "$work" kk "$work/src/packages/kokkos-kernels" "${kk_common[@]}" \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_INSTALL_RPATH="$prefix/lib;$blas" \
     -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_COMPLEX_DOUBLE=ON \
     -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
     -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
@@ -248,10 +259,7 @@ build_kokkos_kernels() {
     -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON \
     -DKokkosKernels_ENABLE_TPL_BLAS=ON -DBLAS_LIBRARIES=openblas -DBLAS_LIBRARY_DIRS="$blas" \
     -DKokkosKernels_ENABLE_TPL_LAPACK=ON -DLAPACK_LIBRARIES=openblas -DLAPACK_LIBRARY_DIRS="$blas" \
-    "-DF77_BLAS_MANGLE=(name,NAME) name ## _" ${arch_flags[@]+"${arch_flags[@]}"} ${DESYNC_KK_CMAKE_ARGS:-} \
-    >"$work/kk-configure.log"
-  cmake --build "$work/build-kk" -j "$jobs" >"$work/kk-build.log"
-  cmake --install "$work/build-kk" >/dev/null
+    "-DF77_BLAS_MANGLE=(name,NAME) name ## _" ${DESYNC_KK_CMAKE_ARGS:-}
   if grep -q 'undef KOKKOSKERNELS_ENABLE_TPL_BLAS' "$prefix/include/KokkosKernels_config.h"; then
     log "KokkosKernels was configured without its BLAS TPL (see $work/kk-configure.log)"
     return 1
@@ -301,16 +309,11 @@ build_kokkos_cuda() {
   local work=$1
   local kokkos=$work/src/packages/kokkos t0=$SECONDS
   log "building Kokkos (Cuda $nvcc_release, Kokkos_ARCH_$cuda_arch, OpenMP, Serial) into $prefix${arch:+ (DESYNC_ARCH=$arch: ${arch_flags[0]#-D})}"
-  NVCC_WRAPPER_DEFAULT_COMPILER=$cxx cmake -S "$kokkos" -B "$work/build-kokkos" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$kokkos/bin/nvcc_wrapper" -DCMAKE_CXX_STANDARD=17 \
-    -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
-    -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_LIBDIR=lib \
+  cmake_project "$work" kokkos "$kokkos" \
+    -DCMAKE_CXX_COMPILER="$kokkos/bin/nvcc_wrapper" -DCMAKE_INSTALL_RPATH="$prefix/lib" \
     -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_"$cuda_arch"=ON \
     -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
-    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF ${arch_flags[@]+"${arch_flags[@]}"} \
-    ${DESYNC_KOKKOS_CMAKE_ARGS:-} >"$work/kokkos-configure.log"
-  NVCC_WRAPPER_DEFAULT_COMPILER=$cxx cmake --build "$work/build-kokkos" -j "$jobs" >"$work/kokkos-build.log"
-  cmake --install "$work/build-kokkos" >/dev/null
+    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF ${DESYNC_KOKKOS_CMAKE_ARGS:-}
   echo "$cuda_arch" >"$prefix/.desync-cuda-arch"
   log "Kokkos configured, built and installed in $((SECONDS - t0)) s"
 }
@@ -322,13 +325,8 @@ build_kokkos_cuda() {
 build_kokkos_kernels_cuda() {
   local work=$1 t0=$SECONDS
   log "building KokkosKernels into $prefix (no ETI, no TPLs)"
-  NVCC_WRAPPER_DEFAULT_COMPILER=$cxx cmake -S "$work/src/packages/kokkos-kernels" -B "$work/build-kk" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_CXX_STANDARD=17 \
-    -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=ON \
-    -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_LIBDIR=lib \
-    -DKokkos_ROOT="$prefix" \
-    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF \
-    -DKokkosKernels_ENABLE_PERFTESTS=OFF \
+  cmake_project "$work" kk "$work/src/packages/kokkos-kernels" "${kk_common[@]}" \
+    -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_INSTALL_RPATH="$prefix/lib" \
     -DKokkosKernels_ADD_DEFAULT_ETI=OFF \
     -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF \
     -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
@@ -340,10 +338,7 @@ build_kokkos_kernels_cuda() {
     -DKokkosKernels_INST_MEMSPACE_CUDASPACE=OFF -DKokkosKernels_INST_MEMSPACE_CUDAUVMSPACE=OFF \
     -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=OFF \
     -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF \
-    -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_LAPACK=OFF \
-    ${arch_flags[@]+"${arch_flags[@]}"} ${DESYNC_KK_CMAKE_ARGS:-} >"$work/kk-configure.log"
-  NVCC_WRAPPER_DEFAULT_COMPILER=$cxx cmake --build "$work/build-kk" -j "$jobs" >"$work/kk-build.log"
-  cmake --install "$work/build-kk" >/dev/null
+    -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_LAPACK=OFF ${DESYNC_KK_CMAKE_ARGS:-}
   log "KokkosKernels configured, built and installed in $((SECONDS - t0)) s"
 }
 

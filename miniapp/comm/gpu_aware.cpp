@@ -13,6 +13,18 @@
 
 namespace desync {
 
+#if defined(MPIX_GPU_SUPPORT_CUDA) || defined(MPIX_GPU_SUPPORT_HIP)
+namespace {
+// MPICH 4.x: the running library's answer, after MPI_Init (MPIR_CVAR_ENABLE_GPU may switch it off).
+int mpich_gpu_query(int kind, const char* name, std::string& how) {
+  int yes = 0;
+  MPIX_GPU_query_support(kind, &yes);
+  how = fmt::format("MPIX_GPU_query_support({}) = {}", name, yes);
+  return yes ? 1 : 0;
+}
+}  // namespace
+#endif
+
 int mpi_reads_device_memory(std::string& how) {
   const std::string_view backend = compat::device_backend;
   if (backend.empty()) {
@@ -27,11 +39,7 @@ int mpi_reads_device_memory(std::string& how) {
                       MPIX_CUDA_AWARE_SUPPORT);
     return yes ? 1 : 0;
 #elif defined(MPIX_GPU_SUPPORT_CUDA)
-    // MPICH 4.x: the running library, after MPI_Init (MPIR_CVAR_ENABLE_GPU may switch it off).
-    int yes = 0;
-    MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &yes);
-    how = fmt::format("MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA) = {}", yes);
-    return yes ? 1 : 0;
+    return mpich_gpu_query(MPIX_GPU_SUPPORT_CUDA, "MPIX_GPU_SUPPORT_CUDA", how);
 #endif
   }
   if (backend == "HIP") {
@@ -40,10 +48,7 @@ int mpi_reads_device_memory(std::string& how) {
     how = fmt::format("MPIX_Query_rocm_support() = {}", yes);
     return yes ? 1 : 0;
 #elif defined(MPIX_GPU_SUPPORT_HIP)
-    int yes = 0;
-    MPIX_GPU_query_support(MPIX_GPU_SUPPORT_HIP, &yes);
-    how = fmt::format("MPIX_GPU_query_support(MPIX_GPU_SUPPORT_HIP) = {}", yes);
-    return yes ? 1 : 0;
+    return mpich_gpu_query(MPIX_GPU_SUPPORT_HIP, "MPIX_GPU_SUPPORT_HIP", how);
 #endif
   }
   how = fmt::format("unknown: this MPI library has no query for {} memory", backend);

@@ -1,22 +1,15 @@
 #include "comm/host_mirrors.hpp"
 
-#include <Kokkos_Core.hpp>
-
 #include <stdexcept>
 
 #include "kokkos_compat/staging_space.hpp"
 
 namespace desync {
 
-namespace {
-using DeviceBytes = Kokkos::View<char*, Kokkos::DefaultExecutionSpace::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-using HostBytes = Kokkos::View<char*, compat::StagingSpace>;
-}  // namespace
-
 struct HostMirrors::Mirror {
   const char* device;
   std::size_t bytes;
-  HostBytes host;
+  compat::StagingBytes host;
 };
 
 HostMirrors::HostMirrors() = default;
@@ -24,8 +17,7 @@ HostMirrors::~HostMirrors() = default;
 
 void HostMirrors::add(const void* device, std::size_t bytes) {
   mirrors_.push_back(std::make_unique<Mirror>(
-      Mirror{static_cast<const char*>(device), bytes,
-             HostBytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "desync::comm::host_mirror"), bytes)}));
+      Mirror{static_cast<const char*>(device), bytes, compat::staging_bytes("desync::comm::host_mirror", bytes)}));
 }
 
 // A linear search over the handful of buffers a workload registers (at most ten).
@@ -38,17 +30,10 @@ char* HostMirrors::find(const void* device, std::size_t bytes) const {
 
 const void* HostMirrors::to_host(const void* device, std::size_t bytes) {
   char* h = find(device, bytes);
-  if (bytes > 0)
-    Kokkos::deep_copy(Kokkos::View<char*, compat::StagingSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(h, bytes),
-                      DeviceBytes(const_cast<char*>(static_cast<const char*>(device)), bytes));
+  compat::copy_to_staging(h, device, bytes);
   return h;
 }
 
-void HostMirrors::to_device(void* device, std::size_t bytes) {
-  char* h = find(device, bytes);
-  if (bytes > 0)
-    Kokkos::deep_copy(DeviceBytes(static_cast<char*>(device), bytes),
-                      Kokkos::View<char*, compat::StagingSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(h, bytes));
-}
+void HostMirrors::to_device(void* device, std::size_t bytes) { compat::copy_from_staging(device, find(device, bytes), bytes); }
 
 }  // namespace desync
