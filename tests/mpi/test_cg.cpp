@@ -76,7 +76,8 @@ TEST(Cg, RestartsAfterEachCompletedSolve) {
 TEST(Cg, OverlapAndEveryCommOptionGiveTheSameIterates) {
   const WorkloadResult base = run_cg(deck("overlap = false\n"), MPI_COMM_WORLD);
   for (const char* comm : {"", "send = \"blocking\"\n", "fragment_bytes = 100\ncommunicators = 3\n", "send = \"parallel\"\n",
-                           "progress = \"thread\"\n", "progress = \"test\"\ntest_interval = 9\n"}) {
+                           "progress = \"thread\"\n", "progress = \"test\"\ntest_interval = 9\n",
+                           "gpu_aware_mpi = \"off\"\n"}) {
     for (const char* overlap : {"false", "true"}) {
       const std::string c = comm;
       if (c.find("test") != std::string::npos && std::string(overlap) == "false") {
