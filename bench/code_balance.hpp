@@ -7,7 +7,17 @@
 // i +- bandwidth, so a window of 2 x bandwidth x 8 x nb bytes that fits in the L2 means x once.
 #include <cstdint>
 
+#include "kokkos_compat/staging_space.hpp"
+
 namespace desync::bench {
+
+// Whether a store to the default memory space first reads its cache line (write-allocate): a
+// CPU's caches do, so a triad moves 32 B per element and a written vector counts twice; an NVIDIA
+// GPU's L2 takes a store that fills a whole 32-byte sector without reading it, so a triad moves
+// 24 B per element there. The roofline (the triad's bandwidth) and the kernels' models use the
+// same rule, so their ratios compare like with like on both (docs/gpu_kit.md).
+inline constexpr bool store_allocates = compat::default_memory_host_accessible;
+inline constexpr double triad_bytes_per_element = store_allocates ? 32.0 : 24.0;
 
 struct SparseShape {
   double rows = 0, nnz = 0, stored = 0;  // stored: SELL entries with padding (= nnz for CRS)
@@ -23,11 +33,11 @@ inline bool x_once(const SparseShape& s, int nb, double l2_bytes) {
 
 // One product y = A x on nb vectors: the matrix (value + 32-bit column per stored entry, row
 // pointers: 8 B per row for CRS, 8 B per chunk plus a 4-byte row index per row for SELL), x,
-// and y written with write-allocate (2 x per element).
+// and y written (2 x per element with write-allocate, store_allocates).
 inline double spmv_bytes_model(const SparseShape& s, int nb, bool once) {
   const double matrix = (s.scalar + 4.0) * s.stored + (s.chunk > 0 ? 8.0 * s.rows / s.chunk + 4.0 * s.rows : 8.0 * s.rows);
   const double x = s.scalar * nb * (once ? s.rows : s.nnz);
-  return matrix + x + 2.0 * s.scalar * nb * s.rows;
+  return matrix + x + (store_allocates ? 2.0 : 1.0) * s.scalar * nb * s.rows;
 }
 
 // The fused ChebFD step (matrices.md §7.4) on nb vectors: the product as above reading u, then

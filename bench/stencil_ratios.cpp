@@ -14,6 +14,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "bench_util.hpp"
+#include "code_balance.hpp"
 #include "config/config.hpp"
 #include "core/mpi_util.hpp"
 #include "metrics/phase_stats.hpp"
@@ -61,7 +62,9 @@ int main(int argc, char** argv) {
     // Roofline: the slowest rank's median sweep against the triad on as many bytes per rank.
     const double points = static_cast<double>(n) * static_cast<double>(n) / size;
     const double t_sweep = median_phase(base, "sweep");
-    const auto m = static_cast<Index>(24.0 * points / 32.0);
+    // 24 B per point: u read, the new value written with write-allocate; 16 without (a GPU).
+    const double sweep_bytes = bench::store_allocates ? 24.0 : 16.0;
+    const auto m = static_cast<Index>(sweep_bytes * points / bench::triad_bytes_per_element);
     Vector a("desync::bench::a", m), b("desync::bench::b", m), c("desync::bench::c", m), d("desync::bench::d", 0);
     Kokkos::parallel_for("desync::bench::init", RangePolicy(0, m), triad::Init{a, b, c, d, 0});
     Kokkos::fence();
@@ -69,13 +72,14 @@ int main(int argc, char** argv) {
       Kokkos::parallel_for("desync::triad::stream", RangePolicy(0, m), triad::Stream{a, b, c, 3.0});
       Kokkos::fence();
     });
-    const double bw_sweep = 24.0 * points / t_sweep, bw_triad = 32.0 * static_cast<double>(m) / t_triad;
+    const double bw_sweep = sweep_bytes * points / t_sweep,
+                 bw_triad = bench::triad_bytes_per_element * static_cast<double>(m) / t_triad;
 
     if (rank == 0) {
       fmt::print("stencil benchmark: {} ranks x {} threads\n", size, Kokkos::DefaultExecutionSpace().concurrency());
       fmt::print("  {}^2 grid, {} steps: base {:.2f} Gflop/s, spmv {:.2f} Gflop/s\n", n, steps, g_base, g_crs);
       fmt::print("  ratio base/spmv: {:.2f} (goal >= 1.8)\n", g_base / g_crs);
-      fmt::print("  base sweep {:.2f} GB/s per rank (24 B/point), triad {:.2f} GB/s per rank\n", 1e-9 * bw_sweep,
+      fmt::print("  base sweep {:.2f} GB/s per rank ({:.0f} B/point), triad {:.2f} GB/s per rank\n", 1e-9 * bw_sweep, sweep_bytes,
                  1e-9 * bw_triad);
       fmt::print("  ratio base/roofline: {:.3f} (goal >= 0.85)\n", bw_sweep / bw_triad);
       fmt::print("  CA vs base, {}^2 grid, ratio 0.5, time_base/time_ca (model in parentheses):\n", ca_n);

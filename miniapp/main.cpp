@@ -19,6 +19,8 @@
 #include "core/errors.hpp"
 #include "core/log.hpp"
 #include "desync_version.hpp"
+#include "device.hpp"
+#include "device_choice.hpp"
 #include "host/host_threads.hpp"
 #include "kokkos_compat/runtime.hpp"
 #include "app/workloads.hpp"
@@ -51,13 +53,42 @@ int host_threads(const desync::Config& cfg) {
   return d.threads;
 }
 
+// The rank's GPU where the backend has GPUs (backends/device_choice.hpp: the node-local rank modulo
+// the devices it sees, unless the launcher narrowed them to one), handed to Kokkos as
+// --kokkos-device-id (spelled the same in Kokkos 3.4 and 4.x); collective over MPI_COMM_WORLD.
+std::string device_flag() {
+  const int visible = desync::backend::visible_devices();
+  int any = visible;
+  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any == 0) return {};
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 0;
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_free(&node);
+  const desync::backend::DeviceChoice c = desync::backend::choose_device(local, visible);
+  return c.device < 0 ? std::string{} : fmt::format("--kokkos-device-id={}|{}", c.device, c.why);
+}
+
 std::unique_ptr<desync::compat::Runtime> start_kokkos(char** argv) {
   static char flag[] = "--kokkos-disable-warnings";
-  static char* kargv[3] = {argv[0], flag, nullptr};
-  static int kargc = std::getenv("KOKKOS_DISABLE_WARNINGS") ? 1 : 2;
-  if (kargc == 1) kargv[1] = nullptr;
+  static std::string device;
+  const std::string choice = device_flag();
+  device = choice.substr(0, choice.find('|'));
+  static char* kargv[4] = {argv[0], nullptr, nullptr, nullptr};
+  static int kargc = 1;
+  kargc = 1;
+  if (!std::getenv("KOKKOS_DISABLE_WARNINGS")) kargv[kargc++] = flag;
+  if (!device.empty()) kargv[kargc++] = device.data();
   auto rt = std::make_unique<desync::compat::Runtime>(kargc, kargv);
   desync::log::gathered(MPI_COMM_WORLD, rt->startup_messages(), "Kokkos said at start-up");
+  if (!device.empty()) {
+    const int d = desync::backend::current_device();
+    desync::log::gathered(MPI_COMM_WORLD,
+                          fmt::format("GPU {} ({}): {}", d, choice.substr(choice.find('|') + 1),
+                                      desync::backend::describe_device(d)),
+                          "the ranks' GPUs");
+  }
   return rt;
 }
 

@@ -193,6 +193,8 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
       res.nonfinite += !std::isfinite(hx(i));
     }
     res.result_fingerprint = fingerprint_bytes(hx.data(), static_cast<std::size_t>(n) * sizeof(double));
+    res.result_norm2 = sum_of_squares(hx.data(), static_cast<std::size_t>(n));
+    res.has_result_digest = true;
   }
   MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, comm);
   const double bnorm = std::sqrt(rr0), true_res = std::sqrt(sums[0]), rec_res = residual.back();

@@ -13,6 +13,14 @@ inline std::uint64_t fingerprint_bytes(const void* data, std::size_t bytes) {
   return f;
 }
 
+// The sum of squares of a result vector: what runs that cannot agree bitwise (another backend's
+// fused multiply-adds and reduction order) are compared by, within a tolerance (/summary/result_norm2).
+inline double sum_of_squares(const double* v, std::size_t n) {
+  double s = 0.0;
+  for (std::size_t i = 0; i < n; ++i) s += v[i] * v[i];
+  return s;
+}
+
 // Values that are not finite (Inf, NaN): a verified quantity with any of them fails, even when a
 // reference computed the same overflow (docs/method.md, section 7).
 inline std::int64_t count_nonfinite(const double* v, std::size_t n) {

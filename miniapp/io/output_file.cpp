@@ -118,6 +118,7 @@ void write_topology(const Context& c, hid_t file, const RunRecord& r) {
   h5::rows(c, g, "node_index", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->node_index; }), "1");
   h5::rows(c, g, "ranks_on_node", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->ranks_on_node; }), "1");
   h5::rows(c, g, "threads", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->threads; }), "1");
+  h5::rank_text(c, g, "device", each_row<std::string>(r, [](const RankRecord& x) { return x.topo->device; }));
   h5::rank_text(c, g, "process_cpuset", each_row<std::string>(r, [](const RankRecord& x) { return x.topo->process_cpuset; }));
   h5::rows(c, g, "contention_domain", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->contention_domain; }), "1");
   h5::rows(c, g, "clock_offset", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.offset; }), "s");

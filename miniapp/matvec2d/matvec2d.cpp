@@ -12,6 +12,7 @@
 #include "comm/collectives.hpp"
 #include "comm/gpu_aware.hpp"
 #include "comm/node_layout.hpp"
+#include "core/fingerprint.hpp"
 #include "core/mpi_util.hpp"
 #include "core/types.hpp"
 #include "kokkos_compat/scoped_region.hpp"
@@ -140,6 +141,9 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
     }
     r.elements_checked = rj;
     r.element_errors = wrong;
+    r.result_fingerprint = fingerprint_bytes(got.data(), static_cast<std::size_t>(rj) * sizeof(double));
+    r.result_norm2 = sum_of_squares(got.data(), static_cast<std::size_t>(rj));
+    r.has_result_digest = true;
     MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, act.comm());
     r.flops_per_iteration = 2.0 * static_cast<double>(rm) * static_cast<double>(rj);
     r.bytes_per_iteration = 8.0 * static_cast<double>(rm) * static_cast<double>(rj);

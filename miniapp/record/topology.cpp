@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 #include <hwloc.h>
 
+#include <cstdio>
+#include <cstring>
 #include <memory>
+#include <vector>
 
+#include "device.hpp"
 #include "host/host_threads.hpp"
 #include "record/memory_domain.hpp"
 #include "record/mpi_library.hpp"
@@ -102,13 +106,34 @@ Topology probe_topology(MPI_Comm comm) {
   }
   if (t.contention_domain >= 0) t.contention_domain += t.node_index * 1024;
 
+  // The rank's GPU, and whether ranks of this node share one (bus ids compared, not indices: each
+  // rank may see its own numbering).
+  const int dev = backend::current_device();
+  t.device = dev >= 0 ? backend::describe_device(dev) : std::string{};
+  int shared = 0;
+  if (dev >= 0) {
+    char bus[32] = {};
+    const std::string mine = backend::device_bus_id(dev);
+    std::snprintf(bus, sizeof bus, "%s", mine.c_str());
+    std::vector<char> all(sizeof bus * static_cast<std::size_t>(t.ranks_on_node));
+    MPI_Allgather(bus, sizeof bus, MPI_CHAR, all.data(), sizeof bus, MPI_CHAR, node_comm);
+    int local = 0;
+    MPI_Comm_rank(node_comm, &local);
+    for (int r = 0; r < t.ranks_on_node; ++r)
+      if (r != local && std::strncmp(all.data() + r * sizeof bus, bus, sizeof bus) == 0) shared = 1;
+  }
+
   // Oversubscription: threads of all ranks on this node against the PUs of the node.
   int node_threads = 0;
   MPI_Allreduce(&t.threads, &node_threads, 1, MPI_INT, MPI_SUM, node_comm);
   MPI_Comm_free(&node_comm);
-  int flags[3] = {rank_unbound ? 1 : 0, threads_unbound ? 1 : 0, node_threads > machine_pus ? 1 : 0};
-  int counts[3] = {0, 0, 0};
-  MPI_Allreduce(flags, counts, 3, MPI_INT, MPI_SUM, comm);
+  int flags[4] = {rank_unbound ? 1 : 0, threads_unbound ? 1 : 0, node_threads > machine_pus ? 1 : 0, shared};
+  int counts[4] = {0, 0, 0, 0};
+  MPI_Allreduce(flags, counts, 4, MPI_INT, MPI_SUM, comm);
+  if (counts[3] > 0)
+    t.warnings.push_back(fmt::format("{} rank(s) share their GPU with another rank of their node (more ranks than GPUs, "
+                                     "or the launcher gave them the same one); kernels and transfers of those ranks "
+                                     "compete for one device", counts[3]));
   if (counts[0] > 0)
     t.warnings.push_back(fmt::format("{} rank(s) are not bound to cores (binding is the whole machine); "
                                      "timelines will include migrations ({})",

@@ -28,6 +28,9 @@ struct Topology {
   bool oversubscribed = false;        // some node has more threads than hardware threads
   double node_llc_bytes = 0;          // this node's last-level caches, summed (0: unknown)
   std::string hwloc_version;
+  // The rank's GPU (backends/device.hpp): name, bus id, UUID, memory, CUDA runtime and driver;
+  // "" in a host build. Ranks of a node on one GPU add a warning.
+  std::string device;
 };
 
 // Collective over comm: probes this rank, agrees on node numbering and placement warnings.

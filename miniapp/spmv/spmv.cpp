@@ -65,9 +65,10 @@ std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::
   return total;
 }
 
-std::uint64_t fingerprint(const Vector& x, std::int32_t rows, std::int64_t* nonfinite = nullptr) {
+std::uint64_t fingerprint(const Vector& x, std::int32_t rows, std::int64_t* nonfinite = nullptr, double* norm2 = nullptr) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
   if (nonfinite) *nonfinite = count_nonfinite(h.data(), static_cast<std::size_t>(rows));
+  if (norm2) *norm2 = sum_of_squares(h.data(), static_cast<std::size_t>(rows));
   return fingerprint_bytes(h.data(), static_cast<std::size_t>(rows) * sizeof(double));
 }
 
@@ -140,7 +141,8 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   // After the last swap, x holds the last product and y its input (halo included).
   r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y);
   r.elements_checked = a.rows;
-  r.result_fingerprint = fingerprint(s.x, a.rows, &r.nonfinite);
+  r.result_fingerprint = fingerprint(s.x, a.rows, &r.nonfinite, &r.result_norm2);
+  r.has_result_digest = true;
 
   r.composites = {{"exec", {"local", "remote"}}, {"comm", {"pack", "post", "wait"}}};
   r.work_phase = "exec";

@@ -121,6 +121,8 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   if (check.wrong > 0) r.extra_verdict = fmt::format("rank {}: {} of {} grid values differ from the serial reference; first: {}",
                                                      rank, check.wrong, check.checked, check.first_error);
   r.result_fingerprint = fingerprint_bytes(block.data(), block.size() * sizeof(double));
+  r.result_norm2 = sum_of_squares(block.data(), block.size());
+  r.has_result_digest = true;
   r.nonfinite = count_nonfinite(block.data(), block.size());
 
   // Traffic, flop and communication models.

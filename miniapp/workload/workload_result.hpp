@@ -63,6 +63,10 @@ struct WorkloadResult {
   std::string report;                       // rank 0 prints it after the summary (e.g. a table per size)
   std::string extra_verdict;                // a workload-specific failure reason, empty if none
   std::uint64_t result_fingerprint = 0;     // hash of this rank's final vector bits (tests compare schemes)
+  double result_norm2 = 0.0;                // sum of squares of the same vector (backends compare within a tolerance)
+  // The workload fills the two above (on any rank): run_deck writes /summary/result_fingerprint and
+  // /summary/result_norm2 for every rank (0 where a rank holds no result, e.g. a parked one).
+  bool has_result_digest = false;
   std::int64_t nonfinite = 0;               // Inf/NaN values in this rank's final result (fail the run)
   // A run stopped early by a signal (loop/iteration_control.hpp): the timeline holds the
   // iterations done; stop_signal is 0 for a complete run.
