@@ -17,6 +17,10 @@ int current_device();
 // bus id, UUID, memory, CUDA runtime and driver versions. "" in a host build.
 std::string describe_device(int index);
 
+// The last-level cache of device `index` in bytes (CUDA: the L2); 0 in a host build. The
+// code-balance model's window rule (bench/code_balance.hpp) asks it where vectors live on a GPU.
+double device_l2_bytes(int index);
+
 // The PCI bus id of device `index` ("" in a host build): what tells two ranks on one GPU apart
 // from two ranks on two GPUs, whatever each one's visible numbering.
 std::string device_bus_id(int index);

@@ -102,7 +102,7 @@ Result measure(int nb, double budget, int reps, int chunk, int sigma) {
 
   // The 5-point operator's bandwidth is nx: its window of u fits a core's L2 for these sizes.
   bench::SparseShape shape{double(n), double(m.nnz), double(m.nnz), double(sp.nx), 0, 8};
-  const double l2 = core_l2_bytes();
+  const double l2 = bench::window_cache_bytes();
   const bool once = bench::x_once(shape, nb, l2 > 0 ? l2 : 512.0 * 1024);
   Result r;
   r.bytes_crs = bench::fused_bytes_model(shape, nb, once);

@@ -7,7 +7,9 @@
 // i +- bandwidth, so a window of 2 x bandwidth x 8 x nb bytes that fits in the L2 means x once.
 #include <cstdint>
 
+#include "device.hpp"
 #include "kokkos_compat/staging_space.hpp"
+#include "record/memory_domain.hpp"
 
 namespace desync::bench {
 
@@ -18,6 +20,15 @@ namespace desync::bench {
 // same rule, so their ratios compare like with like on both (docs/gpu_kit.md).
 inline constexpr bool store_allocates = compat::default_memory_host_accessible;
 inline constexpr double triad_bytes_per_element = store_allocates ? 32.0 : 24.0;
+
+// The cache the window rule (x_once) holds x in: one core's L2 on a CPU (each core runs its
+// rows); the device's L2 on a GPU, which all its multiprocessors share (50 MB on an H100, 60 MB on
+// an H200, against the host CPU's 2 MB: the first GPU run, with the host's, modelled TOPI's x
+// as loaded per nonzero and put SELL at 2.3x the triad).
+inline double window_cache_bytes() {
+  if constexpr (store_allocates) return core_l2_bytes();
+  return backend::device_l2_bytes(backend::current_device());
+}
 
 struct SparseShape {
   double rows = 0, nnz = 0, stored = 0;  // stored: SELL entries with padding (= nnz for CRS)

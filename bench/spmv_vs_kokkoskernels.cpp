@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
     bench::SparseShape sell_shape = crs_shape;
     sell_shape.stored = static_cast<double>(s.stored);
     sell_shape.chunk = chunk;
-    const double l2 = core_l2_bytes();
+    const double l2 = bench::window_cache_bytes();
     const bool once = bench::x_once(crs_shape, 1, l2 > 0 ? l2 : 512.0 * 1024);
     const double b_crs = bench::spmv_bytes_model(crs_shape, 1, once), b_sell = bench::spmv_bytes_model(sell_shape, 1, once);
     const double flops = 2.0 * static_cast<double>(a.local.nnz);

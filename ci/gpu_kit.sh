@@ -41,7 +41,7 @@ log() { printf '[gpu_kit] %s\n' "$*" >&2; }
 # What the kit holds: desync, the test programs that run device code (kernels, device views,
 # staging of device buffers) and the benchmarks of run_checks.sh. Keep in step with the TESTS
 # table of ci/gpu_kit/run_checks.sh.
-tests=(test_triad_kernels test_triad_run test_spmv test_local_matrix test_sell_matrix test_chebfd test_chebfd_bounds
+tests=(test_triad_kernels test_triad_run test_spmv test_local_matrix test_sell_matrix test_sell_mapping test_chebfd test_chebfd_bounds
        test_stencil test_cg test_comm_options test_gpu_aware test_symmsquarecube test_collective_workloads test_labels
        test_h5_roundtrip)
 benches=(bench_triad bench_spmv bench_chebfd bench_stencil bench_comm)
@@ -68,10 +68,12 @@ build_preset() {
     for t in desync "${tests[@]}" "${benches[@]}"; do targets+=("$t"); done
   fi
   if [ "$backend" = cuda ]; then
-    # Hopper machine code next to Kokkos' sm_80 + compute_80 (Kokkos 3.4 cannot name sm_90, and
-    # nvcc_wrapper refuses a second -arch/-gencode): nvcc reads NVCC_APPEND_FLAGS itself, so
-    # compute_80 PTX is compiled to sm_90 SASS as well: no JIT on an H100 (docs/gpu_kit.md).
-    NVCC_APPEND_FLAGS="-gencode=arch=compute_80,code=sm_90" DESYNC_MPI=mpich DESYNC_CUDA_PRESET=$preset \
+    # Hopper machine code next to Kokkos' sm_80 + compute_80: Kokkos 3.4 cannot name sm_90, and
+    # nvcc_wrapper refuses a second -arch/-gencode, but nvcc reads NVCC_APPEND_FLAGS itself. It
+    # must be compute_90 source, not compute_80 PTX compiled to sm_90: Kokkos' start-up runs a
+    # kernel that returns __CUDA_ARCH__ and aborts on "compute capability 8.0 on a 9.0 device".
+    # Kokkos' own library gets the same code (install-deps.sh gives it the prefix ...-plus-sm90).
+    NVCC_APPEND_FLAGS="-gencode=arch=compute_90,code=sm_90" DESYNC_MPI=mpich DESYNC_CUDA_PRESET=$preset \
       ci/build_cuda.sh ${targets[@]+"${targets[@]}"} >&2
   else
     local prefix_line
@@ -151,7 +153,7 @@ pack() {
     echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo +changes)"
     echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "build=$(sed -n 's/.*desync_build_description = "\(.*\)";/\1/p' "$bdir/generated/desync/build_info.hpp")"
-    echo "cuda_code=$([ "$backend" = cuda ] && echo 'sm_80 and sm_90 machine code, compute_80 PTX' || echo none)"
+    echo "cuda_code=$([ "$backend" = cuda ] && echo 'sm_80 and sm_90 machine code (compute_80 and compute_90 sources), compute_80 PTX' || echo none)"
   } > "$kit/KIT_INFO"
   local mib
   mib=$(du -sm "$kit" | cut -f1)

@@ -22,6 +22,8 @@
 #                       compiler>-cuda-<arch, lower case>; the host compiler is the one
 #                       nvcc_wrapper runs, NVCC_WRAPPER_DEFAULT_COMPILER (default g++), not CXX.
 #   DESYNC_CACHE        cache root (default: $HOME/.cache/desync)
+#   NVCC_APPEND_FLAGS   cuda only: nvcc's own variable, passed on; machine code it adds
+#                       (-gencode=...,code=sm_NN) names the prefix (...-plus-smNN): ci/gpu_kit.sh
 #   DESYNC_DEPS_PREFIX  install prefix for Kokkos/KokkosKernels (default: derived from the cache
 #                       root, the Kokkos version, the compiler and DESYNC_ARCH)
 #   DESYNC_ARCH         CPU the Kokkos/KokkosKernels kernels are compiled for (default: empty,
@@ -71,7 +73,12 @@ if [ "$backend" = cuda ]; then
   cxx=${NVCC_WRAPPER_DEFAULT_COMPILER:-g++}
   cxx_id="$(basename "$cxx")-$("$cxx" -dumpfullversion 2>/dev/null || echo unknown)"
   cuda_arch_lc=$(printf '%s' "$cuda_arch" | tr '[:upper:]' '[:lower:]')
-  prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-nvcc-${nvcc_release:-unknown}-$cxx_id-cuda-$cuda_arch_lc${arch:+-$arch}}
+  # NVCC_APPEND_FLAGS (nvcc's own variable) adding machine code, e.g. the GPU kit's
+  # -gencode=arch=compute_90,code=sm_90 for Hopper, which Kokkos 3.4 cannot name: Kokkos' library
+  # must carry it too (its start-up queries the architecture with a kernel of its own and refuses
+  # compute 8.x code on a 9.x device), so such a build has its own prefix, ...-plus-sm90.
+  extra_sm=$(printf '%s' "${NVCC_APPEND_FLAGS:-}" | grep -o 'code=sm_[0-9]*' | sed 's/code=sm_/-plus-sm/' | tr -d '\n')
+  prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-nvcc-${nvcc_release:-unknown}-$cxx_id-cuda-$cuda_arch_lc$extra_sm${arch:+-$arch}}
 fi
 
 # Architecture flags for both builds. Kokkos 3.4 has no Kokkos_ARCH_NATIVE (it came with Kokkos

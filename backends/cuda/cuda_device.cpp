@@ -24,6 +24,15 @@ int current_device() {
   return d;
 }
 
+double device_l2_bytes(int index) {
+  int bytes = 0;
+  if (cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, index) != cudaSuccess) {
+    cudaGetLastError();
+    return 0.0;
+  }
+  return static_cast<double>(bytes);
+}
+
 std::string device_bus_id(int index) {
   char bus[32] = {};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) != cudaSuccess) return {};

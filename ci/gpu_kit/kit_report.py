@@ -143,6 +143,7 @@ def parse_bench(out, it):
 
     if it["name"] == "bench_triad":
         grab("triad_GBs", r"Kokkos triad\s*:\s*[0-9.]+ ms\s+([0-9.]+) GB/s")
+        grab("copy_GBs", r"device copy\s*:\s*[0-9.]+ ms\s+([0-9.]+) GB/s")
     elif it["name"] == "bench_spmv":
         grab("best_over_roofline_all", r"ratio best format/roofline by the model: " + NUM + r" \(1 thread.*?\), " + NUM, 2)
         grab("sell_over_crs_all", r"ratio SELL/CRS speed: " + NUM + r" \(1 thread\), " + NUM, 2)
@@ -154,6 +155,12 @@ def parse_bench(out, it):
             b[f"{key}_gflops"] = float(gf)
     elif it["name"] == "bench_chebfd":
         b["table"] = [ln.strip() for ln in text.splitlines() if re.match(r"^\s+\d+\s+\d+\s+[0-9.]", ln)]
+        # per nb, the all-threads (device) row: the fused step's bandwidth by the model over the triad's
+        for ln in b["table"]:
+            f = ln.split()
+            if len(f) >= 9 and f[1] != "1":
+                b[f"nb{f[0]}_crs_over_roof"] = float(f[-2])
+                b[f"nb{f[0]}_sell_over_roof"] = float(f[-1])
     elif it["name"] == "bench_stencil":
         grab("base_over_roofline", r"ratio base/roofline: " + NUM)
         grab("base_over_spmv", r"ratio base/spmv: " + NUM)
@@ -217,6 +224,8 @@ def main():
         print("decks against the CPU reference: " + ", ".join(f"{v} {k}" for k, v in s["agreement_counts"].items() if v))
     for b in benches:
         nums = {k: v for k, v in b.items() if k not in ("name", "variant", "passed", "table")}
+        if not b["passed"]:
+            nums["FAILED"] = True
         print(f"  {b['name']} {b['variant']}: {nums}")
     print(f"report: {os.path.join(a.out, 'report.json')}: {'GREEN' if s['green'] else 'NOT GREEN'}")
     return 0 if s["green"] else 1

@@ -93,7 +93,7 @@ fi
 
 # Test programs (gtest) and the rank counts they run at here, 1 and 2 where the test allows them
 # (tests/CMakeLists.txt registers the same programs at these and more counts).
-TESTS="test_triad_kernels:1 test_triad_run:1,2 test_spmv:1,2 test_local_matrix:1,2 test_sell_matrix:1 test_chebfd:1,2
+TESTS="test_triad_kernels:1 test_triad_run:1,2 test_spmv:1,2 test_local_matrix:1,2 test_sell_matrix:1 test_sell_mapping:1 test_chebfd:1,2
 test_chebfd_bounds:1,2 test_stencil:1,2 test_cg:1,2 test_comm_options:1,2 test_gpu_aware:1,2 test_symmsquarecube:1
 test_collective_workloads:2 test_labels:1 test_h5_roundtrip:1,2"
 if wanted tests; then
@@ -158,6 +158,10 @@ if wanted benches; then
     item bench bench_triad 1 "" "" -- kmpirun 1 "$kit/bin/bench_triad" --size 100000000 --reps 20
     item bench bench_spmv 1 stencil5 "" -- kmpirun 1 "$kit/bin/bench_spmv" --reps 20
     item bench bench_spmv 1 topi "" -- kmpirun 1 "$kit/bin/bench_spmv" --matrix topi --reps 20
+    # C = 32: a warp per chunk under the row-per-item mapping (docs/gpu_kit.md)
+    item bench bench_spmv 1 stencil5_c32 "" -- kmpirun 1 "$kit/bin/bench_spmv" --chunk 32 --sigma 128 --reps 20
+    item bench bench_spmv 1 topi_c32 "" -- kmpirun 1 "$kit/bin/bench_spmv" --matrix topi --chunk 32 --sigma 128 --reps 20
+    item bench bench_chebfd 1 c32 "" -- kmpirun 1 "$kit/bin/bench_chebfd" --chunk 32 --sigma 128 --reps 10
     item bench bench_chebfd 1 "" "" -- kmpirun 1 "$kit/bin/bench_chebfd" --reps 10
     item bench bench_stencil 1 "" "" -- kmpirun 1 "$kit/bin/bench_stencil" --n 4096
     item bench bench_comm 2 "" "" -- kmpirun 2 "$kit/bin/bench_comm"

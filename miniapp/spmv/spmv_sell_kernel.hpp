@@ -28,14 +28,51 @@ struct SellProduct {
   }
 };
 
+// The GPU mapping (GHOST's): one work item per row of a chunk, lane l of chunk c = item c * C + l.
+// Consecutive items read consecutive entries of the column-major chunk (coalesced), a warp spans
+// 32 / C chunks; each row's sum is the same sequence of additions as above, so y is bitwise the
+// same under either mapping.
+template <int C>
+struct SellRowProduct {
+  RowOffsets chunk_ptr;
+  LocalColumns row_of, col;
+  Values<double> val;
+  Vector x, y;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const std::int64_t c = i / C;
+    const int l = static_cast<int>(i % C);
+    const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
+    double acc = 0.0;
+    for (std::size_t j = 0; j < width; ++j) acc += val(o + j * C + l) * x(col(o + j * C + l));
+    const std::int32_t r = row_of(static_cast<std::size_t>(i));
+    if (r >= 0) y(r) = acc;
+  }
+};
+
+// Which mapping a space runs, fixed at compile time: a work item per row where memory is not the
+// host's (a GPU: coalesced loads), a chunk per work item on the host (SIMD lanes, independent add
+// chains). Tests force either one on any space.
+enum class SellMapping { chunk_per_item, row_per_item };
+template <class Space>
+inline constexpr SellMapping sell_mapping_for =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? SellMapping::chunk_per_item
+                                                                                             : SellMapping::row_per_item;
+
 // Chunks [begin, end) of y = A x: one launch with the chunk height fixed at compile time.
 // Space: the default execution space; the benchmarks also pass a one-thread host space.
-template <class Space = ExecSpace>
+template <class Space = ExecSpace, SellMapping M = sell_mapping_for<Space>>
 void sell_product(const SellMatrix<double>& a, const Vector& x, const Vector& y, std::int64_t begin, std::int64_t end) {
-  using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>;
   with_chunk(a.chunk, [&](auto c) {
-    Kokkos::parallel_for("desync::spmv::local_sell", Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)),
-                         SellProduct<decltype(c)::value>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
+    constexpr int C = decltype(c)::value;
+    if constexpr (M == SellMapping::row_per_item) {
+      using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>;
+      Kokkos::parallel_for("desync::spmv::local_sell_rows", Policy(begin * C, end * C),
+                           SellRowProduct<C>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
+    } else {
+      using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>;
+      Kokkos::parallel_for("desync::spmv::local_sell", Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)),
+                           SellProduct<C>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
+    }
   });
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/mpi_util.hpp"
+#include "kokkos_compat/staging_space.hpp"
 #include "stencil/stencil_sweep.hpp"
 
 namespace desync {
@@ -24,9 +25,21 @@ std::vector<char> update_mask(const std::vector<Segment>& segs, std::int64_t ori
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+// Bitwise on a host build: the kernels and the serial reference do the same additions and
+// multiplications in the same order. A GPU build's nvcc contracts a*b + c into fused multiply-adds
+// (its default, -fmad=true) where the host reference rounds twice, so there the grid agrees to
+// the last bits only: a relative 1e-12 per value (the first H200 run: differences of 1 ulp after
+// a few steps; the Jacobi sweep with weights summing to at most 1 does not amplify them).
+constexpr double device_tolerance = compat::default_memory_host_accessible ? 0.0 : 1e-12;
+
+bool agrees(double got, double want) {
+  if (same_bits(got, want)) return true;
+  return device_tolerance > 0.0 && std::fabs(got - want) <= device_tolerance * std::max(1.0, std::fabs(want));
+}
+
 void compare(StencilCheck& out, double got, double want, std::int64_t gx, std::int64_t gy) {
   ++out.checked;
-  if (same_bits(got, want)) return;
+  if (agrees(got, want)) return;
   if (out.wrong++ == 0) out.first_error = fmt::format("point ({}, {}) is {:.17g}, the serial reference {:.17g}", gx, gy, got, want);
 }
 
