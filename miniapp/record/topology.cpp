@@ -81,7 +81,9 @@ Topology probe_topology(MPI_Comm comm) {
   t.process_cpuset = list_string(proc.get());
   const bool rank_unbound = machine_pus > 1 && hwloc_bitmap_isequal(proc.get(), machine);
 
-  t.threads = compat::concurrency();
+  // Host threads: what shares the node's cores (a GPU build's device concurrency, 270336 on an
+  // H200, would read as oversubscription).
+  t.threads = compat::host_concurrency();
   t.thread.resize(static_cast<std::size_t>(t.threads));
   backend::for_each_host_thread([&](int tid, int) {
     if (tid >= t.threads) return;
