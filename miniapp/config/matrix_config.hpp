@@ -93,9 +93,17 @@ struct MinifeParams {
 enum class MatrixFormat { crs, sell };
 inline constexpr EnumTable<MatrixFormat, 2> matrix_format_names{{{MatrixFormat::crs, "crs"}, {MatrixFormat::sell, "sell"}}};
 
+// The default chunk height per backend, set once by the build (miniapp/CMakeLists.txt): 8 on a
+// CPU (SIMD lanes, independent add chains), 32 on a GPU (a warp per chunk under the row-per-item
+// mapping, spmv/spmv_sell_kernel.hpp). config/ includes no Kokkos header (its TOML readers are
+// host-only under nvcc), hence a definition rather than a Kokkos trait.
+#ifndef DESYNC_DEFAULT_SELL_CHUNK
+#define DESYNC_DEFAULT_SELL_CHUNK 8
+#endif
+
 // [matrix.sell]: chunk height C, sorting scope sigma, and GHOST's chunk-aligned row ranges.
 struct SellParams {
-  int chunk = 8;            // rows per chunk: one of 1, 2, 4, 8, 16, 32
+  int chunk = DESYNC_DEFAULT_SELL_CHUNK;  // rows per chunk: one of 1, 2, 4, 8, 16, 32
   int sigma = 32;           // rows sorted by length inside windows of sigma rows; 1 or a multiple of chunk
   bool align_rows = false;  // every rank's first row a multiple of chunk (partition "rows" and "nnz")
 };
