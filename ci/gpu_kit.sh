@@ -118,7 +118,9 @@ copy_closure() {
 pack() {
   local backend=$1 bdir=$2 kit=$out/$1
   local stage
+  # The staging folder holds about 400 MB for a moment; it goes whether the pack succeeds or not.
   stage=$(mktemp -d "${TMPDIR:-/tmp}/desync-kit.XXXXXX")
+  trap 'rm -rf "$stage"' EXIT
   log "packing the $backend kit from $bdir into $kit"
   rm -rf "$kit"
   mkdir -p "$kit/ref" "$stage/bin" "$stage/lib" "$stage/decks"
@@ -146,6 +148,7 @@ pack() {
   log "compressing $(du -sm "$stage" | cut -f1) MiB (xz, one stream)"
   tar -C "$stage" -cf - bin lib decks | xz -T1 --lzma2=preset=6,dict=512MiB > "$kit/payload.tar.xz"
   rm -rf "$stage"
+  trap - EXIT
   cp ci/gpu_kit/run_checks.sh ci/gpu_kit/kit_report.py "$kit/"
   chmod +x "$kit/run_checks.sh"
   {

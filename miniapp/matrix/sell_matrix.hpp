@@ -60,6 +60,16 @@ inline double sell_bytes_estimate(double rows, double nnz, double scalar_bytes, 
   return nnz * sell_beta_assumed * (scalar_bytes + 4.0) + rows * 4.0 + rows / chunk * 8.0;
 }
 
+// Which work mapping a SELL kernel runs on a space, fixed at compile time: a work item per row of a
+// chunk where memory is not the host's (a GPU: consecutive items read consecutive entries of the
+// column-major chunk), a chunk per work item on the host (SIMD lanes, independent add chains).
+// The SpMV and ChebFD kernels both take it; tests force either one on any space.
+enum class SellMapping { chunk_per_item, row_per_item };
+template <class Space>
+inline constexpr SellMapping sell_mapping_for =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? SellMapping::chunk_per_item
+                                                                                             : SellMapping::row_per_item;
+
 // Calls f(std::integral_constant<int, C>{}) for the runtime chunk height: the kernel's lane
 // count becomes a compile-time constant, chosen once per launch.
 template <class F>

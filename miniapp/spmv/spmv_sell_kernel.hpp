@@ -49,15 +49,6 @@ struct SellRowProduct {
   }
 };
 
-// Which mapping a space runs, fixed at compile time: a work item per row where memory is not the
-// host's (a GPU: coalesced loads), a chunk per work item on the host (SIMD lanes, independent add
-// chains). Tests force either one on any space.
-enum class SellMapping { chunk_per_item, row_per_item };
-template <class Space>
-inline constexpr SellMapping sell_mapping_for =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? SellMapping::chunk_per_item
-                                                                                             : SellMapping::row_per_item;
-
 // Chunks [begin, end) of y = A x: one launch with the chunk height fixed at compile time.
 // Space: the default execution space; the benchmarks also pass a one-thread host space.
 template <class Space = ExecSpace, SellMapping M = sell_mapping_for<Space>>

@@ -21,7 +21,6 @@
 namespace desync {
 namespace {
 
-using spmv::SellMapping;
 
 template <class V>
 V filled(const std::string& name, std::size_t n, double seed) {
