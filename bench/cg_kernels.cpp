@@ -1,4 +1,4 @@
-// The CG's kernels (cg/cg_kernels.hpp) on the miniFE-like matrix, side by side in one run:
+// The CG's kernels (workloads/cg/cg_kernels.hpp) on the miniFE-like matrix, side by side in one run:
 //   - its SpMV (desync's row kernel spmv::LocalProduct on the CG's local CRS, as both CG
 //     variants call it) against the SpMV workload's (the same kernel on its split copy of the
 //     matrix; goal ratio >= 0.95: same code, so this measures placement and noise) and KokkosKernels' spmv (goal >= 1.0) on the
@@ -20,13 +20,13 @@
 #include <cmath>
 
 #include "bench_util.hpp"
-#include "cg/cg_kernels.hpp"
+#include "workloads/cg/cg_kernels.hpp"
 #include "core/clock.hpp"
 #include "matrix/local_matrix.hpp"
 #include "matrix/minife.hpp"
-#include "spmv/spmv_kernels.hpp"
-#include "spmv/spmv_matrix.hpp"
-#include "triad/triad_kernels.hpp"
+#include "workloads/spmv/spmv_kernels.hpp"
+#include "workloads/spmv/spmv_matrix.hpp"
+#include "workloads/triad/triad_kernels.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -26,12 +26,12 @@
 #include "matrix/local_matrix.hpp"
 #include "matrix/sell_matrix.hpp"
 #include "matrix/stencil5.hpp"
-#include "chebfd/chebfd.hpp"
-#include "chebfd/chebfd_kernels.hpp"
-#include "chebfd/chebfd_sell_kernels.hpp"
+#include "workloads/chebfd/chebfd.hpp"
+#include "workloads/chebfd/chebfd_kernels.hpp"
+#include "workloads/chebfd/chebfd_sell_kernels.hpp"
 #include "record/memory_domain.hpp"
-#include "spmv/spmv_matrix.hpp"
-#include "triad/triad_kernels.hpp"
+#include "workloads/spmv/spmv_matrix.hpp"
+#include "workloads/triad/triad_kernels.hpp"
 
 namespace {
 using namespace desync;

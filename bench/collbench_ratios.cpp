@@ -20,8 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "workloads/registry.hpp"
 #include "bench_util.hpp"
-#include "collbench/collbench.hpp"
+#include "workloads/collbench/collbench.hpp"
 #include "core/clock.hpp"
 #include "core/mpi_util.hpp"
 #include "metrics/phase_stats.hpp"

@@ -15,11 +15,12 @@
 #include <utility>
 #include <vector>
 
+#include "workloads/registry.hpp"
 #include "bench_util.hpp"
 #include "core/clock.hpp"
 #include "core/mpi_util.hpp"
 #include "core/page_buffer.hpp"
-#include "pingpong/pingpong.hpp"
+#include "workloads/pingpong/pingpong.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include "bench_util.hpp"
 #include "record/iteration_events.hpp"
 #include "record/timeline.hpp"
-#include "triad/triad_kernels.hpp"
+#include "workloads/triad/triad_kernels.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

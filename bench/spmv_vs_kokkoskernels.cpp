@@ -33,10 +33,10 @@
 #include "matrix/stencil5.hpp"
 #include "matrix/topological_insulator.hpp"
 #include "record/memory_domain.hpp"
-#include "spmv/spmv_kernels.hpp"
-#include "spmv/spmv_matrix.hpp"
-#include "spmv/spmv_sell_kernel.hpp"
-#include "triad/triad_kernels.hpp"
+#include "workloads/spmv/spmv_kernels.hpp"
+#include "workloads/spmv/spmv_matrix.hpp"
+#include "workloads/spmv/spmv_sell_kernel.hpp"
+#include "workloads/triad/triad_kernels.hpp"
 
 namespace {
 using namespace desync;

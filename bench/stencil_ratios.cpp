@@ -16,10 +16,11 @@
 #include "bench_util.hpp"
 #include "code_balance.hpp"
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/mpi_util.hpp"
 #include "metrics/phase_stats.hpp"
-#include "stencil/stencil.hpp"
-#include "triad/triad_kernels.hpp"
+#include "workloads/stencil/stencil.hpp"
+#include "workloads/triad/triad_kernels.hpp"
 
 namespace {
 using namespace desync;

@@ -15,8 +15,9 @@
 #include "code_balance.hpp"
 #include "kokkos_compat/concurrency.hpp"
 #include "kokkos_compat/staging_space.hpp"
-#include "triad/triad.hpp"
-#include "triad/triad_kernels.hpp"
+#include "workloads/triad/triad.hpp"
+#include "workloads/triad/triad_kernels.hpp"
+#include "workloads/triad/triad_config.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -10,15 +10,16 @@
 #include "core/memory.hpp"
 #include "matrix/make_generator.hpp"
 #include "matrix/row_partition.hpp"
-#include "app/workloads.hpp"
+#include "workloads/registry.hpp"
 #include "matrix/sampled_nnz.hpp"
-#include "plan/ssc_plan.hpp"
+#include "workloads/symmsquarecube/ssc_plan.hpp"
+#include "workloads/symmsquarecube/symmsquarecube_config.hpp"
 
 namespace desync {
 
 namespace {
 
-// SymmSquareCube decks: the communication plan of the chosen algorithm (plan/ssc_plan.hpp).
+// SymmSquareCube decks: the communication plan of the chosen algorithm (workloads/symmsquarecube/ssc_plan.hpp).
 // Ranks per node: --ranks-per-node, else [placement] active_ppn / ranks_per_node (the kernel's
 // ranks per node), else all ranks on one node.
 std::string ssc_plan_command(const Config& cfg, const PlanOptions& opt, const std::string& format,
@@ -43,7 +44,7 @@ std::string ssc_plan_command(const Config& cfg, const PlanOptions& opt, const st
     ppn = k > 0 ? static_cast<int>(std::min<std::int64_t>(k, opt.ranks)) : opt.ranks;
   }
   try {
-    const SscPlan p = ssc_plan(cfg.ssc, opt.ranks, ppn, static_cast<int>(cfg.comm.communicators),
+    const SscPlan p = ssc_plan(cfg.params.get<SymmSquareCubeConfig>(), opt.ranks, ppn, static_cast<int>(cfg.comm.communicators),
                                model.bandwidth_MiBps * 1048576.0, model.latency_us * 1e-6);
     return format == "json" ? ssc_plan_json(p) : ssc_plan_text(p);
   } catch (const DeckError& e) {
@@ -55,7 +56,7 @@ std::string ssc_plan_command(const Config& cfg, const PlanOptions& opt, const st
 
 std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::string& format, const PlanModelOptions& model) {
   if (opt.ranks < 1) throw DeckError("error: --ranks must be >= 1");
-  if (cfg.run.workload == Workload::symmsquarecube) return ssc_plan_command(cfg, opt, format, model);
+  if (cfg.run.workload == "symmsquarecube") return ssc_plan_command(cfg, opt, format, model);
   if (model.bandwidth_MiBps > 0 || model.latency_us > 0)
     throw DeckError("error: --bandwidth and --latency apply to the communication model of symmsquarecube decks; "
                     "allowed: only with [run] workload = \"symmsquarecube\"");

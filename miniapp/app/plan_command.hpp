@@ -7,7 +7,7 @@
 
 namespace desync {
 
-// The communication model of `desync plan` for symmsquarecube decks (plan/ssc_plan.hpp):
+// The communication model of `desync plan` for symmsquarecube decks (workloads/symmsquarecube/ssc_plan.hpp):
 // bandwidth in MiB/s (2^20 B/s, the study's MB/s), latency in microseconds; bandwidth 0: volumes only.
 struct PlanModelOptions {
   double bandwidth_MiBps = 0.0;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "workloads/registry.hpp"
 #include "core/mpi_util.hpp"
 
 namespace desync {

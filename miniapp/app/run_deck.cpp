@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "app/preflight.hpp"
-#include "app/workloads.hpp"
+#include "workloads/registry.hpp"
 #include "comm/gpu_aware.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
@@ -19,7 +19,7 @@
 #include "metrics/comm_balance.hpp"
 #include "metrics/phase_stats.hpp"
 #include "report/summary_table.hpp"
-#include "saturation/stream_table.hpp"
+#include "workloads/saturation/stream_table.hpp"
 
 namespace desync {
 namespace {
@@ -102,7 +102,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   install_stop_handlers();
 
   log::info("desync: workload {} on {} rank(s) x {} thread(s) ({}), about {} per rank\n",
-            enum_name(workload_names, cfg.run.workload), size, compat::concurrency(), compat::execution_space_name(),
+            cfg.run.workload, size, compat::concurrency(), compat::execution_space_name(),
             format_bytes(mem.total()));
   const Provenance prov = collect_provenance(opt.command_line, comm);
   const MpiLibraryRecord mpi = probe_mpi_library(comm);
@@ -114,7 +114,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   const ClockOffset clock = estimate_clock_offset(comm);
 
   const StreamTable stream = measure_stream_table(cfg, comm);  // [run] stream_table: before the workload
-  WorkloadResult result = workload_entry(cfg.run.workload).run(cfg, comm);
+  WorkloadResult result = workload_module(cfg.run.workload).run(cfg, comm);
   add_stream_table(result, stream);
   if (result.stop_signal != 0)
     log::warn("stopped by {} after {} of {} iterations; writing what was recorded, marked incomplete\n",
@@ -138,7 +138,10 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   const std::string verification = verdict(result, result.timeline, comm, errors);
 
   g_pending = out.path + ".tmp";
-  commit_output(out.path, RunRecord{cfg, prov, {{&topo, clock, &result}}, metrics, verification, errors, planned, mpi, nullptr, &gpu_aware}, comm);
+  commit_output(out.path,
+                RunRecord{cfg, prov, {{&topo, clock, &result}}, metrics, verification, errors, planned, mpi, nullptr, &gpu_aware,
+                          phase_styles(cfg, metrics.layout.names, result.work_phase)},
+                comm);
   g_pending.clear();
 
   log::info("{}", summary_table(metrics, result.metrics, tl.iterations() - tl.warmup(), verification, out.path,

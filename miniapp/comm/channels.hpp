@@ -4,7 +4,21 @@
 // different exchanges can never match each other's receives. MPI guarantees tags up to 32767.
 namespace desync {
 
-enum class Channel : int { triad = 1, halo = 2, block_halo = 3, stencil = 4, lanczos = 5, clock = 6, bench = 7, pingpong = 8, toy = 9 };
+// Named for the shape of the traffic, never for a workload (docs/design.md): partners at fixed
+// rank offsets; a matrix halo (scalar or block vectors); a process-grid halo; set-up exchanges
+// before the measured loop; the clock synchronization; benchmarks; rank pairs; targets of
+// random-sized messages. Their values are the tags' bases and never change meaning.
+enum class Channel : int {
+  offsets = 1,
+  halo = 2,
+  block_halo = 3,
+  grid_halo = 4,
+  setup = 5,
+  clock = 6,
+  bench = 7,
+  pairs = 8,
+  targets = 9
+};
 
 inline constexpr int channel_tags = 4096;  // tags per channel: an exchange's own tags are 0..4095
 

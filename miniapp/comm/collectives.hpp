@@ -1,6 +1,6 @@
 #pragma once
 // Collectives and block transfers over sub-communicators and their duplicates (papers.md E.2):
-// the layer under the collective workloads (collbench, matvec2d, symmsquarecube), as Exchange is
+// the layer under the collective workloads (WorkloadDeck::collective), as Exchange is
 // the layer under the halo exchanges. It knows no workload.
 //   CommFamily   a communicator (a mesh row, a column, ...) and N_DUP - 1 duplicates of it; the
 //                c-th part of a pipelined operation travels on duplicate c (N_DUP = 1: the

@@ -1,6 +1,7 @@
-// The deck schema: the shared tables ([run], [comm], [[inject]], [noise], [threads]) with every
-// key, default and allowed range, and the assembly of a Config (workload tables in
-// load_workload_tables.cpp, [matrix] in load_matrix.cpp). docs/decks.md mirrors these files.
+// The deck schema: the shared tables ([run], [comm], [[inject]], [noise], [threads], [record],
+// [placement]) with every key, default and allowed range, and the assembly of a Config for the
+// workloads of a catalog (each reads its own table: config/workload_deck.hpp; [matrix] in
+// load_matrix.cpp). docs/decks.md mirrors these files.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,26 +12,60 @@
 
 #include "config/config.hpp"
 #include "config/load_matrix.hpp"
-#include "config/load_workload_tables.hpp"
 #include "config/overrides.hpp"
 #include "config/suggest.hpp"
 #include "config/table_reader.hpp"
+#include "config/workload_deck.hpp"
 
 namespace desync {
 namespace {
 
 constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
 
-// Tables a deck may hold: every table some workload of the registry reads, in registry order.
-const std::vector<std::string>& known_tables_list() {
-  static const std::vector<std::string> list = [] {
-    std::vector<std::string> v;
-    for (const auto& w : workload_names)
-      for (const auto& t : workload_tables(w.value))
-        if (std::find(v.begin(), v.end(), t) == v.end()) v.push_back(t);
-    return v;
-  }();
-  return list;
+using Catalog = std::vector<const WorkloadDeck*>;
+
+// Tables a deck may hold: every table some workload of the catalog reads, in catalog order.
+std::vector<std::string> known_tables_list(const Catalog& catalog) {
+  std::vector<std::string> v;
+  for (const WorkloadDeck* w : catalog)
+    for (const auto& t : w->tables)
+      if (std::find(v.begin(), v.end(), t) == v.end()) v.push_back(t);
+  return v;
+}
+
+std::vector<std::string> workload_name_list(const Catalog& catalog) {
+  std::vector<std::string> v;
+  for (const WorkloadDeck* w : catalog) v.push_back(w->name);
+  return v;
+}
+
+// The workloads of the catalog with `property`, for messages: "\"a\", \"b\" and \"c\"".
+template <class Pred>
+std::string names_where(const Catalog& catalog, Pred property) {
+  std::vector<std::string> v;
+  for (const WorkloadDeck* w : catalog)
+    if (property(*w)) v.push_back("\"" + w->name + "\"");
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
+  return s;
+}
+
+void read_stream_table_keys(TableReader& r, RunConfig& c) {
+  c.stream_table = r.boolean("stream_table", c.stream_table);
+  c.stream_size = r.integer("stream_size", c.stream_size, 0, std::int64_t{1} << 40);
+  if (c.stream_size > 0 && c.stream_size < 1024) r.fail("stream_size", "allowed: 0 (from the node's caches) or >= 1024 elements per array and rank");
+  r.only_where_used("stream_size", c.stream_table, c.stream_size, RunConfig{}.stream_size,
+                    "only used with stream_table = true (the STREAM table's elements per array and rank)");
+}
+
+PlacementConfig read_placement(TableReader r) {
+  PlacementConfig c;
+  c.ranks_per_node = r.integer("ranks_per_node", c.ranks_per_node, 0, 1 << 20);
+  c.ranks_per_node_pos = r.position("ranks_per_node");
+  c.active_ppn = r.integer("active_ppn", c.active_ppn, 0, 1 << 20);
+  c.active_ppn_pos = r.position("active_ppn");
+  r.finish();
+  return c;
 }
 
 const toml::table* table_or_throw(const toml::table& root, const std::string& name,
@@ -42,9 +77,10 @@ const toml::table* table_or_throw(const toml::table& root, const std::string& na
                               name, name));
 }
 
-RunConfig read_run(TableReader& r) {
+RunConfig read_run(TableReader& r, const Catalog& catalog) {
   RunConfig c;
-  c.workload = r.choice("workload", c.workload, workload_names);
+  // The catalog's first workload is the default (the registry's order: docs/decks.md).
+  c.workload = r.word("workload", catalog.front()->name, workload_name_list(catalog));
   c.iterations = r.integer("iterations", c.iterations, 1, int_max / 64);
   c.warmup = r.integer("warmup", c.warmup, 0, int_max / 64);
   c.barrier = r.boolean("barrier", c.barrier);
@@ -59,38 +95,36 @@ RunConfig read_run(TableReader& r) {
   return c;
 }
 
-// ChebFD counts degree steps, not [run] iterations: an explicit `iterations` would be ignored, and
-// a warm-up must leave at least one measured step. The default warm-up is min(10, steps - 1).
-void resolve_chebfd_run(RunConfig& run, const ChebfdConfig& c, const TableReader& r, toml::table& out) {
-  const std::int64_t steps = chebfd_steps(c);
+// A workload whose steps follow from its own table (WorkloadDeck::steps, e.g. ChebFD's degree
+// steps) takes no [run] iterations: an explicit one would be ignored, and a warm-up must leave at
+// least one measured step. The default warm-up is min(10, steps - 1).
+void resolve_own_steps(RunConfig& run, std::int64_t steps, const WorkloadDeck& w, const TableReader& r, toml::table& out) {
   if (r.has("iterations"))
-    r.fail("iterations", fmt::format("not used by workload \"chebfd\": its iterations are the {} degree steps "
-                                     "(np - 1 per block); set [chebfd] np instead", steps));
+    r.fail("iterations", fmt::format("not used by workload \"{}\": its iterations are the {} {}{}", w.name, steps,
+                                     w.steps_name, w.steps_hint.empty() ? "" : " " + w.steps_hint));
   if (r.has("warmup")) {
     if (run.warmup >= steps)
-      r.fail("warmup", fmt::format("workload \"chebfd\" has {} degree steps; allowed: 0..{} (at least one measured step)",
-                                   steps, steps - 1));
+      r.fail("warmup", fmt::format("workload \"{}\" has {} {}; allowed: 0..{} (at least one measured step)", w.name, steps,
+                                   w.steps_name, steps - 1));
   } else {
     run.warmup = std::min<std::int64_t>(run.warmup, steps - 1);
     out.insert_or_assign("warmup", run.warmup);
   }
   run.iterations = steps - run.warmup;
-  out.erase("iterations");  // derived, not a key of chebfd decks: the resolved deck reloads as is
+  out.erase("iterations");  // derived, not a key of such decks: the resolved deck reloads as is
 }
 
-// [comm]: the communication layer's options, for every workload. Until session 2 it held the
-// triad's partner pattern; those keys now live in [triad] and get an error that says so.
-CommConfig read_comm(TableReader r, Workload w) {
+// [comm]: the communication layer's options, for every workload. Keys it held once and that now
+// live in a workload's own table (WorkloadDeck::former_comm_keys) get an error that says so.
+CommConfig read_comm(TableReader r, const WorkloadDeck& w, const Catalog& catalog) {
   CommConfig c;
-  if (w == Workload::toy) {  // the study's toys: blocking sends and an MPI_Allreduce per iteration
-    c.send = SendMode::blocking;
-    c.sync = SyncMode::allreduce;
-  }
-  if (w == Workload::collbench) c.sync = SyncMode::barrier;  // repetitions start together, as in OSU's benchmarks
-  for (const char* moved : {"offsets", "boundary", "message_bytes"})
-    if (r.has(moved))
-      r.fail(moved, fmt::format("moved to [triad] {} (the triad's partner pattern); [comm] now holds the "
-                                "communication options of every workload (docs/decks.md)", moved));
+  c.send = w.default_send;
+  c.sync = w.default_sync;
+  for (const WorkloadDeck* d : catalog)
+    for (const auto& moved : d->former_comm_keys)
+      if (r.has(moved))
+        r.fail(moved, fmt::format("moved to [{}] {} (the {} workload's own table); [comm] now holds the "
+                                  "communication options of every workload (docs/decks.md)", d->name, moved, d->name));
   c.send = r.choice("send", c.send, send_mode_names);
   c.progress = r.choice("progress", c.progress, progress_mode_names);
   c.progress_pos = r.position("progress");
@@ -98,26 +132,22 @@ CommConfig read_comm(TableReader r, Workload w) {
   r.only_where_used("test_interval", c.progress == ProgressMode::test, c.test_interval, CommConfig{}.test_interval,
                     "only used with progress = \"test\" (the work between two MPI_Testall calls)");
   c.fragment_bytes = r.integer("fragment_bytes", c.fragment_bytes, 0, std::numeric_limits<int>::max());
-  if (collective_workload(w)) {
+  if (w.collective) {
     // Their collectives and block transfers are single MPI calls per part: no send mode,
     // fragments or progress mode of the point-to-point exchange applies.
     const std::string why = fmt::format("not used by workload \"{}\" (collectives over sub-communicators: "
                                         "communicators is N_DUP, the parts of each pipelined operation)",
-                                        enum_name(workload_names, w));
+                                        w.name);
     r.only_where_used("send", false, c.send, CommConfig{}.send, why);
     r.only_where_used("progress", false, c.progress, CommConfig{}.progress, why);
     r.only_where_used("fragment_bytes", false, c.fragment_bytes, CommConfig{}.fragment_bytes, why);
   }
   c.gpu_aware_mpi = r.choice("gpu_aware_mpi", c.gpu_aware_mpi, gpu_aware_mpi_names);
-  // Staging applies to buffers in the default memory space (device memory in a GPU build): the
-  // halo exchanges and the collectives of matvec2d and symmsquarecube. The triad's, toy's,
-  // ping-pong's and collbench's messages are host buffers.
-  const bool device_buffers = w == Workload::spmv || w == Workload::chebfd || w == Workload::stencil || w == Workload::cg ||
-                              w == Workload::matvec2d || w == Workload::symmsquarecube;
-  r.only_where_used("gpu_aware_mpi", device_buffers, c.gpu_aware_mpi, CommConfig{}.gpu_aware_mpi,
+  // Staging applies to buffers in the default memory space (device memory in a GPU build); the
+  // workload's module says whether its messages live there.
+  r.only_where_used("gpu_aware_mpi", w.device_buffers, c.gpu_aware_mpi, CommConfig{}.gpu_aware_mpi,
                     fmt::format("not used by workload \"{}\": its messages are not in device memory (only those of "
-                                "spmv, chebfd, stencil, cg, matvec2d and symmsquarecube are)",
-                                enum_name(workload_names, w)));
+                                "{} are)", w.name, names_where(catalog, [](const WorkloadDeck& d) { return d.device_buffers; })));
   c.communicators = r.integer("communicators", c.communicators, 1, 64);
   c.sync = r.choice("sync", c.sync, sync_mode_names);
   c.sync_given = r.has("sync");
@@ -146,7 +176,10 @@ std::vector<InjectConfig> read_inject(const toml::table& root, toml::table& out,
     if (!r.has("iteration")) r.fail("iteration", "missing; every [[inject]] needs rank, iteration, duration");
     if (!r.has("duration")) r.fail("duration", "missing; every [[inject]] needs rank, iteration, duration");
     c.rank = r.integer("rank", 0, 0, int_max);
-    c.iteration = r.integer("iteration", 0, -run.warmup, run.iterations - 1);
+    c.iteration = r.integer("iteration", 0, std::numeric_limits<std::int64_t>::min() / 2, int_max / 2);
+    if (c.iteration < -run.warmup || c.iteration >= run.iterations)
+      r.fail("iteration", fmt::format("workload \"{}\" runs {} warm-up and {} measured steps; allowed: {}..{}",
+                                      run.workload, run.warmup, run.iterations, -run.warmup, run.iterations - 1));
     c.duration = r.real("duration", 0.0, 1e-9, 3600.0);
     c.rank_pos = r.position("rank");
     c.iteration_pos = r.position("iteration");
@@ -197,13 +230,14 @@ ThreadsConfig read_threads(TableReader r) {
 }
 
 void reject_unknown_tables(const toml::table& root, const std::string& deck,
-                           const std::vector<std::string>& overrides) {
+                           const std::vector<std::string>& overrides, const Catalog& catalog) {
+  const std::vector<std::string> known = known_tables_list(catalog);
   for (const auto& [k, node] : root) {
     bool ok = false;
-    for (const auto& t : known_tables_list()) ok = ok || t == k.str();
+    for (const auto& t : known) ok = ok || t == k.str();
     if (ok) continue;
     std::string valid;
-    for (const auto& t : known_tables_list()) valid += (valid.empty() ? "" : ", ") + t;
+    for (const auto& t : known) valid += (valid.empty() ? "" : ", ") + t;
     // A table created by --set has no position in the deck: name the override instead.
     std::string where = describe(k.source(), describe(node.source(), deck));
     for (const auto& o : overrides)
@@ -211,7 +245,7 @@ void reject_unknown_tables(const toml::table& root, const std::string& deck,
     throw DeckError(fmt::format("{}: error: unknown table or key '{}' at the top level; did you mean '{}'? "
                                 "(valid tables: {})",
                                 where, k.str(),
-                                closest(k.str(), known_tables_list()), valid));
+                                closest(k.str(), known), valid));
   }
 }
 
@@ -247,9 +281,9 @@ std::string shortest_floats(const std::string& text) {
 
 // A table the chosen workload does not read would be silently ignored: refuse it, naming where
 // it came from and what the workload reads.
-void reject_foreign_tables(const toml::table& root, Workload w, const std::string& deck,
+void reject_foreign_tables(const toml::table& root, const WorkloadDeck& w, const std::string& deck,
                            const std::vector<std::string>& overrides) {
-  const auto& allowed = workload_tables(w);
+  const auto& allowed = w.tables;
   for (const auto& [k, node] : root) {
     if (std::find(allowed.begin(), allowed.end(), k.str()) != allowed.end()) continue;
     std::string where = describe(k.source(), describe(node.source(), deck));
@@ -259,18 +293,14 @@ void reject_foreign_tables(const toml::table& root, Workload w, const std::strin
     for (const auto& t : allowed) list += (list.empty() ? "[" : ", [") + t + "]";
     throw DeckError(fmt::format("{}: error: table [{}] is not used by workload \"{}\" (it reads {}); remove it, "
                                 "or choose the workload that uses it with [run] workload",
-                                where, k.str(), enum_name(workload_names, w), list));
+                                where, k.str(), w.name, list));
   }
 }
 
 }  // namespace
 
-std::int64_t chebfd_steps(const ChebfdConfig& c) {
-  return c.scheme == ChebfdScheme::pipeline ? c.np - 1 : (c.ns / c.nb) * (c.np - 1);
-}
-
-Config load_deck(const std::string& deck_text, const std::string& deck_path,
-                 const std::vector<std::string>& overrides) {
+Config parse_deck(const std::string& deck_text, const std::string& deck_path, const std::vector<std::string>& overrides,
+                  const Catalog& catalog) {
   toml::table root;
   try {
     root = toml::parse(deck_text, deck_path);
@@ -279,86 +309,63 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
                                 e.description()));
   }
   for (const auto& o : overrides) apply_override(root, o);
-  reject_unknown_tables(root, deck_path, overrides);
+  reject_unknown_tables(root, deck_path, overrides, catalog);
 
   Config c;
   c.deck_path = deck_path;
   c.deck_text = deck_text;
   c.overrides = overrides;
   toml::table out;
-  auto section = [&](const char* name) {
+  auto section = [&](const std::string& name) {
     out.insert_or_assign(name, toml::table{});
     return TableReader(table_or_throw(root, name, deck_path), name, *out.get(name)->as_table(),
                        deck_path);
   };
   TableReader run_reader = section("run");
-  c.run = read_run(run_reader);
-  reject_foreign_tables(root, c.run.workload, deck_path, overrides);
-  const auto uses = [&](const char* t) {
-    const auto& v = workload_tables(c.run.workload);
-    return std::find(v.begin(), v.end(), t) != v.end();
-  };
-  if (uses("triad")) c.triad = read_triad(section("triad"));
-  if (uses("spmv")) c.spmv = read_spmv(section("spmv"));
-  if (uses("stencil")) c.stencil = read_stencil(section("stencil"));
-  if (uses("chebfd")) c.chebfd = read_chebfd(section("chebfd"));
-  if (uses("pingpong")) c.pingpong = read_pingpong(section("pingpong"));
-  if (uses("toy")) c.toy = read_toy(section("toy"));
-  if (uses("cg")) c.cg = read_cg(section("cg"));
-  if (uses("collbench")) c.collbench = read_collbench(section("collbench"));
-  if (uses("matvec2d")) c.matvec2d = read_matvec2d(section("matvec2d"));
-  if (uses("symmsquarecube")) c.ssc = read_symmsquarecube(section("symmsquarecube"));
-  if (uses("saturation")) c.saturation = read_saturation(section("saturation"));
+  c.run = read_run(run_reader, catalog);
+  const WorkloadDeck& w = **std::find_if(catalog.begin(), catalog.end(),
+                                         [&](const WorkloadDeck* d) { return d->name == c.run.workload; });
+  reject_foreign_tables(root, w, deck_path, overrides);
+  const auto uses = [&](const char* t) { return std::find(w.tables.begin(), w.tables.end(), t) != w.tables.end(); };
+  if (w.read_table) {
+    TableReader own = section(w.name);
+    w.read_table(own, c);
+    own.finish();
+  }
   if (uses("placement")) c.placement = read_placement(section("placement"));
-  if (uses("comm")) c.comm = read_comm(section("comm"), c.run.workload);
+  if (uses("comm")) c.comm = read_comm(section("comm"), w, catalog);
   if (uses("noise")) c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));
-  if (uses("inject")) c.inject = read_inject(root, out, c.run, deck_path);
   if (uses("matrix")) {
     c.has_matrix = root.contains("matrix");
     if (!c.has_matrix)
-      throw DeckError(deck_path + ": error: workload \"" + std::string(enum_name(workload_names, c.run.workload)) +
-                      "\" needs a [matrix] table (generator and its parameters)");
+      throw DeckError(deck_path + ": error: workload \"" + w.name + "\" needs a [matrix] table (generator and its parameters)");
     c.matrix = read_matrix(section("matrix"));
-    if (c.matrix.format == MatrixFormat::sell) {
-      if (c.run.workload != Workload::spmv && c.run.workload != Workload::chebfd)
-        throw DeckError(fmt::format("{}: error: [matrix] format = \"sell\": workload \"{}\" runs CRS kernels only; "
-                                    "SELL-C-sigma serves \"spmv\" and \"chebfd\" (allowed here: \"crs\")",
-                                    c.matrix.format_where, enum_name(workload_names, c.run.workload)));
-      if (c.run.workload == Workload::spmv && c.spmv.kernel == SpmvKernel::kokkoskernels)
-        throw DeckError(fmt::format("{}: error: [matrix] format = \"sell\" with [spmv] kernel = \"kokkoskernels\": "
-                                    "KokkosKernels' spmv reads CRS; use kernel = \"desync\" or format = \"crs\"",
-                                    c.matrix.format_where));
-    }
-    if (c.run.workload == Workload::cg && c.matrix.generator != GeneratorKind::minife && c.matrix.generator != GeneratorKind::stencil5)
-      throw DeckError(fmt::format("{}: error: [matrix] generator = \"{}\": workload \"cg\" needs a symmetric positive definite "
-                                  "matrix; allowed: \"minife\", \"stencil5\" (with its default weights)",
-                                  deck_path, enum_name(generator_names, c.matrix.generator)));
-    if (c.run.workload == Workload::cg && c.matrix.generator == GeneratorKind::stencil5) {
-      // Symmetric (x-1 = x+1, y-1 = y+1), non-positive neighbours, centre at least their sum:
-      // with the Dirichlet boundary an irreducibly diagonally dominant M-matrix, hence SPD.
-      const auto& w = c.matrix.stencil5.weights;
-      const bool spd = w[1] == w[2] && w[3] == w[4] && w[1] <= 0 && w[3] <= 0 && w[0] > 0 && w[0] >= -(w[1] + w[2] + w[3] + w[4]);
-      if (!spd)
-        throw DeckError(fmt::format("{}: error: [matrix.stencil5] weights = [{}, {}, {}, {}, {}]: workload \"cg\" needs a "
-                                    "symmetric positive definite matrix: x-1 = x+1 and y-1 = y+1, neighbours <= 0, centre > 0 "
-                                    "and >= minus their sum (e.g. [4, -1, -1, -1, -1])",
-                                    deck_path, w[0], w[1], w[2], w[3], w[4]));
-    }
+    if (c.matrix.format == MatrixFormat::sell && !w.sell_format)
+      throw DeckError(fmt::format("{}: error: [matrix] format = \"sell\": workload \"{}\" runs CRS kernels only; "
+                                  "SELL-C-sigma serves {} (allowed here: \"crs\")",
+                                  c.matrix.format_where, w.name,
+                                  names_where(catalog, [](const WorkloadDeck& d) { return d.sell_format; })));
   }
-  // [run] barrier (and ChebFD's barrier_per_degree) say sync = "barrier" in the older words.
-  const bool barrier_alias = c.run.barrier || (c.run.workload == Workload::chebfd && c.chebfd.barrier_per_degree);
+  // [run] barrier (and a workload's own barrier key) say sync = "barrier" in the older words.
+  const bool barrier_alias = c.run.barrier || (w.asks_barrier && w.asks_barrier(c));
   if (barrier_alias) {
     if (c.comm.sync == SyncMode::allreduce && c.comm.sync_given)
-      throw DeckError(fmt::format("{}: error: [run] barrier = true (or [chebfd] barrier_per_degree) asks for a barrier "
-                                  "but [comm] sync = \"allreduce\"; keep one of them", deck_path));
+      throw DeckError(fmt::format("{}: error: [run] barrier = true (or the workload's own barrier key) asks for a "
+                                  "barrier but [comm] sync = \"allreduce\"; keep one of them", deck_path));
     c.comm.sync = SyncMode::barrier;
     out.get("comm")->as_table()->insert_or_assign("sync", "barrier");
   }
-  if (c.run.workload == Workload::chebfd) resolve_chebfd_run(c.run, c.chebfd, run_reader, *out.get("run")->as_table());
-  // After ChebFD resolved its iterations (degree steps) and warm-up: the window is checked against them.
+  if (w.steps) resolve_own_steps(c.run, w.steps(c), w, run_reader, *out.get("run")->as_table());
+  // After the steps are known: [[inject]] and the [record] window are checked against them.
+  if (uses("inject")) c.inject = read_inject(root, out, c.run, deck_path);
   if (uses("record")) c.record = read_record(section("record"), c.run);
-  validate_workload_deck(c);
+  if (w.validate_deck) w.validate_deck(c);
+  if (c.comm.progress == ProgressMode::test && !(w.overlapped_work && w.overlapped_work(c)))
+    throw DeckError(fmt::format("{}: error: [comm] progress = \"test\" tests the messages while the rank computes, "
+                                "but workload \"{}\" computes nothing while they are in flight ({}); allowed here: "
+                                "\"wait\", \"thread\"",
+                                c.comm.progress_pos.where, w.name, w.no_overlap ? w.no_overlap(c) : "it has no such work"));
 
   std::ostringstream os;
   os << out;
@@ -366,7 +373,7 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path,
   return c;
 }
 
-void validate_for_ranks(const Config& cfg, int nranks) {
+void validate_shared_for_ranks(const Config& cfg, int nranks) {
   for (std::size_t i = 0; i < cfg.inject.size(); ++i) {
     const auto& inj = cfg.inject[i];
     if (inj.rank >= nranks)
@@ -381,7 +388,6 @@ void validate_for_ranks(const Config& cfg, int nranks) {
                                   "[{}, {}, {}], {} boxes, but the run has {} rank(s); make px * py * pz = {}",
                                   cfg.deck_path, g[0], g[1], g[2], g[0] * g[1] * g[2], nranks, nranks));
   }
-  validate_workload_for_ranks(cfg, nranks);
 }
 
 std::string output_path(const Config& cfg) {

@@ -72,7 +72,7 @@ struct TopiParams {
   std::uint64_t seed = 1;
 };
 
-// 5-point stencil on nx x ny interior unknowns, Dirichlet boundaries (matrices.md §6).
+// 5-point star on nx x ny interior unknowns, Dirichlet boundaries (matrices.md §6).
 // Weights: centre, x-1, x+1, y-1, y+1. All five are stored even when zero.
 struct Stencil5Params {
   std::int64_t nx = 4;
@@ -88,14 +88,14 @@ struct MinifeParams {
   std::array<std::int64_t, 3> grid{1, 1, 1};
 };
 
-// How a rank stores its rows (matrix/sell_matrix.hpp): CRS, or SELL-C-sigma for the spmv and
-// chebfd kernels (their halo plan and messages are those of CRS).
+// How a rank stores its rows (matrix/sell_matrix.hpp): CRS, or SELL-C-sigma for the workloads
+// whose module allows it (WorkloadDeck::sell_format; their halo plan and messages are those of CRS).
 enum class MatrixFormat { crs, sell };
 inline constexpr EnumTable<MatrixFormat, 2> matrix_format_names{{{MatrixFormat::crs, "crs"}, {MatrixFormat::sell, "sell"}}};
 
 // The default chunk height per backend, set once by the build (miniapp/CMakeLists.txt): 8 on a
 // CPU (SIMD lanes, independent add chains), 32 on a GPU (a warp per chunk under the row-per-item
-// mapping, spmv/spmv_sell_kernel.hpp). config/ includes no Kokkos header (its TOML readers are
+// mapping, matrix/sell_matrix.hpp). config/ includes no Kokkos header (its TOML readers are
 // host-only under nvcc), hence a definition rather than a Kokkos trait.
 #ifndef DESYNC_DEFAULT_SELL_CHUNK
 #define DESYNC_DEFAULT_SELL_CHUNK 8

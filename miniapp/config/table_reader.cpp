@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -80,6 +82,23 @@ void TableReader::fail(std::string_view key, const std::string& problem) const {
     throw DeckError(fmt::format("{}: error: [{}] {} = {}: {}", position(key).where, name_, key,
                                 value_text(*n), problem));
   throw DeckError(fmt::format("{}: error: [{}] {}: {}", position(key).where, name_, key, problem));
+}
+
+std::string TableReader::word(std::string_view key, const std::string& def, const std::vector<std::string>& allowed) {
+  const toml::node* n = lookup(key);
+  std::string v = def;
+  if (n) {
+    const auto s = n->value<std::string>();
+    const bool ok = s && std::find(allowed.begin(), allowed.end(), *s) != allowed.end();
+    if (!ok) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "\"" : ", \"") + a + "\"";
+      fail_value(key, *n, "allowed: " + list);
+    }
+    v = *s;
+  }
+  out_.insert_or_assign(std::string(key), v);
+  return v;
 }
 
 void TableReader::fail_value(std::string_view key, const toml::node& n,

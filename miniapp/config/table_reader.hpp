@@ -58,6 +58,9 @@ class TableReader {
     return v;
   }
 
+  // One of the words `allowed` (a list known only at run time, e.g. the registry's workloads).
+  std::string word(std::string_view key, const std::string& def, const std::vector<std::string>& allowed);
+
   std::vector<double> real_list(std::string_view key, const std::vector<double>& def, std::size_t length);
   // An array of min_length to max_length finite numbers.
   std::vector<double> real_list(std::string_view key, const std::vector<double>& def, std::size_t min_length,

@@ -10,7 +10,7 @@ namespace desync {
 // Bytes one rank will hold at its peak, by what holds them.
 struct MemoryEstimate {
   std::vector<std::pair<std::string, double>> parts;
-  std::string knobs;  // the deck keys that set the size, for messages: "[triad] size_per_rank = 1000000"
+  std::string knobs;  // the deck keys that set the size, for messages: "[table] size = 1000000"
   void add(std::string what, double bytes) { parts.emplace_back(std::move(what), bytes); }
   double total() const {
     double t = 0;

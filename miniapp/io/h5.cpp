@@ -224,6 +224,16 @@ void global_text(const Context& c, hid_t parent, const std::string& name, const 
   write(c, parent, name, type, {}, {}, count, text.empty() ? "" : text.data(), "text");
 }
 
+void global_text_list(const Context& c, hid_t parent, const std::string& name, const std::vector<std::string>& list) {
+  std::size_t w = 1;
+  for (const auto& s : list) w = std::max(w, s.size());
+  std::vector<char> buf(std::max<std::size_t>(w * list.size(), 1), '\0');
+  for (std::size_t i = 0; i < list.size(); ++i) std::copy(list[i].begin(), list[i].end(), buf.begin() + i * w);
+  Handle type = string_type(c, w);
+  const auto n = static_cast<hsize_t>(list.size());
+  write(c, parent, name, type, {n}, {0}, {c.rank == 0 ? n : 0}, buf.data(), "text");
+}
+
 namespace {
 void text_rows(const Context& c, hid_t parent, const std::string& name, const std::vector<std::string>& local,
                bool one_per_rank) {

@@ -86,6 +86,8 @@ void global(const Context& c, hid_t parent, const std::string& name, const std::
 void global_scalar(const Context& c, hid_t parent, const std::string& name, double value, const char* units);
 void global_scalar(const Context& c, hid_t parent, const std::string& name, std::int64_t value, const char* units);
 void global_text(const Context& c, hid_t parent, const std::string& name, const std::string& text);
+// [F] fixed-length strings, the same on every rank (rank 0 writes them).
+void global_text_list(const Context& c, hid_t parent, const std::string& name, const std::vector<std::string>& list);
 // [P, k] fixed-length strings: row_count x k strings, row after row.
 void rows_text(const Context& c, hid_t parent, const std::string& name, const std::vector<std::string>& local);
 // [P] fixed-length strings: one string per row of the block.

@@ -45,7 +45,7 @@ void write_root(const Context& c, hid_t file, const RunRecord& r) {
   h5::attr(c, file, "format", std::string("desync-output"));
   h5::attr(c, file, "format_version", std::int64_t{output_format_version});
   h5::attr(c, file, "verification", r.verification);
-  h5::attr(c, file, "workload", std::string(enum_name(workload_names, r.cfg.run.workload)));
+  h5::attr(c, file, "workload", r.cfg.run.workload);
   h5::attr(c, file, "desync_version", r.prov.desync_version);
   h5::attr(c, file, "git_revision", r.prov.git_revision);
   h5::attr(c, file, "compiler", r.prov.compiler);
@@ -340,6 +340,25 @@ void write_summary(const Context& c, hid_t file, const RunRecord& r) {
   h5::rows(c, g, "bandwidth", {}, bandwidth, "B/s");
 }
 
+// /phases: what each phase of /summary's phase_names is, so the tools need no list of their own
+// (docs/output.md).
+void write_phases(const Context& c, hid_t file, const RunRecord& r) {
+  if (r.phases.size() != r.metrics.layout.names.size())
+    throw std::logic_error("write_output: the phase styles do not match the phase layout");
+  h5::Handle g = h5::create_group(c, file, "phases");
+  std::vector<std::string> name, cls, colour, label;
+  for (const auto& p : r.phases) {
+    name.push_back(p.name);
+    cls.push_back(phase_class_name(p.cls));
+    colour.push_back(p.colour);
+    label.push_back(p.label);
+  }
+  h5::global_text_list(c, g, "name", name);
+  h5::global_text_list(c, g, "class", cls);
+  h5::global_text_list(c, g, "colour", colour);
+  h5::global_text_list(c, g, "label", label);
+}
+
 void write_metrics(const Context& c, hid_t file, const RunRecord& r) {
   const RunMetrics& m = r.metrics;
   h5::Handle g = h5::create_group(c, file, "metrics");
@@ -393,6 +412,7 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) 
   write_messages(c, file, rec, kept);
   write_collectives(c, file, rec, kept);
   write_summary(c, file, rec);
+  write_phases(c, file, rec);
   write_metrics(c, file, rec);
   write_workload_datasets(c, file, rec);  // last: into groups above or new ones
   h5::close_file(c, file);

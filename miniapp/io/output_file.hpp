@@ -10,6 +10,7 @@
 #include "config/config.hpp"
 #include "metrics/phase_stats.hpp"
 #include "record/mpi_library.hpp"
+#include "record/phase_styles.hpp"
 #include "record/provenance.hpp"
 #include "record/topology.hpp"
 #include "workload/workload_result.hpp"
@@ -49,6 +50,8 @@ struct RunRecord {
   const MpiLibraryRecord& mpi;
   const SimulationRecord* simulation = nullptr;  // set by `desync simulate` only
   const GpuAwareChoice* gpu_aware = nullptr;     // [comm] gpu_aware_mpi as resolved; real runs only
+  // What each phase of metrics.layout is (class, colour): /phases, in the layout's order.
+  std::vector<PhaseStyle> phases;
 };
 
 // Writes `path` directly (collective; h5::Error on every rank if any rank's write fails). A run

@@ -1,7 +1,7 @@
 #pragma once
 // The memory (contention) domain of this process, from hwloc, without MPI: the NUMA node that
 // holds the process's whole CPU binding and how many cores it has, and the node's last-level
-// caches. One place for the hwloc queries that the "domain" thread rule, the saturation sweep and
+// caches. One place for the hwloc queries that the "domain" thread rule, the memory-bandwidth sweep and
 // the topology record share.
 
 namespace desync {

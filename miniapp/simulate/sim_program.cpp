@@ -55,17 +55,6 @@ void refuse(const Config& cfg, const std::string& table, const std::string& key,
                               cfg.deck_path, table, key, value, why));
 }
 
-bool simulatable(Workload w) {
-  return w == Workload::triad || w == Workload::spmv || w == Workload::stencil || w == Workload::chebfd;
-}
-
-std::string simulatable_list() {
-  std::string s;
-  for (const auto& e : workload_names)
-    if (simulatable(e.value)) s += (s.empty() ? "\"" : ", \"") + std::string(e.name) + "\"";
-  return s;
-}
-
 std::vector<Step> compute_then_exchange(const Config& cfg, const std::vector<Step>& compute) {
   std::vector<Step> s{{Op::mark, ev::compute_begin}};
   s.insert(s.end(), compute.begin(), compute.end());
@@ -82,7 +71,7 @@ std::vector<Step> compute_then_exchange(const Config& cfg, const std::vector<Ste
 int event_of(const Program& p, const std::string& name) {
   for (std::size_t i = 0; i < p.event_names.size(); ++i)
     if (p.event_names[i] == name) return static_cast<int>(i);
-  throw std::logic_error("simulate: the " + std::string(enum_name(workload_names, p.workload)) + " program has no event " + name);
+  throw std::logic_error("simulate: the " + p.workload + " program has no event " + name);
 }
 
 Exchange exchange_of(const PartnerList& partners) {
@@ -92,20 +81,9 @@ Exchange exchange_of(const PartnerList& partners) {
   return x;
 }
 
-Program make_program(const Config& cfg, const Platform& platform, int ranks) {
-  if (!simulatable(cfg.run.workload))
-    throw DeckError(fmt::format("{}: error: [run] workload = \"{}\": desync simulate models {}; run it with desync run",
-                                cfg.deck_path, enum_name(workload_names, cfg.run.workload), simulatable_list()));
+void refuse_unmodelled(const Config& cfg, const Platform& platform) {
   refuse_unmodelled_comm(cfg);
   note_eager_limit(cfg, platform);
-  switch (cfg.run.workload) {
-    case Workload::triad: return triad_program(cfg, platform, ranks);
-    case Workload::spmv: return spmv_program(cfg, platform, ranks);
-    case Workload::stencil: return stencil_program(cfg, platform, ranks);
-    case Workload::chebfd: return chebfd_program(cfg, platform, ranks);
-    default: break;
-  }
-  throw std::logic_error("make_program: simulatable() and the switch disagree");
 }
 
 }  // namespace desync::sim

@@ -46,7 +46,7 @@ struct RankWork {
 };
 
 struct Program {
-  Workload workload = Workload::triad;
+  std::string workload;  // [run] workload
   std::vector<std::string> event_names;
   std::vector<Step> steps;          // one iteration, the same for every rank
   std::vector<RankWork> ranks;
@@ -64,15 +64,12 @@ struct Program {
 [[noreturn]] void refuse(const Config& cfg, const std::string& table, const std::string& key, const std::string& value,
                          const std::string& why);
 
-// The workloads `desync simulate` models; the rest are a DeckError naming these.
-bool simulatable(Workload w);
-std::string simulatable_list();
+// Deck values no program models (the [comm] options, a STREAM table, SELL) are refused, the
+// declared eager limit and N_DUP noted: every simulated program's first step (make_program,
+// workloads/simulated_programs.hpp).
+void refuse_unmodelled(const Config& cfg, const Platform& platform);
 
-// The program of `ranks` virtual ranks of the deck on the platform. Throws DeckError for a
-// workload or option the simulator does not model.
-Program make_program(const Config& cfg, const Platform& platform, int ranks);
-
-// Per workload (sim_<workload>_program.cpp).
+// Per workload (workloads/<name>/sim_<name>_program.cpp), each module's WorkloadModule::simulated.
 Program triad_program(const Config& cfg, const Platform& platform, int ranks);
 Program spmv_program(const Config& cfg, const Platform& platform, int ranks);
 Program stencil_program(const Config& cfg, const Platform& platform, int ranks);

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "app/preflight.hpp"
-#include "app/workloads.hpp"
+#include "workloads/registry.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
@@ -24,6 +24,7 @@
 #include "report/summary_table.hpp"
 #include "simulate/sim_platform.hpp"
 #include "simulate/sim_program.hpp"
+#include "workloads/simulated_programs.hpp"
 #include "simulate/sim_rank.hpp"
 
 namespace desync {
@@ -94,7 +95,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   check_output_path(cfg, out, 8.0 * static_cast<double>(prog.iterations * prog.event_names.size()) * ranks + 65536.0, comm);
 
   log::info("desync simulate: workload {} on {} virtual rank(s) x {} thread(s), {} node(s) of platform {} (SimGrid {})\n",
-            enum_name(workload_names, cfg.run.workload), ranks, platform.threads_per_rank, nodes, platform.name,
+            cfg.run.workload, ranks, platform.threads_per_rank, nodes, platform.name,
             simgrid_version());
   const Provenance real_prov = collect_provenance(opt.command_line, comm);
   MpiLibraryRecord mpi = probe_mpi_library(comm);
@@ -199,7 +200,8 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   std::vector<RankRecord> rows;
   rows.reserve(results.size());
   for (int r = 0; r < ranks; ++r) rows.push_back({&topos[static_cast<std::size_t>(r)], ClockOffset{}, &results[static_cast<std::size_t>(r)]});
-  RunRecord rec{cfg, prov, std::move(rows), metrics, verification, errors, planned_iterations(cfg), mpi, &simrec};
+  RunRecord rec{cfg, prov, std::move(rows), metrics, verification, errors, planned_iterations(cfg), mpi, &simrec, nullptr,
+                phase_styles(cfg, metrics.layout.names, prog.work_phase)};
   commit_output(out.path, rec, comm);
 
   log::info("{}", summary_table(metrics, results.front().metrics, std::max<std::int64_t>(0, done - prog.warmup), verification, out.path,

@@ -1,4 +1,4 @@
-// The miniFE-like CG (cg/cg.hpp): it converges to the manufactured solution, its verification
+// The miniFE-like CG (workloads/cg/cg.hpp): it converges to the manufactured solution, its verification
 // passes, and the overlapped and non-overlapped SpMV give bitwise the same iterates for every comm
 // option, at 1-4 ranks; decks it cannot run are refused.
 #include <gtest/gtest.h>
@@ -7,8 +7,9 @@
 #include <algorithm>
 #include <string>
 
-#include "cg/cg.hpp"
+#include "workloads/cg/cg.hpp"
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
 #include "thread_level.hpp"

@@ -11,9 +11,10 @@
 #include <string>
 #include <utility>
 
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "chebfd/chebfd.hpp"
+#include "workloads/chebfd/chebfd.hpp"
 
 namespace desync {
 namespace {

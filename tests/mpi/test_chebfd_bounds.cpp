@@ -8,7 +8,8 @@
 #include "comm/halo_plan.hpp"
 #include "core/mpi_util.hpp"
 #include "matrix/make_generator.hpp"
-#include "chebfd/chebfd_bounds.hpp"
+#include "workloads/chebfd/chebfd_bounds.hpp"
+#include "workloads/chebfd/chebfd_config.hpp"
 
 namespace desync {
 namespace {

@@ -10,14 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "app/workloads.hpp"
-#include "collbench/collbench.hpp"
+#include "workloads/registry.hpp"
+#include "workloads/collbench/collbench.hpp"
 #include "comm/collectives.hpp"
 #include "comm/node_layout.hpp"
 #include "config/config.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "matvec2d/matvec2d.hpp"
+#include "workloads/matvec2d/matvec2d.hpp"
+#include "workloads/matvec2d/matvec2d_config.hpp"
 
 namespace desync {
 namespace {
@@ -151,7 +152,7 @@ TEST(ActiveRanks, SleepingRanksUseAlmostNoCpu) {
   if (p * p != nodes) GTEST_SKIP() << "a square number of nodes";
   Config cfg = matvec(true, 2, "[placement]\nranks_per_node = 4\nactive_ppn = 1\n");
   cfg.run.iterations = 300;  // long enough for several 10 ms polls
-  cfg.matvec2d.n = 2000;
+  cfg.params.get<Matvec2dConfig>().n = 2000;
   validate_for_ranks(cfg, size);
   const WorkloadResult r = run_matvec2d(cfg, MPI_COMM_WORLD);
   EXPECT_EQ(r.element_errors, 0);

@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "chebfd/chebfd.hpp"
-#include "spmv/spmv.hpp"
-#include "stencil/stencil.hpp"
-#include "triad/triad.hpp"
+#include "workloads/chebfd/chebfd.hpp"
+#include "workloads/spmv/spmv.hpp"
+#include "workloads/stencil/stencil.hpp"
+#include "workloads/triad/triad.hpp"
 #include "thread_level.hpp"
 
 namespace desync {

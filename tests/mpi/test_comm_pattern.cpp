@@ -6,9 +6,10 @@
 
 #include <vector>
 
-#include "triad/neighbour_exchange.hpp"
-#include "triad/neighbour_partners.hpp"
+#include "workloads/triad/neighbour_exchange.hpp"
+#include "workloads/triad/neighbour_partners.hpp"
 #include "core/mpi_util.hpp"
+#include "workloads/triad/triad_config.hpp"
 
 namespace desync {
 namespace {

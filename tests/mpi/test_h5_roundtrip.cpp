@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/registry.hpp"
 #include "app/run_deck.hpp"
 #include "core/mpi_util.hpp"
 #include "io/h5.hpp"

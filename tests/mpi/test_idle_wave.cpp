@@ -7,9 +7,10 @@
 
 #include <vector>
 
+#include "workloads/registry.hpp"
 #include "core/mpi_util.hpp"
 #include "record/iteration_events.hpp"
-#include "triad/triad.hpp"
+#include "workloads/triad/triad.hpp"
 
 namespace desync {
 namespace {

@@ -10,12 +10,13 @@
 #include <functional>
 #include <string>
 
-#include "chebfd/chebfd.hpp"
+#include "workloads/registry.hpp"
+#include "workloads/chebfd/chebfd.hpp"
 #include "core/mpi_util.hpp"
 #include "record/iteration_events.hpp"
-#include "spmv/spmv.hpp"
-#include "stencil/stencil.hpp"
-#include "triad/triad.hpp"
+#include "workloads/spmv/spmv.hpp"
+#include "workloads/stencil/stencil.hpp"
+#include "workloads/triad/triad.hpp"
 
 namespace desync {
 namespace {

@@ -1,4 +1,4 @@
-// The point-to-point micro-benchmarks (pingpong/pingpong.hpp): every repetition's data arrives
+// The point-to-point micro-benchmarks (workloads/pingpong/pingpong.hpp): every repetition's data arrives
 // intact for every comm option, the datasets have one finite, positive value per size and pair
 // that ran, the message log holds exactly the messages the scheme sends, and decks that cannot
 // run are refused.
@@ -9,10 +9,12 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "pingpong/pingpong.hpp"
+#include "workloads/pingpong/pingpong.hpp"
 #include "thread_level.hpp"
+#include "workloads/pingpong/pingpong_config.hpp"
 
 namespace desync {
 namespace {
@@ -41,7 +43,7 @@ TEST_P(Pingpong, DataArrivesIntactForEveryCommOption) {
     if (cfg.comm.needs_thread_multiple() && !thread_multiple()) continue;
     SCOPED_TRACE(std::string(mode) + " with " + GetParam());
     const WorkloadResult r = run_pingpong(cfg, MPI_COMM_WORLD);
-    const int pairs = pingpong_pairs(cfg.pingpong, size);
+    const int pairs = pingpong_pairs(cfg.params.get<PingpongConfig>(), size);
     const bool in_pair = rank < pairs || (rank >= size / 2 && rank - size / 2 < pairs);
     const bool receives_data = in_pair && (std::string(mode) == "pingpong" || rank >= size / 2);
     EXPECT_EQ(r.element_errors, 0);

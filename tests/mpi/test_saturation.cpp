@@ -12,14 +12,16 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/concurrency.hpp"
-#include "saturation/memory_domain.hpp"
-#include "saturation/saturation.hpp"
-#include "saturation/saturation_point.hpp"
-#include "saturation/stream_arrays.hpp"
-#include "saturation/stream_table.hpp"
+#include "workloads/saturation/memory_domain.hpp"
+#include "workloads/saturation/saturation.hpp"
+#include "workloads/saturation/saturation_point.hpp"
+#include "workloads/saturation/stream_arrays.hpp"
+#include "workloads/saturation/stream_table.hpp"
+#include "workloads/saturation/saturation_config.hpp"
 
 namespace desync {
 namespace {
@@ -112,10 +114,10 @@ TEST(StreamArrays, KernelsMatchAnIndependentFormulaAndTheVerifierCountsEveryWron
 // Every cell of the sweep: finite positive time and bandwidth, bandwidth = bytes / time, N_s in
 // 1..W, and every element of every (N, kernel) checked and right.
 void expect_complete_sweep(const WorkloadResult& r, const Config& cfg, int w) {
-  const std::size_t nk = cfg.saturation.kernels.size(), nw = static_cast<std::size_t>(w);
+  const std::size_t nk = cfg.params.get<SaturationConfig>().kernels.size(), nw = static_cast<std::size_t>(w);
   EXPECT_EQ(r.element_errors, 0);
   EXPECT_EQ(r.stop_signal, 0);
-  EXPECT_EQ(r.timeline.iterations(), static_cast<std::int64_t>(nw * nk) * cfg.saturation.repetitions);
+  EXPECT_EQ(r.timeline.iterations(), static_cast<std::int64_t>(nw * nk) * cfg.params.get<SaturationConfig>().repetitions);
   EXPECT_EQ(r.timeline.warmup(), 0);
   const auto& n = dataset(r, "saturation", "n");
   ASSERT_EQ(n.values.size(), nw);
@@ -126,7 +128,7 @@ void expect_complete_sweep(const WorkloadResult& r, const Config& cfg, int w) {
   ASSERT_EQ(bw.values.size(), nk * nw);
   ASSERT_EQ(bw.dims, (std::vector<std::uint64_t>{nk, nw}));
   for (std::size_t k = 0; k < nk; ++k) {
-    EXPECT_EQ(bytes.values[k], saturation::bytes_per_element(cfg.saturation.kernels[k]) * static_cast<double>(cfg.saturation.size));
+    EXPECT_EQ(bytes.values[k], saturation::bytes_per_element(cfg.params.get<SaturationConfig>().kernels[k]) * static_cast<double>(cfg.params.get<SaturationConfig>().size));
     for (std::size_t i = 0; i < nw; ++i) {
       const double b = bw.values[k * nw + i], s = t.values[k * nw + i];
       EXPECT_TRUE(std::isfinite(b) && b > 0) << "kernel " << k << ", N = " << i + 1 << ": " << b;
@@ -148,11 +150,11 @@ TEST(SaturationSweep, ThreadsModeMeasuresEveryNAndKernel) {
   }
   validate_for_ranks(cfg, 1);
   const int w = std::min(saturation::domain_cores(), compat::concurrency());
-  EXPECT_EQ(saturation_max_n(cfg.saturation, 1), w) << "default: the domain's cores, at most the rank's threads";
+  EXPECT_EQ(saturation_max_n(cfg.params.get<SaturationConfig>(), 1), w) << "default: the domain's cores, at most the rank's threads";
   const WorkloadResult r = run_saturation(cfg, MPI_COMM_WORLD);
   expect_complete_sweep(r, cfg, w);
   // Every N sweeps the whole arrays once per kernel.
-  EXPECT_EQ(r.elements_checked, static_cast<std::int64_t>(w * cfg.saturation.kernels.size()) * cfg.saturation.size);
+  EXPECT_EQ(r.elements_checked, static_cast<std::int64_t>(w * cfg.params.get<SaturationConfig>().kernels.size()) * cfg.params.get<SaturationConfig>().size);
   EXPECT_EQ(dataset(r, "saturation", "mode").values[0], 0);
   if (w >= 2) std::printf("threads: triad b(1) = %.2f GB/s, b(2) = %.2f GB/s\n", 1e-9 * dataset(r, "saturation", "bandwidth").values[3 * static_cast<std::size_t>(w)],
                           1e-9 * dataset(r, "saturation", "bandwidth").values[3 * static_cast<std::size_t>(w) + 1]);
@@ -167,14 +169,14 @@ TEST(SaturationSweep, RanksModeMeasuresEveryNAndKernel) {
   // Rank q streams at N = q + 1 .. P its block of a 1/N split, once per kernel.
   std::int64_t mine = 0;
   for (int n = rank + 1; n <= size; ++n)
-    mine += saturation::block_begin(cfg.saturation.size, n, rank + 1) - saturation::block_begin(cfg.saturation.size, n, rank);
+    mine += saturation::block_begin(cfg.params.get<SaturationConfig>().size, n, rank + 1) - saturation::block_begin(cfg.params.get<SaturationConfig>().size, n, rank);
   EXPECT_EQ(r.elements_checked, 2 * mine);
   EXPECT_EQ(dataset(r, "saturation", "mode").values[0], 1);
   // A rank that does not stream at some N waits through it: its rows still begin, and the
   // compute phase is missing there (NaN), never negative.
   for (std::int64_t it = 0; it < r.timeline.iterations(); ++it) {
     EXPECT_FALSE(std::isnan(r.timeline.at(it, 0)));
-    const bool streams = rank < it / (2 * cfg.saturation.repetitions) + 1;
+    const bool streams = rank < it / (2 * cfg.params.get<SaturationConfig>().repetitions) + 1;
     EXPECT_EQ(std::isnan(r.timeline.at(it, 1)), !streams) << "row " << it;
     EXPECT_LE(r.timeline.at(it, 0), r.timeline.at(it, 2));
   }

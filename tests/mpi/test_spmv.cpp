@@ -9,9 +9,10 @@
 #include <tuple>
 #include <utility>
 
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "spmv/spmv.hpp"
+#include "workloads/spmv/spmv.hpp"
 
 namespace desync {
 namespace {

@@ -12,11 +12,13 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "stencil/stencil.hpp"
-#include "stencil/stencil_grid.hpp"
-#include "stencil/stencil_reference.hpp"
+#include "workloads/stencil/stencil.hpp"
+#include "workloads/stencil/stencil_grid.hpp"
+#include "workloads/stencil/stencil_reference.hpp"
+#include "workloads/stencil/stencil_config.hpp"
 
 namespace desync {
 namespace {
@@ -72,7 +74,7 @@ TEST_P(Stencil, AllVariantsVerifyAndAgreeOnEveryGrid) {
     for (const auto& v : variants) {
       Config cfg = deck(common + v);
       try {
-        validate_stencil_grid(cfg.stencil, comm_size(MPI_COMM_WORLD));
+        validate_stencil_grid(cfg.params.get<StencilConfig>(), comm_size(MPI_COMM_WORLD));
       } catch (const DeckError&) {
         continue;  // s deeper than a block edge here: covered by CaDeeperThanBlockIsADeckError
       }
@@ -104,7 +106,7 @@ TEST(StencilRecord, TimelineCompositesAndPartners) {
     EXPECT_TRUE(std::isnan(tl.at(it, tl.event_index("sync_end"))));
   }
   EXPECT_EQ(r.work_phase, "sweep");
-  const auto [px, py] = stencil_process_grid(deck("n = 20\n").stencil, size);
+  const auto [px, py] = stencil_process_grid(deck("n = 20\n").params.get<StencilConfig>(), size);
   std::size_t expected = 0;  // edge + corner neighbours of this rank
   const int cx = comm_rank(MPI_COMM_WORLD) % px, cy = comm_rank(MPI_COMM_WORLD) / px;
   for (int dx = -1; dx <= 1; ++dx)
@@ -148,12 +150,12 @@ TEST(StencilRecord, SkipRedundantIsNotTheJacobiResult) {
 
 TEST(StencilReference, WindowAgreesWithFullGrid) {
   const Config c = deck("n = 30\ntile = [7, 4]\nratio = 0.6\n");
-  const auto full = stencil_reference(c.stencil, 2, 3, 0, 0, 30, 30, 5);
-  const auto win = stencil_reference(c.stencil, 2, 3, 8, 9, 14, 12, 5);  // exact at distance >= 5 from its edge
+  const auto full = stencil_reference(c.params.get<StencilConfig>(), 2, 3, 0, 0, 30, 30, 5);
+  const auto win = stencil_reference(c.params.get<StencilConfig>(), 2, 3, 8, 9, 14, 12, 5);  // exact at distance >= 5 from its edge
   for (std::int64_t j = 5; j < 7; ++j)
     for (std::int64_t i = 5; i < 9; ++i)
       EXPECT_EQ(win[static_cast<std::size_t>(j * 14 + i)], full[static_cast<std::size_t>((9 + j) * 30 + 8 + i)]);
-  const auto moved = stencil_reference(c.stencil, 2, 3, 0, 0, 30, 30, 6);
+  const auto moved = stencil_reference(c.params.get<StencilConfig>(), 2, 3, 0, 0, 30, 30, 6);
   EXPECT_NE(moved, full) << "a step changes the grid, so the check can fail";
 }
 
@@ -161,7 +163,7 @@ TEST(StencilDeck, ProcessGridMustMatchRanks) {
   const int size = comm_size(MPI_COMM_WORLD);
   EXPECT_THROW(run_stencil(deck(fmt::format("n = 16\npx = {}\npy = 1\n", size + 1)), MPI_COMM_WORLD), DeckError);
   try {
-    validate_stencil_grid(deck(fmt::format("n = 16\npx = 2\npy = {}\n", size)).stencil, size);
+    validate_stencil_grid(deck(fmt::format("n = 16\npx = 2\npy = {}\n", size)).params.get<StencilConfig>(), size);
     FAIL() << "px * py = 2P accepted";
   } catch (const DeckError& e) {
     EXPECT_NE(std::string(e.what()).find("px * py"), std::string::npos) << e.what();

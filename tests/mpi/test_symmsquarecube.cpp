@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "app/workloads.hpp"
+#include "workloads/registry.hpp"
 #include "config/config.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
-#include "symmsquarecube/symmsquarecube.hpp"
+#include "workloads/symmsquarecube/symmsquarecube.hpp"
 
 namespace desync {
 namespace {

@@ -1,4 +1,4 @@
-// The communication-imbalance toys (toy/toy.hpp): every message arrives intact for every comm
+// The communication-imbalance toys (workloads/toy/toy.hpp): every message arrives intact for every comm
 // option (stamps every iteration, every byte at the end), and, over a transport whose eager
 // limit is set low by environment, the rendezvous pathology of papers.md D.3 shows in the
 // recorded timelines: the overlap toy's blocking sends wait for targets that are in compute
@@ -14,11 +14,13 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
 #include "metrics/comm_balance.hpp"
-#include "toy/toy.hpp"
+#include "workloads/toy/toy.hpp"
 #include "thread_level.hpp"
+#include "workloads/toy/toy_config.hpp"
 
 namespace desync {
 namespace {
@@ -49,7 +51,7 @@ TEST_P(Toy, MessagesArriveIntactForEveryCommOption) {
     const int rank = comm_rank(MPI_COMM_WORLD);
     for (int j = 1; j < size; ++j)
       for (int k = 0; k < 2; ++k) {
-        const std::int64_t b = toy_message_bytes(cfg.toy, cfg.run.seed, (rank - j + size) % size, rank, k);
+        const std::int64_t b = toy_message_bytes(cfg.params.get<ToyConfig>(), cfg.run.seed, (rank - j + size) % size, rank, k);
         stamped += b >= 16;
         bytes += std::max<std::int64_t>(0, b - 16);
       }
@@ -77,7 +79,7 @@ TEST(ToyBalance, BytesMessagesAndMpiShare) {
     std::int64_t sb = 0;
     for (int j = 1; j < size; ++j)
       for (int k = 0; k < 3; ++k) {
-        const std::int64_t m = toy_message_bytes(cfg.toy, cfg.run.seed, s, (s + j) % size, k);
+        const std::int64_t m = toy_message_bytes(cfg.params.get<ToyConfig>(), cfg.run.seed, s, (s + j) % size, k);
         sb += m;
         if (s == rank) messages += (m + 999) / 1000;
       }
@@ -106,15 +108,15 @@ TEST(ToyDeck, SizesAreFixedAndDefaultsAreTheStudys) {
   std::vector<std::int64_t> sizes;
   for (int s = 0; s < 4; ++s)
     for (int t = 0; t < 4; ++t) {
-      const std::int64_t b = toy_message_bytes(c.toy, c.run.seed, s, t, 0);
+      const std::int64_t b = toy_message_bytes(c.params.get<ToyConfig>(), c.run.seed, s, t, 0);
       EXPECT_GE(b, 10);
       EXPECT_LE(b, 1000);
-      EXPECT_EQ(b, toy_message_bytes(c.toy, c.run.seed, s, t, 0)) << "drawn once, the same every time";
+      EXPECT_EQ(b, toy_message_bytes(c.params.get<ToyConfig>(), c.run.seed, s, t, 0)) << "drawn once, the same every time";
       sizes.push_back(b);
     }
   std::sort(sizes.begin(), sizes.end());
   EXPECT_GT(std::unique(sizes.begin(), sizes.end()) - sizes.begin(), 8) << "sizes differ between pairs";
-  EXPECT_NE(toy_message_bytes(c.toy, 1, 0, 1, 0), toy_message_bytes(c.toy, 2, 0, 1, 0)) << "the seed decides";
+  EXPECT_NE(toy_message_bytes(c.params.get<ToyConfig>(), 1, 0, 1, 0), toy_message_bytes(c.params.get<ToyConfig>(), 2, 0, 1, 0)) << "the seed decides";
   EXPECT_THROW(deck("min_bytes = 10\nmax_bytes = 5\n"), DeckError);
   // [run] barrier = true replaces the toy's default allreduce; it conflicts only with an explicit one.
   const Config barrier = load_deck("[run]\nworkload = \"toy\"\nbarrier = true\n", "b.toml", {});

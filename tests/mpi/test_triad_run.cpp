@@ -6,9 +6,11 @@
 #include <cmath>
 #include <tuple>
 
+#include "workloads/registry.hpp"
 #include "core/mpi_util.hpp"
 #include "record/iteration_events.hpp"
-#include "triad/triad.hpp"
+#include "workloads/triad/triad.hpp"
+#include "workloads/triad/triad_config.hpp"
 
 namespace desync {
 namespace {
@@ -32,13 +34,13 @@ rank = 0
 iteration = 5
 duration = 0.002
 )", "run.toml", {});
-  cfg.triad.kernel = std::get<0>(GetParam());
+  cfg.params.get<TriadConfig>().kernel = std::get<0>(GetParam());
   cfg.comm.sync = std::get<1>(GetParam()) ? SyncMode::barrier : SyncMode::none;
-  cfg.triad.boundary = std::get<2>(GetParam());
+  cfg.params.get<TriadConfig>().boundary = std::get<2>(GetParam());
   const WorkloadResult r = run_triad(cfg, MPI_COMM_WORLD);
 
   EXPECT_EQ(r.element_errors, 0);
-  EXPECT_EQ(r.elements_checked, triad_local_size(cfg.triad, rank, size));
+  EXPECT_EQ(r.elements_checked, triad_local_size(cfg.params.get<TriadConfig>(), rank, size));
   EXPECT_EQ(r.message_errors, 0);
   int partners = 0;
   for (int f : r.partners.recv_rank) partners += f >= 0;

@@ -5,8 +5,10 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
-#include "chebfd/chebfd_coefficients.hpp"
+#include "workloads/chebfd/chebfd_coefficients.hpp"
+#include "workloads/chebfd/chebfd_config.hpp"
 
 namespace desync {
 namespace {
@@ -19,12 +21,12 @@ Config load(const std::string& chebfd, const std::string& m = matrix) {
 
 TEST(ChebfdDeck, Defaults) {
   const Config c = load("");
-  EXPECT_EQ(c.chebfd.ns, 8);
-  EXPECT_EQ(c.chebfd.nb, 4);
-  EXPECT_EQ(c.chebfd.np, 50);
-  EXPECT_EQ(c.chebfd.scheme, ChebfdScheme::nonsplit);
-  EXPECT_FALSE(c.chebfd.barrier_per_degree);
-  EXPECT_EQ(c.chebfd.bounds, ChebfdBounds::gershgorin);
+  EXPECT_EQ(c.params.get<ChebfdConfig>().ns, 8);
+  EXPECT_EQ(c.params.get<ChebfdConfig>().nb, 4);
+  EXPECT_EQ(c.params.get<ChebfdConfig>().np, 50);
+  EXPECT_EQ(c.params.get<ChebfdConfig>().scheme, ChebfdScheme::nonsplit);
+  EXPECT_FALSE(c.params.get<ChebfdConfig>().barrier_per_degree);
+  EXPECT_EQ(c.params.get<ChebfdConfig>().bounds, ChebfdBounds::gershgorin);
 }
 
 TEST(ChebfdDeck, Errors) {
@@ -50,11 +52,11 @@ TEST(ChebfdDeck, WarmupAndIterationsFollowTheDegreeSteps) {
     return load_deck("[run]\nworkload = \"chebfd\"\n" + run + "[chebfd]\n" + chebfd + matrix, "c.toml", {});
   };
   const Config d = with_run("", "np = 5\nns = 8\nnb = 4\n");  // 2 blocks x 4 steps
-  EXPECT_EQ(chebfd_steps(d.chebfd), 8);
+  EXPECT_EQ(chebfd_steps(d.params.get<ChebfdConfig>()), 8);
   EXPECT_EQ(d.run.warmup, 7) << "documented default: min(10, steps - 1)";
   EXPECT_EQ(d.run.warmup + d.run.iterations, 8);
   EXPECT_NE(d.resolved_toml.find("warmup = 7"), std::string::npos) << d.resolved_toml;
-  EXPECT_EQ(chebfd_steps(with_run("", "np = 5\nscheme = \"pipeline\"\n").chebfd), 4);
+  EXPECT_EQ(chebfd_steps(with_run("", "np = 5\nscheme = \"pipeline\"\n").params.get<ChebfdConfig>()), 4);
   EXPECT_EQ(with_run("warmup = 3\n", "np = 5\n").run.warmup, 3);
   try {
     with_run("warmup = 8\n", "np = 5\n");

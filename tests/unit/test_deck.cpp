@@ -4,7 +4,11 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
+#include "workloads/spmv/spmv_config.hpp"
+#include "workloads/stencil/stencil_config.hpp"
+#include "workloads/triad/triad_config.hpp"
 
 namespace desync {
 namespace {
@@ -21,16 +25,16 @@ std::string deck_error(const std::string& text, const std::vector<std::string>& 
 
 TEST(Deck, EmptyDeckGivesDocumentedDefaults) {
   const Config c = load_deck("", "empty.toml", {});
-  EXPECT_EQ(c.run.workload, Workload::triad);
+  EXPECT_EQ(c.run.workload, "triad");
   EXPECT_EQ(c.run.iterations, 1000);
   EXPECT_EQ(c.run.warmup, 10);
   EXPECT_FALSE(c.run.barrier);
-  EXPECT_EQ(c.triad.kernel, TriadKernel::stream);
-  EXPECT_EQ(c.triad.size_per_rank, 2'000'000);
-  EXPECT_EQ(c.triad.global_size, 0);
-  EXPECT_EQ(c.triad.offsets, (std::vector<std::int64_t>{1, -1}));
-  EXPECT_EQ(c.triad.boundary, Boundary::open);
-  EXPECT_EQ(c.triad.message_bytes, 16384);
+  EXPECT_EQ(c.params.get<TriadConfig>().kernel, TriadKernel::stream);
+  EXPECT_EQ(c.params.get<TriadConfig>().size_per_rank, 2'000'000);
+  EXPECT_EQ(c.params.get<TriadConfig>().global_size, 0);
+  EXPECT_EQ(c.params.get<TriadConfig>().offsets, (std::vector<std::int64_t>{1, -1}));
+  EXPECT_EQ(c.params.get<TriadConfig>().boundary, Boundary::open);
+  EXPECT_EQ(c.params.get<TriadConfig>().message_bytes, 16384);
   EXPECT_TRUE(c.inject.empty());
   EXPECT_EQ(c.noise.kind, NoiseKind::none);
   EXPECT_EQ(output_path(c), "empty.h5");
@@ -70,11 +74,11 @@ per_rank = 2
   EXPECT_EQ(c.run.iterations, 50);
   EXPECT_TRUE(c.run.barrier);
   EXPECT_EQ(output_path(c), "x.h5");
-  EXPECT_EQ(c.triad.kernel, TriadKernel::schoenauer);
-  EXPECT_EQ(c.triad.global_size, 1000);
-  EXPECT_EQ(c.triad.size_per_rank, 0);
-  EXPECT_EQ(c.triad.offsets, (std::vector<std::int64_t>{1, -1, -2}));
-  EXPECT_EQ(c.triad.boundary, Boundary::periodic);
+  EXPECT_EQ(c.params.get<TriadConfig>().kernel, TriadKernel::schoenauer);
+  EXPECT_EQ(c.params.get<TriadConfig>().global_size, 1000);
+  EXPECT_EQ(c.params.get<TriadConfig>().size_per_rank, 0);
+  EXPECT_EQ(c.params.get<TriadConfig>().offsets, (std::vector<std::int64_t>{1, -1, -2}));
+  EXPECT_EQ(c.params.get<TriadConfig>().boundary, Boundary::periodic);
   ASSERT_EQ(c.inject.size(), 2u);
   EXPECT_EQ(c.inject[1].rank, 2);
   EXPECT_DOUBLE_EQ(c.inject[1].duration, 1.0);
@@ -88,8 +92,8 @@ TEST(Deck, ResolvedConfigurationReloadsToTheSameValues) {
   const Config b = load_deck(a.resolved_toml, "b.toml", {});
   EXPECT_EQ(b.resolved_toml, a.resolved_toml);
   EXPECT_EQ(b.run.iterations, 33);
-  EXPECT_EQ(b.triad.kernel, TriadKernel::divide);
-  EXPECT_EQ(b.triad.offsets, (std::vector<std::int64_t>{2, -1}));
+  EXPECT_EQ(b.params.get<TriadConfig>().kernel, TriadKernel::divide);
+  EXPECT_EQ(b.params.get<TriadConfig>().offsets, (std::vector<std::int64_t>{2, -1}));
 }
 
 TEST(Deck, UnknownKeyNamesLineColumnAndSuggestion) {
@@ -220,8 +224,8 @@ TEST(Deck, OverridesWinAndAreValidatedTheSameWay) {
   const Config c = load_deck("[run]\niterations = 5\n", "o.toml",
                              {"run.iterations=7", "triad.kernel=divide", "triad.offsets=[1,-1,2]", "run.barrier=true"});
   EXPECT_EQ(c.run.iterations, 7);
-  EXPECT_EQ(c.triad.kernel, TriadKernel::divide);
-  EXPECT_EQ(c.triad.offsets.size(), 3u);
+  EXPECT_EQ(c.params.get<TriadConfig>().kernel, TriadKernel::divide);
+  EXPECT_EQ(c.params.get<TriadConfig>().offsets.size(), 3u);
   EXPECT_TRUE(c.run.barrier);
 
   const std::string m = deck_error("", {"run.iterations=abc"});
@@ -262,10 +266,10 @@ boundary = ["periodic", "periodic", "open"]
 TEST(DeckSpmv, KeysAndErrors) {
   const Config c = load_deck("[run]\nworkload = \"spmv\"\n[spmv]\nscheme = \"nonsplit\"\nkernel = \"kokkoskernels\"\n"
                              "compare_barrier = true\n[matrix]\n", "s.toml", {});
-  EXPECT_EQ(c.run.workload, Workload::spmv);
-  EXPECT_EQ(c.spmv.scheme, SpmvScheme::nonsplit);
-  EXPECT_EQ(c.spmv.kernel, SpmvKernel::kokkoskernels);
-  EXPECT_TRUE(c.spmv.compare_barrier);
+  EXPECT_EQ(c.run.workload, "spmv");
+  EXPECT_EQ(c.params.get<SpmvConfig>().scheme, SpmvScheme::nonsplit);
+  EXPECT_EQ(c.params.get<SpmvConfig>().kernel, SpmvKernel::kokkoskernels);
+  EXPECT_TRUE(c.params.get<SpmvConfig>().compare_barrier);
   EXPECT_EQ(c.resolved_toml.find("[triad]"), std::string::npos) << "tables of other workloads stay out";
   EXPECT_NE(deck_error("[run]\nworkload = \"spmv\"\n").find("needs a [matrix] table"), std::string::npos);
   EXPECT_NE(deck_error("[run]\nworkload = \"spmv\"\n[matrix]\n[spmv]\nscheme = \"pipeline\"\n").find("\"nonsplit\", \"splitwait\""),
@@ -313,14 +317,14 @@ TEST(DeckStencil, KeysAndErrors) {
   const Config c = load_deck("[run]\nworkload = \"stencil\"\n[stencil]\nn = 100\npx = 2\npy = 3\nvariant = \"ca\"\n"
                              "ca_steps = 5\ntile = [10, 20]\nratio = 0.5\nweights = [1, 2, 3, 4, 5]\nboundary = 0\n"
                              "latency = 1e-5\nskip_redundant = true\n", "s.toml", {});
-  EXPECT_EQ(c.run.workload, Workload::stencil);
-  EXPECT_EQ(c.stencil.n, 100);
-  EXPECT_EQ(c.stencil.variant, StencilVariant::ca);
-  EXPECT_EQ(c.stencil.ca_steps, 5);
-  EXPECT_EQ(c.stencil.tile_x, 10);
-  EXPECT_EQ(c.stencil.tile_y, 20);
-  EXPECT_EQ(c.stencil.weights, (std::vector<double>{1, 2, 3, 4, 5}));
-  EXPECT_TRUE(c.stencil.skip_redundant);
+  EXPECT_EQ(c.run.workload, "stencil");
+  EXPECT_EQ(c.params.get<StencilConfig>().n, 100);
+  EXPECT_EQ(c.params.get<StencilConfig>().variant, StencilVariant::ca);
+  EXPECT_EQ(c.params.get<StencilConfig>().ca_steps, 5);
+  EXPECT_EQ(c.params.get<StencilConfig>().tile_x, 10);
+  EXPECT_EQ(c.params.get<StencilConfig>().tile_y, 20);
+  EXPECT_EQ(c.params.get<StencilConfig>().weights, (std::vector<double>{1, 2, 3, 4, 5}));
+  EXPECT_TRUE(c.params.get<StencilConfig>().skip_redundant);
   EXPECT_NO_THROW(validate_for_ranks(c, 6));
   try {
     validate_for_ranks(c, 4);
@@ -329,8 +333,8 @@ TEST(DeckStencil, KeysAndErrors) {
     EXPECT_NE(std::string(e.what()).find("s.toml:5:6: error: [stencil] px = 2, py = 3"), std::string::npos) << e.what();
   }
   const Config d = load_deck("[run]\nworkload = \"stencil\"\n", "d.toml", {});
-  EXPECT_EQ(d.stencil.variant, StencilVariant::base);
-  EXPECT_DOUBLE_EQ(d.stencil.ratio, 1.0);
+  EXPECT_EQ(d.params.get<StencilConfig>().variant, StencilVariant::base);
+  EXPECT_DOUBLE_EQ(d.params.get<StencilConfig>().ratio, 1.0);
   EXPECT_NO_THROW(validate_for_ranks(d, 7)) << "automatic grid: 7 x 1";
   EXPECT_EQ(d.resolved_toml.find("[triad]"), std::string::npos);
   const auto has = [](const std::string& deck, const std::string& what) {

@@ -8,8 +8,10 @@
 #include <string>
 
 #include "config/config.hpp"
-#include "stencil/stencil.hpp"
-#include "triad/triad.hpp"
+#include "workloads/registry.hpp"
+#include "workloads/stencil/stencil.hpp"
+#include "workloads/triad/triad.hpp"
+#include "workloads/triad/triad_config.hpp"
 
 namespace desync {
 namespace {
@@ -38,7 +40,7 @@ TEST(Labels, EveryKernelAndAllocationOfTheTriadRunHasThePrefix) {
   for (TriadKernel k : {TriadKernel::stream, TriadKernel::schoenauer, TriadKernel::divide}) {
     Config cfg = load_deck("[run]\niterations = 3\nwarmup = 1\nprogress_interval = 0\n[triad]\nsize_per_rank = 100\n",
                            "labels.toml", {});
-    cfg.triad.kernel = k;
+    cfg.params.get<TriadConfig>().kernel = k;
     (void)run_triad(cfg, MPI_COMM_WORLD);
   }
   Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);

@@ -12,7 +12,7 @@
 #include "matrix/local_matrix.hpp"
 #include "matrix/sell_matrix.hpp"
 #include "plan/plan.hpp"
-#include "spmv/spmv_matrix.hpp"
+#include "workloads/spmv/spmv_matrix.hpp"
 
 namespace desync {
 namespace {

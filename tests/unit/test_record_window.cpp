@@ -7,6 +7,7 @@
 
 #include "app/domain_threads.hpp"
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "record/record_window.hpp"
 

@@ -1,4 +1,4 @@
-// The two SELL-C-sigma work mappings (spmv/spmv_sell_kernel.hpp, chebfd/chebfd_sell_kernels.hpp):
+// The two SELL-C-sigma work mappings (workloads/spmv/spmv_sell_kernel.hpp, workloads/chebfd/chebfd_sell_kernels.hpp):
 // a chunk per work item (the CPU's) and a row of a chunk per work item (the GPU's, coalesced),
 // forced here on the host space so the GPU's code path runs in every build. Both must give y, w
 // and x bitwise equal to each other and to CRS; the fused step's dots differ by rounding only.
@@ -9,14 +9,14 @@
 #include <type_traits>
 #include <vector>
 
-#include "chebfd/chebfd_sell_kernels.hpp"
+#include "workloads/chebfd/chebfd_sell_kernels.hpp"
 #include "matrix/local_matrix.hpp"
 #include "matrix/row_partition.hpp"
 #include "matrix/sell_matrix.hpp"
 #include "matrix/spin_chain.hpp"
 #include "matrix/topological_insulator.hpp"
-#include "spmv/spmv_kernels.hpp"
-#include "spmv/spmv_sell_kernel.hpp"
+#include "workloads/spmv/spmv_kernels.hpp"
+#include "workloads/spmv/spmv_sell_kernel.hpp"
 
 namespace desync {
 namespace {

@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "record/iteration_events.hpp"
 #include "simulate/sim_program.hpp"
-#include "triad/neighbour_partners.hpp"
-#include "triad/triad.hpp"
+#include "workloads/simulated_programs.hpp"
+#include "workloads/triad/neighbour_partners.hpp"
+#include "workloads/triad/triad.hpp"
+#include "workloads/triad/triad_config.hpp"
 
 namespace desync::sim {
 namespace {
@@ -43,7 +46,7 @@ TEST(SimProgram, TriadMessagesAreTheRealPartnerRule) {
   EXPECT_EQ(p.warmup, 2);
   EXPECT_EQ(p.event_names, iteration_event_names());
   for (int r = 0; r < 5; ++r) {
-    const Partners real = neighbour_partners(r, 5, cfg.triad.offsets, cfg.triad.boundary);
+    const Partners real = neighbour_partners(r, 5, cfg.params.get<TriadConfig>().offsets, cfg.params.get<TriadConfig>().boundary);
     const Exchange& x = p.ranks[static_cast<std::size_t>(r)].exchange.at(0);
     ASSERT_EQ(x.send.size(), 3u);
     for (std::size_t k = 0; k < 3; ++k) {

@@ -8,17 +8,21 @@
 #include <string>
 #include <vector>
 
-#include "chebfd/chebfd.hpp"
-#include "chebfd/chebfd_filter.hpp"
+#include "workloads/chebfd/chebfd.hpp"
+#include "workloads/chebfd/chebfd_filter.hpp"
 #include "config/config.hpp"
+#include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "matrix/local_matrix.hpp"
 #include "matrix/make_generator.hpp"
 #include "plan/plan.hpp"
 #include "simulate/sim_program.hpp"
-#include "spmv/spmv.hpp"
-#include "spmv/spmv_state.hpp"
-#include "stencil/stencil.hpp"
+#include "workloads/simulated_programs.hpp"
+#include "workloads/spmv/spmv.hpp"
+#include "workloads/spmv/spmv_state.hpp"
+#include "workloads/stencil/stencil.hpp"
+#include "workloads/chebfd/chebfd_config.hpp"
+#include "workloads/spmv/spmv_config.hpp"
 
 namespace desync::sim {
 namespace {

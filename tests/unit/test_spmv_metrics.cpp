@@ -3,8 +3,9 @@
 
 #include "metrics/desync_speedup.hpp"
 #include "metrics/phase_stats.hpp"
-#include "spmv/spmv.hpp"
-#include "spmv/spmv_state.hpp"
+#include "workloads/spmv/spmv.hpp"
+#include "workloads/spmv/spmv_state.hpp"
+#include "workloads/spmv/spmv_config.hpp"
 
 namespace desync {
 namespace {

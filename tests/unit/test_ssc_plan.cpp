@@ -1,4 +1,4 @@
-// `desync plan` for SymmSquareCube decks (plan/ssc_plan.hpp): the study's worked example of the
+// `desync plan` for SymmSquareCube decks (workloads/symmsquarecube/ssc_plan.hpp): the study's worked example of the
 // communication model (papers.md E.4), its Table IV inter-node volumes (E.5), the counting
 // conventions on small meshes, and the validation messages. docs/method.md, "SymmSquareCube plan
 // and communication model", states the conventions these numbers follow.
@@ -8,7 +8,8 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "plan/ssc_plan.hpp"
+#include "workloads/symmsquarecube/ssc_plan.hpp"
+#include "workloads/symmsquarecube/symmsquarecube_config.hpp"
 
 namespace desync {
 namespace {

@@ -3,8 +3,9 @@
 
 #include <cmath>
 
-#include "triad/triad.hpp"
-#include "triad/triad_kernels.hpp"
+#include "workloads/triad/triad.hpp"
+#include "workloads/triad/triad_kernels.hpp"
+#include "workloads/triad/triad_config.hpp"
 
 namespace desync {
 namespace {

@@ -1,0 +1,45 @@
+#pragma once
+// A workload module: everything desync knows of one workload, in one entry with named fields that
+// its folder declares (workloads/<name>/<name>_module.cpp) and the registry lists
+// (workloads/registry.hpp). The shared layers below read what they need from it: the deck loader
+// its WorkloadDeck, the driver its run and memory functions, the output file its phases, the
+// simulator its program. Adding a workload is a folder and one line in the registry
+// (docs/design.md, "Adding a workload").
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/workload_deck.hpp"
+#include "core/memory.hpp"
+#include "record/phase_styles.hpp"
+#include "workload/workload_result.hpp"
+
+namespace desync {
+
+namespace sim {
+struct Program;
+struct Platform;
+}  // namespace sim
+
+struct WorkloadModule {
+  WorkloadDeck deck;  // name, tables, own table's reader, steps, [comm] defaults, deck and rank rules
+
+  // Peak memory of `rank` of `size` (the preflight refuses a deck that does not fit).
+  MemoryEstimate (*memory)(const Config& cfg, int rank, int size) = nullptr;
+  // The run: set-up, the measured loop, verification (collective over comm).
+  WorkloadResult (*run)(const Config& cfg, MPI_Comm comm) = nullptr;
+  // Timeline rows of a complete run, or null for [run] warmup + iterations.
+  std::int64_t (*timeline_rows)(const Config& cfg) = nullptr;
+  // Rules that need the nodes (collective over comm, before any output; throws DeckError on
+  // every rank alike), or null.
+  void (*validate_layout)(const Config& cfg, MPI_Comm comm) = nullptr;
+  // Its own phases: class and colour (written to /phases; the shared ones, e.g. "wait", "sync",
+  // "delay", come from record/phase_styles.hpp).
+  std::vector<PhaseStyle> phases;
+  // Its program for `desync simulate` (simulate/sim_program.hpp), or null: not simulated.
+  sim::Program (*simulated)(const Config& cfg, const sim::Platform& platform, int ranks) = nullptr;
+};
+
+}  // namespace desync

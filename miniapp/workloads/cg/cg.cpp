@@ -1,0 +1,249 @@
+#include "workloads/cg/cg.hpp"
+
+#include <fmt/format.h>
+
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "workloads/cg/cg_kernels.hpp"
+#include "comm/halo_exchange.hpp"
+#include "comm/halo_plan.hpp"
+#include "comm/overlap.hpp"
+#include "core/device_copy.hpp"
+#include "core/errors.hpp"
+#include "core/fingerprint.hpp"
+#include "core/mpi_util.hpp"
+#include "kokkos_compat/scoped_region.hpp"
+#include "loop/experiment_loop.hpp"
+#include "matrix/local_matrix.hpp"
+#include "matrix/make_generator.hpp"
+#include "workload/halo_partners.hpp"
+
+namespace desync {
+namespace {
+
+using cg::ListedRows;
+using cg::RowPolicy;
+
+// Events of one iteration; the overlapped SpMV adds interior_end between post_end and wait_end.
+enum : int { begin, pack_end, post_end, interior_end, wait_end, spmv_end, pq_end, pq_allreduce_end, update_end,
+             rr_allreduce_end, direction_end, delay_end, sync_end };
+
+std::vector<std::string> event_names() {
+  return {"begin", "pack_end", "post_end", "interior_end", "wait_end", "spmv_end", "pq_end", "pq_allreduce_end",
+          "update_end", "rr_allreduce_end", "direction_end", "delay_end", "sync_end"};
+}
+
+// The manufactured solution: smooth in the row index is not needed, only known and nonzero.
+KOKKOS_INLINE_FUNCTION double x_star(GlobalIndex g) { return 1.0 + static_cast<double>((g * 7919) % 1000) / 1000.0; }
+
+}  // namespace
+
+WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
+  compat::ScopedRegion region("desync::cg");
+  const int rank = comm_rank(comm), size = comm_size(comm);
+  const auto gen = make_generator(cfg.matrix);
+  const RowPartition part = make_partition(*gen, cfg.matrix.partition, size);
+  const LocalMatrix<double> m = build_local_matrix<double>(*gen, part, rank);
+  const HaloPlan plan = build_halo_plan(m.halo_columns, part, comm);
+  const std::int32_t n = m.rows;
+  const auto nh = static_cast<std::size_t>(n) + static_cast<std::size_t>(m.halo());
+
+  // Rows that read no halo entry (computed while the halo travels) and rows that do.
+  std::vector<std::int32_t> inner_h, outer_h;
+  {
+    auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.row_ptr);
+    auto col = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.col);
+    for (std::int32_t i = 0; i < n; ++i) {
+      bool halo = false;
+      for (auto k = rp(i); k < rp(i + 1); ++k) halo = halo || col(k) >= n;
+      (halo ? outer_h : inner_h).push_back(i);
+    }
+  }
+  const LocalColumns inner = to_device("desync::cg::inner_rows", inner_h), outer = to_device("desync::cg::outer_rows", outer_h);
+
+  const Communicators comms(comm, cfg.comm);
+  HaloExchange halo(plan, n, comms, cfg.comm);
+  Vector x("desync::cg::x", static_cast<std::size_t>(n)), r("desync::cg::r", static_cast<std::size_t>(n)),
+      p("desync::cg::p", nh), q("desync::cg::q", static_cast<std::size_t>(n)), b("desync::cg::b", static_cast<std::size_t>(n));
+  const GlobalIndex first = m.first_row;
+  const spmv::LocalProduct product{m.row_ptr, m.col, m.val, p, q};
+
+  // The SpMV q = A p, chosen once: exchange then all rows, or the overlapped split. tl null:
+  // not recorded (set-up and verification products).
+  const auto mark = [](Timeline* tl, std::int64_t it, int e) {
+    if (tl) tl->mark(it, e);
+  };
+  const auto plain = [&](Timeline* tl, std::int64_t it) {
+    halo.pack(p);
+    mark(tl, it, pack_end);
+    halo.post(p);
+    mark(tl, it, post_end);
+    halo.wait();
+    mark(tl, it, wait_end);
+    Kokkos::parallel_for("desync::cg::spmv", RowPolicy(0, n), product);
+    ExecSpace().fence();
+    mark(tl, it, spmv_end);
+  };
+  const auto overlapped = [&](Timeline* tl, std::int64_t it) {
+    halo.pack(p);
+    mark(tl, it, pack_end);
+    halo.post(p);
+    mark(tl, it, post_end);
+    overlap_exchange(halo.exchange(), static_cast<std::int64_t>(inner_h.size()), [&](std::int64_t b0, std::int64_t e0) {
+      Kokkos::parallel_for("desync::cg::spmv_inner", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)),
+                           ListedRows{product, inner});
+      ExecSpace().fence();
+    });
+    mark(tl, it, interior_end);
+    halo.wait();
+    mark(tl, it, wait_end);
+    Kokkos::parallel_for("desync::cg::spmv_outer", RowPolicy(0, static_cast<std::int32_t>(outer_h.size())), ListedRows{product, outer});
+    ExecSpace().fence();
+    mark(tl, it, spmv_end);
+  };
+  const std::function<void(Timeline*, std::int64_t)> spmv =
+      cfg.params.get<CgConfig>().overlap ? std::function<void(Timeline*, std::int64_t)>(overlapped) : std::function<void(Timeline*, std::int64_t)>(plain);
+
+  // Set-up: b = A x*, x = 0, r = b, p = r.
+  Kokkos::parallel_for("desync::cg::x_star", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = x_star(first + i); });
+  spmv(nullptr, 0);
+  Kokkos::deep_copy(b, q);
+  Kokkos::deep_copy(x, 0.0);
+  Kokkos::deep_copy(r, b);
+  Kokkos::parallel_for("desync::cg::p0", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = r(i); });
+  double rr = cg::dot(r, r, n);
+  MPI_Allreduce(MPI_IN_PLACE, &rr, 1, MPI_DOUBLE, MPI_SUM, comm);
+  const double rr0 = rr;
+  double xx_star = 0.0;  // ||x*||^2, for the error of each completed solve
+  Kokkos::parallel_reduce("desync::cg::x_star_norm", RowPolicy(0, n),
+                          KOKKOS_LAMBDA(std::int32_t i, double& acc) { acc += x_star(first + i) * x_star(first + i); }, xx_star);
+  MPI_Allreduce(MPI_IN_PLACE, &xx_star, 1, MPI_DOUBLE, MPI_SUM, comm);
+  // A solve is complete at ||r|| <= 1e-12 ||b||; CG then restarts from x = 0, so that a long
+  // timing run keeps doing a solver's work instead of iterating on residuals that shrink into
+  // subnormal numbers (slower arithmetic, unrepresentative timings). The decision uses the
+  // allreduced <r, r>, so every rank restarts in the same iteration.
+  const double restart_rr = 1e-24 * rr0;
+  std::int64_t solves = 0;
+  double worst_error = 0.0;  // over completed solves
+
+  const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
+  WorkloadResult res(Timeline(event_names(), total, cfg.run.warmup));
+  Timeline& tl = res.timeline;
+  std::vector<double> residual{std::sqrt(rr0)};
+  residual.reserve(static_cast<std::size_t>(total) + 1);
+  ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
+  loop.start();
+  for (std::int64_t it = 0; it < total; ++it) {
+    tl.mark(it, begin);
+    spmv(&tl, it);
+    double pq = cg::dot(p, q, n);
+    tl.mark(it, pq_end);
+    MPI_Allreduce(MPI_IN_PLACE, &pq, 1, MPI_DOUBLE, MPI_SUM, comm);
+    tl.mark(it, pq_allreduce_end);
+    const double alpha = pq > 0.0 ? rr / pq : 0.0;  // pq = 0 only once r = 0 exactly
+    double rr_new = cg::update(x, r, p, q, alpha, n);
+    tl.mark(it, update_end);
+    MPI_Allreduce(MPI_IN_PLACE, &rr_new, 1, MPI_DOUBLE, MPI_SUM, comm);
+    tl.mark(it, rr_allreduce_end);
+    const double beta = rr > 0.0 ? rr_new / rr : 0.0;
+    cg::direction(p, r, beta, n);
+    tl.mark(it, direction_end);
+    rr = rr_new;
+    residual.push_back(std::sqrt(rr));
+    if (rr <= restart_rr) {  // rare: outside the phases, before the delay slot
+      double err = 0.0;
+      Kokkos::parallel_reduce("desync::cg::error", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i, double& acc) {
+        const double e = x(i) - x_star(first + i);
+        acc += e * e;
+      }, err);
+      MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_DOUBLE, MPI_SUM, comm);
+      worst_error = std::max(worst_error, std::sqrt(err / xx_star));
+      ++solves;
+      Kokkos::deep_copy(x, 0.0);
+      Kokkos::deep_copy(r, b);
+      Kokkos::parallel_for("desync::cg::restart", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = b(i); });
+      ExecSpace().fence();
+      rr = rr0;
+    }
+    loop.delay(it);
+    loop.sync(it);
+    if (loop.stop_after(it)) break;
+  }
+  res.stop_signal = loop.finish();
+  res.messages = comms.log();
+
+  // Verification: the true residual ||b - A x|| against the recurrence's, and the error
+  // against x* (asserted once the residual is down to 1e-8 of the start).
+  Kokkos::deep_copy(Kokkos::subview(p, std::make_pair(std::size_t{0}, static_cast<std::size_t>(n))), x);
+  spmv(nullptr, 0);
+  double sums[3] = {0, 0, 0};  // ||b - A x||^2, ||x - x*||^2, ||x*||^2
+  {
+    auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+    auto hq = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
+    auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+    for (std::int32_t i = 0; i < n; ++i) {
+      const double d = hb(i) - hq(i), e = hx(i) - x_star(first + i);
+      sums[0] += d * d;
+      sums[1] += e * e;
+      sums[2] += x_star(first + i) * x_star(first + i);
+      res.nonfinite += !std::isfinite(hx(i));
+    }
+    res.result_fingerprint = fingerprint_bytes(hx.data(), static_cast<std::size_t>(n) * sizeof(double));
+    res.result_norm2 = sum_of_squares(hx.data(), static_cast<std::size_t>(n));
+    res.has_result_digest = true;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, comm);
+  const double bnorm = std::sqrt(rr0), true_res = std::sqrt(sums[0]), rec_res = residual.back();
+  const double error = std::sqrt(sums[1] / sums[2]);
+  const bool converged = rec_res <= 1e-8 * bnorm;
+  std::string why;
+  // CG's residual is not monotone, so "it decreased" is only asked of a run of 20 or more
+  // iterations without a restart (after a restart the current solve may have just begun).
+  if (!(std::fabs(true_res - rec_res) <= 1e-6 * bnorm))
+    why = fmt::format("true residual {:.3e} differs from CG's recurrence {:.3e} (||b|| = {:.3e})", true_res, rec_res, bnorm);
+  else if (solves == 0 && res.timeline.iterations() >= 20 && !(rec_res < bnorm))
+    why = fmt::format("the residual did not decrease: {:.3e} from {:.3e}", rec_res, bnorm);
+  else if (converged && !(error <= 1e-6))
+    why = fmt::format("converged (residual {:.1e} of ||b||) but the error against the known solution is {:.3e}", rec_res / bnorm, error);
+  else if (!(worst_error <= 1e-6))
+    why = fmt::format("a completed solve ended with error {:.3e} against the known solution", worst_error);
+  res.extra_verdict = why;
+  res.elements_checked = n;
+
+  const double nnz_total = [&] {
+    double v = static_cast<double>(m.nnz);
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, comm);
+    return v;
+  }();
+  const double rows_total = static_cast<double>(gen->rows());
+  res.flops_per_iteration = cg_flops_per_iteration(static_cast<double>(n), static_cast<double>(m.nnz));
+  res.metrics.push_back({"relative_residual", rec_res / bnorm, "1"});
+  res.metrics.push_back({"true_relative_residual", true_res / bnorm, "1"});
+  res.metrics.push_back({"relative_error", error, "1"});
+  res.metrics.push_back(count_value("solves", solves));
+  res.metrics.push_back({"solve_error_max", worst_error, "1"});
+  res.metrics.push_back({"flops_per_iteration", cg_flops_per_iteration(rows_total, nnz_total), "flop"});
+  {  // miniFE's Gflop/s: the measured iterations' flops over their wall time (the slowest rank's
+     // span from its first measured begin to its last end, each on its own clock)
+    const std::int64_t done = res.timeline.iterations(), w = res.timeline.warmup();
+    double wall = done > w ? res.timeline.at(done - 1, direction_end) - res.timeline.at(w, begin) : 0.0;
+    MPI_Allreduce(MPI_IN_PLACE, &wall, 1, MPI_DOUBLE, MPI_MAX, comm);
+    const double flops = cg_flops_per_iteration(rows_total, nnz_total) * static_cast<double>(done - w);
+    res.metrics.push_back({"gflops", wall > 0 ? 1e-9 * flops / wall : 0.0, "Gflop/s"});
+  }
+  res.metrics.push_back(count_value("nnz_total", static_cast<std::int64_t>(nnz_total)));
+  res.datasets.push_back({"cg", "residual", "1", {residual.size()}, residual, false, false});
+  for (double& v : res.datasets.back().values) v /= bnorm;
+  add_matrix_share(res, n, m.nnz);
+  res.work_phase = "exec";
+  res.mpi_phases = {"post", "wait", "pq_allreduce", "rr_allreduce", "sync"};
+  res.composites = {{"exec", {"interior", "spmv"}}, {"comm", {"pack", "post", "wait"}}};
+  res.partners = halo_partners(plan, 8, 1);
+  return res;
+}
+
+}  // namespace desync

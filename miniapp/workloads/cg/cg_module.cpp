@@ -1,0 +1,60 @@
+// The miniFE-like conjugate gradient (papers.md D.3) as a workload module.
+#include "workloads/cg/cg_module.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "workloads/cg/cg.hpp"
+#include "workloads/cg/cg_deck.hpp"
+
+namespace desync {
+namespace {
+
+void cg_deck(const Config& cfg) {
+  const MatrixConfig& mc = cfg.matrix;
+  if (mc.generator != GeneratorKind::minife && mc.generator != GeneratorKind::stencil5)
+    throw DeckError(fmt::format("{}: error: [matrix] generator = \"{}\": workload \"cg\" needs a symmetric positive definite "
+                                "matrix; allowed: \"minife\", \"stencil5\" (with its default weights)",
+                                cfg.deck_path, enum_name(generator_names, mc.generator)));
+  if (mc.generator == GeneratorKind::stencil5) {
+    // Symmetric (x-1 = x+1, y-1 = y+1), non-positive neighbours, centre at least their sum:
+    // with the Dirichlet boundary an irreducibly diagonally dominant M-matrix, hence SPD.
+    const auto& w = mc.stencil5.weights;
+    const bool spd = w[1] == w[2] && w[3] == w[4] && w[1] <= 0 && w[3] <= 0 && w[0] > 0 && w[0] >= -(w[1] + w[2] + w[3] + w[4]);
+    if (!spd)
+      throw DeckError(fmt::format("{}: error: [matrix.stencil5] weights = [{}, {}, {}, {}, {}]: workload \"cg\" needs a "
+                                  "symmetric positive definite matrix: x-1 = x+1 and y-1 = y+1, neighbours <= 0, centre > 0 "
+                                  "and >= minus their sum (e.g. [4, -1, -1, -1, -1])",
+                                  cfg.deck_path, w[0], w[1], w[2], w[3], w[4]));
+  }
+}
+
+}  // namespace
+
+WorkloadModule cg_module() {
+  WorkloadModule m;
+  m.deck.name = "cg";
+  m.deck.tables = {"run", "cg", "matrix", "comm", "inject", "noise", "threads", "record"};
+  m.deck.read_table = read_cg_table;
+  m.deck.needs_matrix = true;
+  m.deck.device_buffers = true;
+  m.deck.overlapped_work = [](const Config& cfg) -> const char* {
+    return cfg.params.get<CgConfig>().overlap ? "the rows that read no halo value (rows)" : nullptr;
+  };
+  m.deck.no_overlap = [](const Config&) -> std::string {
+    return "the non-overlapped SpMV waits before computing; use [cg] overlap = true";
+  };
+  m.deck.validate_deck = cg_deck;
+  m.memory = cg_memory;
+  m.run = run_cg;
+  m.phases = {{"interior", PhaseClass::work, "#b9e3b0", "SpMV rows without halo"},
+              {"spmv", PhaseClass::work, "#8fd18a", "SpMV (rest)"},
+              {"pq", PhaseClass::work, "#d9f0d3", "vector operations"},
+              {"update", PhaseClass::work, "#d9f0d3", "vector operations"},
+              {"direction", PhaseClass::work, "#d9f0d3", "vector operations"},
+              {"pq_allreduce", PhaseClass::sync, "#fdd49e", "dot-product allreduce"},
+              {"rr_allreduce", PhaseClass::sync, "#fdd49e", "dot-product allreduce"}};
+  return m;
+}
+
+}  // namespace desync

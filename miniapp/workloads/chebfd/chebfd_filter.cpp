@@ -1,0 +1,231 @@
+// ChebFD filter: setup, start block, the NON-SPLIT and SPLIT-WAIT block loops (degree loop inside
+// the block loop, papers.md A.3.4) and the single reduction of the moments. PIPELINE is in
+// comm/chebfd_pipeline.cpp.
+#include "workloads/chebfd/chebfd_filter.hpp"
+
+#include <type_traits>
+#include <utility>
+
+#include "workloads/chebfd/chebfd_sell_kernels.hpp"
+#include "comm/overlap.hpp"
+
+namespace desync::chebfd {
+namespace {
+
+using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+constexpr int begin = 0, pack_end = 1, post_end = 2, ns_wait_end = 3, fused_end = 4;  // NON-SPLIT, PIPELINE
+constexpr int sw_local_end = 3, sw_wait_end = 4, remote_end = 5;  // SPLIT-WAIT (then delay_end, sync_end)
+
+template <class T>
+struct StartBlock {
+  Values<T> u;
+  GlobalIndex first, col0;
+  int nb;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const {
+    for (int k = 0; k < nb; ++k) {
+      const std::size_t e = static_cast<std::size_t>(i) * nb + k;
+      if constexpr (std::is_same_v<T, double>) u(e) = start_re(first + i, col0 + k);
+      else u(e) = T(start_re(first + i, col0 + k), start_im(first + i, col0 + k));
+    }
+  }
+};
+
+// Local (col < rows) or remote (col >= rows, renumbered from 0) entries of m.
+template <class T>
+Crs<T> part(const LocalMatrix<T>& m, bool remote) {
+  auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.row_ptr);
+  auto col = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.col);
+  auto val = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.val);
+  std::int64_t n = 0;
+  for (std::int64_t k = 0; k < m.nnz; ++k) n += (col(k) >= m.rows) == remote;
+  const std::string base = remote ? "desync::chebfd::remote" : "desync::chebfd::local";
+  Crs<T> c{RowOffsets(base + "_row_ptr", static_cast<std::size_t>(m.rows) + 1),
+           LocalColumns(base + "_col", static_cast<std::size_t>(n)), Values<T>(base + "_val", static_cast<std::size_t>(n))};
+  auto hp = Kokkos::create_mirror_view(c.row_ptr);
+  auto hc = Kokkos::create_mirror_view(c.col);
+  auto hv = Kokkos::create_mirror_view(c.val);
+  std::size_t q = 0;
+  hp(0) = 0;
+  for (std::int32_t i = 0; i < m.rows; ++i) {
+    for (auto k = rp(i); k < rp(i + 1); ++k)
+      if ((col(k) >= m.rows) == remote) {
+        hc(q) = remote ? col(k) - m.rows : col(k);
+        hv(q++) = val(k);
+      }
+    hp(i + 1) = q;
+  }
+  Kokkos::deep_copy(c.row_ptr, hp);
+  Kokkos::deep_copy(c.col, hc);
+  Kokkos::deep_copy(c.val, hv);
+  return c;
+}
+
+}  // namespace
+
+std::vector<std::string> event_names(ChebfdScheme scheme) {
+  if (scheme == ChebfdScheme::splitwait)
+    return {"begin", "pack_end", "post_end", "local_end", "wait_end", "remote_end", "delay_end", "sync_end"};
+  return {"begin", "pack_end", "post_end", "wait_end", "fused_end", "delay_end", "sync_end"};
+}
+
+template <class T>
+Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c, const Scaling& s,
+                  std::vector<double> gc, const Communicators& comms, const CommConfig& opt, const SellParams* sell)
+    : rows(m.rows),
+      halo(m.halo()),
+      first_row(m.first_row),
+      c_(c),
+      s_(s),
+      gc_(std::move(gc)),
+      comm_(comms.base()),
+      nb_(static_cast<int>(c.nb)),
+      np_(static_cast<int>(c.np)),
+      blocks_(static_cast<int>(c.ns / c.nb)),
+      value_count_(static_cast<unsigned>(nb_ * (Traits<T>::R + 1))),
+      halo_ex_(plan, m.rows, nb_, comms, opt) {
+  if (c.scheme == ChebfdScheme::splitwait) {
+    local_ = part(m, false);
+    remote_ = part(m, true);
+    if (sell) {
+      sell_ = make_sell(local_.row_ptr, local_.col, local_.val, rows, sell->chunk, sell->sigma, "desync::chebfd::local");
+      local_ = Crs<T>{};  // the SELL copy is what the local kernel reads
+    }
+  } else if (sell) {
+    sell_ = make_sell(m.row_ptr, m.col, m.val, rows, sell->chunk, sell->sigma, "desync::chebfd::full");
+  } else {
+    full_ = Crs<T>{m.row_ptr, m.col, m.val};
+  }
+  x = Values<T>("desync::chebfd::x", static_cast<std::size_t>(rows) * static_cast<std::size_t>(c.ns));
+  sums_.assign(static_cast<std::size_t>(blocks_) * np_ * value_count_, 0.0);
+  partial_.assign(value_count_, 0.0);
+}
+
+template <class T>
+std::int64_t Filter<T>::iterations() const {
+  return c_.scheme == ChebfdScheme::pipeline ? np_ - 1 : static_cast<std::int64_t>(blocks_) * (np_ - 1);
+}
+
+template <class T>
+void Filter<T>::start(const Values<T>& u, int b) {
+  Kokkos::parallel_for("desync::chebfd::start", RowPolicy(0, rows),
+                       StartBlock<T>{u, first_row, static_cast<GlobalIndex>(b) * nb_, nb_});
+  ExecSpace().fence();
+}
+
+template <class T>
+void Filter<T>::finish_step(Timeline* tl, std::int64_t it) {
+  if (!tl) return;  // the init step is not on the timeline
+  loop_->delay(it);
+  loop_->sync(it);
+}
+
+// One product step of block b at degree p (p = 1: the init) with the scheme's event order;
+// tl == nullptr: not recorded. PIPELINE calls this only for its init.
+template <class T>
+void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it) {
+  auto mark = [&](int e) { if (tl) tl->mark(it, e); };
+  const bool init = p == 1;
+  const Step st = init ? Step{s_.alpha, s_.beta, gc_[1], gc_[0]} : Step{2 * s_.alpha, 2 * s_.beta, gc_[static_cast<std::size_t>(p)], 0};
+  const std::size_t x_off = static_cast<std::size_t>(b) * rows * nb_;
+  mark(begin);
+  halo_ex_.pack(u);
+  mark(pack_end);
+  halo_ex_.post(u);
+  mark(post_end);
+  if (c_.scheme != ChebfdScheme::splitwait) {
+    halo_ex_.wait();
+    mark(ns_wait_end);
+    if (init) fused<true>(u, w, x_off, st, 0, items(), slot(b, p));
+    else fused<false>(u, w, x_off, st, 0, items(), slot(b, p));
+    mark(fused_end);
+  } else {
+    // The messages travel meanwhile; progress = "test" cuts the rows into chunks (comm/overlap.hpp).
+    overlap_exchange(halo_ex_.exchange(), items(), [&](std::int64_t b0, std::int64_t e0) {
+      if (init) local_part<true>(u, w, st, b0, e0);
+      else local_part<false>(u, w, st, b0, e0);
+      ExecSpace().fence();
+    });
+    mark(sw_local_end);
+    halo_ex_.wait();
+    mark(sw_wait_end);
+    const std::size_t h = static_cast<std::size_t>(rows) * nb_;
+    if (init) reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, true>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
+    else reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
+    mark(remote_end);
+  }
+  finish_step(tl, it);
+}
+
+template <class T>
+template <bool Init>
+void Filter<T>::fused(const Values<T>& u, const Values<T>& w, std::size_t x_off, const Step& st, std::int64_t b0,
+                      std::int64_t e0, double* out) {
+  const char* label = Init ? "desync::chebfd::init" : "desync::chebfd::fused";
+  if (sell_)
+    reduce_sell_fused<T, Init>(label, b0, e0, *sell_, value_count_, u, w, x, x_off, nb_, st, out, partial_.data());
+  else
+    reduce_fused(label, b0, e0, Fused<T, Init>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st},
+                 out, partial_.data());
+}
+
+template <class T>
+template <bool Init>
+void Filter<T>::local_part(const Values<T>& u, const Values<T>& w, const Step& st, std::int64_t b0, std::int64_t e0) {
+  if (sell_)
+    sell_local_part<T, Init>(b0, e0, *sell_, u, w, nb_, st);
+  else
+    Kokkos::parallel_for("desync::chebfd::local", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)),
+                         LocalPart<T, Init>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st});
+}
+
+template <class T>
+int Filter<T>::run(Timeline& tl, ExperimentLoop& loop) {
+  loop_ = &loop;
+  if (c_.scheme == ChebfdScheme::pipeline) {
+    run_pipeline(tl, loop);
+  } else {
+    const std::size_t n = (static_cast<std::size_t>(rows) + halo) * nb_;
+    Values<T> u("desync::chebfd::u", n), w("desync::chebfd::w", n);
+    loop.start();  // nothing collective inside the loops but the experiment's sync
+    bool stop = false;
+    for (int b = 0; b < blocks_ && !stop; ++b) {
+      start(u, b);
+      product(u, w, b, 1, nullptr, 0);
+      for (int p = 2; p <= np_ && !stop; ++p) {
+        std::swap(u, w);  // u = T_{p-1} x, w = T_{p-2} x
+        const std::int64_t it = static_cast<std::int64_t>(b) * (np_ - 1) + p - 2;
+        product(u, w, b, p, &tl, it);
+        stop = loop.stop_after(it);
+      }
+    }
+  }
+  const int signal = loop.finish();
+  // The one global reduction of the run: all moments of all blocks.
+  MPI_Allreduce(MPI_IN_PLACE, sums_.data(), static_cast<int>(sums_.size()), MPI_DOUBLE, MPI_SUM, comm_);
+  moments = Moments{np_, nb_, blocks_, {}, {}, {}};
+  const std::size_t n = static_cast<std::size_t>(blocks_) * np_ * nb_;
+  moments.eta_re.assign(n, 0.0);
+  moments.eta_im.assign(n, 0.0);
+  moments.mu.assign(n, 0.0);
+  constexpr int R = Traits<T>::R;
+  for (int b = 0; b < blocks_; ++b)
+    for (int p = 1; p <= np_; ++p)
+      for (int k = 0; k < nb_; ++k) {
+        const double* sl = slot(b, p);
+        const std::size_t e = (static_cast<std::size_t>(b) * np_ + p - 1) * nb_ + k;
+        moments.eta_re[e] = sl[k * R];
+        if (R == 2) moments.eta_im[e] = sl[k * R + 1];
+        moments.mu[e] = sl[nb_ * R + k];
+      }
+  return signal;
+}
+
+template class Filter<double>;
+template class Filter<Complex>;
+// The pipeline (chebfd_pipeline.cpp) calls the fused step too.
+template void Filter<double>::fused<false>(const Values<double>&, const Values<double>&, std::size_t, const Step&,
+                                           std::int64_t, std::int64_t, double*);
+template void Filter<Complex>::fused<false>(const Values<Complex>&, const Values<Complex>&, std::size_t, const Step&,
+                                            std::int64_t, std::int64_t, double*);
+
+}  // namespace desync::chebfd

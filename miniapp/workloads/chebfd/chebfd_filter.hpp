@@ -1,0 +1,106 @@
+#pragma once
+// The distributed ChebFD filter of one search space (matrices.md §7.3, papers.md A.3.4) for a
+// scalar type T (double: SPIN, HHQ, stencil5; Complex: TOPI), with the three communication
+// schemes. Every degree step p = 2..np is one timeline iteration: per block (block loop outside,
+// NON-SPLIT and SPLIT-WAIT) or over all sub-blocks (PIPELINE, degree loop outside). The init
+// (T_0, T_1, one product) is not on the timeline. The per-degree moments are summed locally and
+// reduced once, after all loops, so the loops hold no collective but the experiment's sync.
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "workloads/chebfd/block_halo.hpp"
+#include "comm/halo_plan.hpp"
+#include "config/config.hpp"
+#include "workloads/chebfd/chebfd_config.hpp"
+#include "matrix/local_matrix.hpp"
+#include "matrix/sell_matrix.hpp"
+#include "loop/experiment_loop.hpp"
+#include "record/timeline.hpp"
+#include "workloads/chebfd/chebfd_coefficients.hpp"
+#include "workloads/chebfd/chebfd_kernels.hpp"
+
+namespace desync::chebfd {
+
+// Start block: element (g, j) of the search space (global row g, vector j), any rank count.
+KOKKOS_INLINE_FUNCTION double start_re(std::int64_t g, std::int64_t j) {
+  return static_cast<double>((static_cast<std::uint64_t>(g) * 2654435761ull + static_cast<std::uint64_t>(j) * 40503ull) % 1000u) / 1000.0 - 0.5;
+}
+KOKKOS_INLINE_FUNCTION double start_im(std::int64_t g, std::int64_t j) {
+  return static_cast<double>((static_cast<std::uint64_t>(g) * 97ull + static_cast<std::uint64_t>(j) * 31ull + 7u) % 1000u) / 1000.0 - 0.5;
+}
+
+struct CrsT;  // fwd
+
+template <class T>
+struct Crs {
+  RowOffsets row_ptr;
+  LocalColumns col;
+  Values<T> val;
+};
+
+// Moments of one search space after the global reduction: eta[(b*np + p-1)*nb + k] = <T_{p-1}x, T_p x>
+// and mu[...] = <T_{p-1}x, T_{p-1}x> of vector b*nb + k, p = 1..np (complex eta as re, im pairs).
+struct Moments {
+  int np = 0, nb = 0, blocks = 0;
+  std::vector<double> eta_re, eta_im, mu;
+};
+
+std::vector<std::string> event_names(ChebfdScheme scheme);
+
+template <class T>
+class Filter {
+ public:
+  // sell: the kernels run on SELL-C-sigma ([matrix] format = "sell"); null: on CRS.
+  Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c, const Scaling& s,
+         std::vector<double> gc, const Communicators& comms, const CommConfig& opt, const SellParams* sell = nullptr);
+
+  std::int64_t iterations() const;  // timeline iterations of one run()
+  // Fills x and moments inside `loop` (its delay slot and sync after every degree step); stops
+  // early when the loop says so (moments then cover what ran). Returns the stop signal, 0 if none.
+  int run(Timeline& tl, ExperimentLoop& loop);
+
+  Values<T> x;  // rows * ns: block b at b * rows * nb, row-major inside
+  Moments moments;
+  std::int32_t rows = 0, halo = 0;
+  GlobalIndex first_row = 0;
+  // The SELL-C-sigma matrix the kernels run on (the whole rows, or SPLIT-WAIT's local part), if any.
+  const std::optional<SellMatrix<T>>& sell() const { return sell_; }
+
+ private:
+  using Sums = std::vector<double>;
+  void start(const Values<T>& u, int b);
+  void product(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
+  void run_pipeline(Timeline& tl, ExperimentLoop& loop);
+  // Work items of the kernels that overlap an exchange: rows, or SELL chunks.
+  std::int64_t items() const { return sell_ ? sell_->chunks : rows; }
+  // The fused step (Init: the init) over items [b0, e0), sums added into `out`.
+  template <bool Init>
+  void fused(const Values<T>& u, const Values<T>& w, std::size_t x_off, const Step& st, std::int64_t b0, std::int64_t e0,
+             double* out);
+  // SPLIT-WAIT's local part over items [b0, e0): w = a (H_local u) + b u [- w].
+  template <bool Init>
+  void local_part(const Values<T>& u, const Values<T>& w, const Step& st, std::int64_t b0, std::int64_t e0);
+  void finish_step(Timeline* tl, std::int64_t it);
+  double* slot(int b, int p) { return sums_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_; }
+
+  const ChebfdConfig& c_;
+  ExperimentLoop* loop_ = nullptr;
+  Scaling s_;
+  std::vector<double> gc_;
+  MPI_Comm comm_;
+  int nb_, np_, blocks_;
+  unsigned value_count_;
+  Crs<T> full_, local_, remote_;  // full: NON-SPLIT, PIPELINE; local + remote: SPLIT-WAIT
+  std::optional<SellMatrix<T>> sell_;  // replaces full_ or local_ (remote_ stays CRS)
+  BlockHalo<T> halo_ex_;
+  Sums sums_;
+  Sums partial_;  // one chunk's sums (PIPELINE with progress = "test")
+};
+
+extern template class Filter<double>;
+extern template class Filter<Complex>;
+
+}  // namespace desync::chebfd

@@ -1,0 +1,46 @@
+// The ChebFD polynomial filter (matrices.md section 7, papers.md A.3.4) as a workload module.
+#include "workloads/chebfd/chebfd_module.hpp"
+
+#include "simulate/sim_program.hpp"
+#include "workloads/chebfd/chebfd.hpp"
+#include "workloads/chebfd/chebfd_deck.hpp"
+
+namespace desync {
+namespace {
+
+const char* chebfd_overlap(const Config& cfg) {
+  const ChebfdScheme s = cfg.params.get<ChebfdConfig>().scheme;
+  if (s == ChebfdScheme::splitwait) return "the local part of the product (rows)";
+  if (s == ChebfdScheme::pipeline) return "the fused kernel of the previous sub-block (rows)";
+  return nullptr;
+}
+
+}  // namespace
+
+WorkloadModule chebfd_module() {
+  WorkloadModule m;
+  m.deck.name = "chebfd";
+  m.deck.tables = {"run", "chebfd", "matrix", "comm", "inject", "noise", "threads", "record"};
+  m.deck.read_table = read_chebfd_table;
+  m.deck.needs_matrix = true;
+  m.deck.sell_format = true;
+  m.deck.device_buffers = true;
+  m.deck.asks_barrier = [](const Config& cfg) { return cfg.params.get<ChebfdConfig>().barrier_per_degree; };
+  m.deck.overlapped_work = chebfd_overlap;
+  m.deck.no_overlap = [](const Config&) -> std::string {
+    return "scheme \"nonsplit\" waits before computing; use \"splitwait\" or \"pipeline\"";
+  };
+  // Its timeline steps are the degree steps 2..np, per block unless pipelined.
+  m.deck.steps = [](const Config& cfg) { return chebfd_steps(cfg.params.get<ChebfdConfig>()); };
+  m.deck.steps_name = "degree steps";
+  m.deck.steps_hint = "(np - 1 per block); set [chebfd] np instead";
+  m.memory = chebfd_memory;
+  m.run = run_chebfd;
+  m.phases = {{"fused", PhaseClass::work, "#a6dba0", "fused kernel"},
+              {"local", PhaseClass::work, "#b9e3b0", "local part"},
+              {"remote", PhaseClass::work, "#8fd18a", "remote part"}};
+  m.simulated = sim::chebfd_program;
+  return m;
+}
+
+}  // namespace desync

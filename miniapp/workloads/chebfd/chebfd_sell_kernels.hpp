@@ -1,0 +1,153 @@
+#pragma once
+// The ChebFD kernels of chebfd_kernels.hpp on SELL-C-sigma (matrix/sell_matrix.hpp): one chunk
+// of C rows per work item, block column k outside, the C lane sums inside (independent, so they
+// do not wait on each other's additions as one CRS row's do). The chunk's entries are loaded
+// from memory for k = 0 and from L1 for the other columns (C x width x 12 B, a few KiB).
+// Each element's product sums the row's entries in CRS order, so w and x are bitwise those of
+// the CRS kernels; the dots are summed per chunk first, so they differ by rounding.
+#include "workloads/chebfd/chebfd_kernels.hpp"
+#include "matrix/sell_matrix.hpp"
+
+namespace desync::chebfd {
+
+// acc[l] = (H u)_{row of lane l, k} over the chunk's stored entries (padding adds 0 * u(k)).
+template <int C, class T>
+KOKKOS_INLINE_FUNCTION void chunk_product(const LocalColumns& col, const Values<T>& val, const Values<T>& u, std::size_t o,
+                                          std::size_t width, int nb, int k, T* acc) {
+  for (int l = 0; l < C; ++l) acc[l] = T(0.0);
+  for (std::size_t j = 0; j < width; ++j)
+    for (int l = 0; l < C; ++l) acc[l] += val(o + j * C + l) * u(static_cast<std::size_t>(col(o + j * C + l)) * nb + k);
+}
+
+// NON-SPLIT and PIPELINE: the fused step (Fused) on chunks; columns in [0, rows + halo). Work
+// item i is chunk i (chunk_per_item, the host's) or lane i % C of chunk i / C (row_per_item, the
+// GPU's: consecutive items read consecutive entries of the column-major chunk, coalesced). Each
+// element sums its row's entries in CRS order under both, so w and x are bitwise the same; the
+// dots are summed per chunk or per row, which rounds differently.
+template <class T, bool Init, int C, int NB = 0, SellMapping M = SellMapping::chunk_per_item>
+struct SellFused {
+  using value_type = double[];
+  unsigned value_count;
+  RowOffsets chunk_ptr;
+  LocalColumns row_of, col;
+  Values<T> val, u, w, x;
+  std::size_t x_off;
+  int nb;
+  Step s;
+
+  template <int N>  // the same step with the block width fixed at compile time (as Fused::fixed)
+  SellFused<T, Init, C, N, M> fixed() const {
+    return {value_count, chunk_ptr, row_of, col, val, u, w, x, x_off, nb, s};
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, value_type sum) const {
+    const int n = NB > 0 ? NB : nb;
+    if constexpr (M == SellMapping::row_per_item) {
+      const std::int32_t r = row_of(static_cast<std::size_t>(i));
+      if (r < 0) return;  // a padding lane: nothing to compute, nothing to add
+      const std::size_t o = chunk_ptr(i / C), width = (chunk_ptr(i / C + 1) - o) / C, l = static_cast<std::size_t>(i % C);
+      for (int k = 0; k < n; ++k) {
+        T acc = T(0.0);
+        for (std::size_t j = 0; j < width; ++j) acc += val(o + j * C + l) * u(static_cast<std::size_t>(col(o + j * C + l)) * n + k);
+        const std::size_t e = static_cast<std::size_t>(r) * n + k;
+        tail<T, Init>(s, acc, u(e), w(e), x(x_off + e), sum, k, n);
+      }
+      return;
+    }
+    constexpr int R = Traits<T>::R;
+    const std::int64_t c = i;
+    const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
+    for (int k = 0; k < n; ++k) {
+      T acc[C];
+      chunk_product<C>(col, val, u, o, width, n, k, acc);
+      double part[R + 1] = {};  // this chunk's eta_k (R slots) and mu_k, added to sum once
+      for (int l = 0; l < C; ++l) {
+        const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
+        if (r < 0) continue;
+        const std::size_t e = static_cast<std::size_t>(r) * n + k;
+        tail<T, Init>(s, acc[l], u(e), w(e), x(x_off + e), part, 0, 1);
+      }
+      for (int q = 0; q < R; ++q) sum[k * R + q] += part[q];
+      sum[n * R + k] += part[R];
+    }
+  }
+};
+
+// SPLIT-WAIT, first part (LocalPart) on chunks of the local columns: w = a (H_local u) + b u [- w];
+// work items as in SellFused.
+template <class T, bool Init, int C, SellMapping M = SellMapping::chunk_per_item>
+struct SellLocalPart {
+  RowOffsets chunk_ptr;
+  LocalColumns row_of, col;
+  Values<T> val, u, w;
+  int nb;
+  Step s;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    if constexpr (M == SellMapping::row_per_item) {
+      const std::int32_t r = row_of(static_cast<std::size_t>(i));
+      if (r < 0) return;
+      const std::size_t o = chunk_ptr(i / C), width = (chunk_ptr(i / C + 1) - o) / C, l = static_cast<std::size_t>(i % C);
+      for (int k = 0; k < nb; ++k) {
+        T acc = T(0.0);
+        for (std::size_t j = 0; j < width; ++j) acc += val(o + j * C + l) * u(static_cast<std::size_t>(col(o + j * C + l)) * nb + k);
+        const std::size_t e = static_cast<std::size_t>(r) * nb + k;
+        if constexpr (Init) w(e) = s.a * acc + s.b * u(e);
+        else w(e) = s.a * acc + s.b * u(e) - w(e);
+      }
+      return;
+    }
+    const std::int64_t c = i;
+    const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
+    for (int k = 0; k < nb; ++k) {
+      T acc[C];
+      chunk_product<C>(col, val, u, o, width, nb, k, acc);
+      for (int l = 0; l < C; ++l) {
+        const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
+        if (r < 0) continue;
+        const std::size_t e = static_cast<std::size_t>(r) * nb + k;
+        if constexpr (Init) w(e) = s.a * acc[l] + s.b * u(e);
+        else w(e) = s.a * acc[l] + s.b * u(e) - w(e);
+      }
+    }
+  }
+};
+
+// Work items of chunks [begin, end) under a mapping: a chunk each, or a row (lane) each.
+template <SellMapping M, int C, class Space>
+Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>> sell_items(std::int64_t begin, std::int64_t end) {
+  constexpr std::int64_t per_chunk = M == SellMapping::row_per_item ? C : 1;
+  return {begin * per_chunk, end * per_chunk};
+}
+
+// Chunks [begin, end) of the fused step, its sums added into out like reduce_rows (chunk begin
+// 0 writes out directly); the chunk height fixed at compile time, chosen once per launch.
+template <class T, bool Init, class Space = ExecSpace, SellMapping M = sell_mapping_for<Space>>
+void reduce_sell_fused(const char* label, std::int64_t begin, std::int64_t end, const SellMatrix<T>& a, unsigned value_count,
+                       const Values<T>& u, const Values<T>& w, const Values<T>& x, std::size_t x_off, int nb, const Step& st,
+                       double* out, double* scratch) {
+  double* dst = begin == 0 ? out : scratch;
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> r(dst, value_count);
+  with_chunk(a.chunk, [&](auto c) {
+    constexpr int C = decltype(c)::value;
+    const auto p = sell_items<M, C, Space>(begin, end);
+    const SellFused<T, Init, C, 0, M> f{value_count, a.chunk_ptr, a.row_of, a.col, a.val, u, w, x, x_off, nb, st};
+    if (nb == 1)  // the block width fixed at compile time, as for CRS (reduce_fused)
+      Kokkos::parallel_reduce(label, p, f.template fixed<1>(), r);
+    else
+      Kokkos::parallel_reduce(label, p, f, r);
+  });
+  if (begin != 0)
+    for (unsigned k = 0; k < value_count; ++k) out[k] += scratch[k];
+}
+
+template <class T, bool Init, SellMapping M = sell_mapping_for<ExecSpace>>
+void sell_local_part(std::int64_t begin, std::int64_t end, const SellMatrix<T>& a, const Values<T>& u, const Values<T>& w,
+                     int nb, const Step& st) {
+  with_chunk(a.chunk, [&](auto c) {
+    constexpr int C = decltype(c)::value;
+    Kokkos::parallel_for("desync::chebfd::local_sell", sell_items<M, C, ExecSpace>(begin, end),
+                         SellLocalPart<T, Init, C, M>{a.chunk_ptr, a.row_of, a.col, a.val, u, w, nb, st});
+  });
+}
+
+}  // namespace desync::chebfd

@@ -1,0 +1,54 @@
+// The collective micro-benchmark (papers.md E.3, Figs. 4-6) as a workload module.
+#include "workloads/collbench/collbench_module.hpp"
+
+#include <fmt/format.h>
+
+#include "comm/node_layout.hpp"
+#include "core/errors.hpp"
+#include "workload/placement_rules.hpp"
+#include "workloads/collbench/collbench.hpp"
+#include "workloads/collbench/collbench_deck.hpp"
+
+namespace desync {
+namespace {
+
+void collbench_layout(const Config& cfg, MPI_Comm comm) {
+  const NodeLayout l = node_layout(comm, static_cast<int>(cfg.placement.ranks_per_node));
+  if (l.nodes < 2)
+    throw DeckError(fmt::format("{}: error: workload \"collbench\" measures collectives between nodes, but all {} rank(s) "
+                                "are on one node; run on 2+ nodes, or set [placement] ranks_per_node to count consecutive "
+                                "ranks as one node", cfg.deck_path, l.node_of.size()));
+  if (l.ppn_min != l.ppn_max)
+    throw DeckError(fmt::format("{}: error: workload \"collbench\" needs the same number of ranks on every node (its "
+                                "columns span all nodes); the nodes hold {} to {} ranks", cfg.deck_path, l.ppn_min, l.ppn_max));
+}
+
+void collbench_deck(const Config& cfg) {
+  if (cfg.params.get<CollbenchConfig>().mode == CollMode::blocking && cfg.comm.communicators > 1)
+    throw DeckError(fmt::format("{}: error: [comm] communicators = {} with [collbench] mode = \"blocking\": a blocking "
+                                "collective runs on one communicator; use mode = \"nonblocking\" for N_DUP parts, or "
+                                "communicators = 1", cfg.deck_path, cfg.comm.communicators));
+}
+
+}  // namespace
+
+WorkloadModule collbench_module() {
+  WorkloadModule m;
+  m.deck.name = "collbench";
+  m.deck.tables = {"run", "collbench", "placement", "comm", "threads"};
+  m.deck.read_table = read_collbench_table;
+  m.deck.collective = true;
+  m.deck.default_sync = SyncMode::barrier;  // repetitions start together, as in OSU's benchmarks
+  m.deck.no_overlap = [](const Config&) -> std::string {
+    return "its communication is collectives; [comm] communicators sets their N_DUP parts";
+  };
+  m.deck.validate_deck = collbench_deck;
+  m.deck.validate_ranks = placement_ranks;
+  m.memory = collbench_memory;
+  m.run = run_collbench;
+  m.timeline_rows = collbench_rows;
+  m.validate_layout = collbench_layout;
+  return m;
+}
+
+}  // namespace desync

@@ -1,0 +1,274 @@
+#include "workloads/pingpong/pingpong.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm/communicators.hpp"
+#include "comm/exchange.hpp"
+#include "core/mpi_util.hpp"
+#include "core/page_buffer.hpp"
+#include "kokkos_compat/scoped_region.hpp"
+#include "loop/experiment_loop.hpp"
+
+namespace desync {
+namespace {
+
+// One timed repetition, on both ranks of a pair: the first rank posts and completes its send
+// (ping-pong: and the receive of the reply), the second receives, then replies.
+enum : int { begin, post_end, wait_end, reply_end, delay_end, sync_end };
+std::vector<std::string> event_names() { return {"begin", "post_end", "wait_end", "reply_end", "delay_end", "sync_end"}; }
+
+constexpr int reply_tag = channel_tags - 1;  // the bandwidth mode's zero-byte reply; data tags are 0 .. window-1
+
+// Where this rank stands: its partner, and whether it is the pair's first rank (the one timed).
+struct Role {
+  int peer = -1;
+  bool first = false;
+  int pair = -1;
+};
+
+Role role_of(int rank, int size, int pairs) {
+  const int half = size / 2;
+  if (rank < pairs) return {rank + half, true, rank};
+  if (rank >= half && rank - half < pairs) return {rank - half, false, rank - half};
+  return {};
+}
+
+// The byte a message of size index s from rank `from` holds at position k: every byte of every
+// size differs from its neighbours' and from the other direction's.
+inline unsigned char pattern(std::size_t k, int from, std::size_t s) {
+  return static_cast<unsigned char>((k * 131u + static_cast<std::size_t>(from) * 17u + s * 7u + 1u) & 0xffu);
+}
+
+// The exchanges of one size, built before its repetitions. first: `out` carries the data (and,
+// in ping-pong, the receive of the echo); second: `in` receives, `out` replies.
+struct SizeExchanges {
+  std::unique_ptr<Exchange> out, in;
+};
+
+SizeExchanges build(const Communicators& comms, const CommConfig& opt, const PingpongConfig& c, const Role& r,
+                    std::size_t bytes) {
+  SizeExchanges x;
+  if (r.peer < 0) return x;
+  std::vector<Message> data;
+  if (c.mode == PingpongMode::pingpong) {
+    data.push_back({r.peer, 0, bytes, 0});
+  } else {
+    for (int j = 0; j < static_cast<int>(c.window); ++j)
+      data.push_back({r.peer, r.first ? 0 : static_cast<std::size_t>(j) * bytes, bytes, j});  // one send buffer, read
+  }                                                                                           // by all; distinct receives
+  const std::vector<Message> echo{{r.peer, 0, bytes, 1}};
+  const std::vector<Message> reply{{r.peer, 0, 0, reply_tag}};
+  if (c.mode == PingpongMode::pingpong) {
+    if (r.first) x.out = std::make_unique<Exchange>(comms, Channel::pairs, data, echo, opt);
+    else {
+      x.in = std::make_unique<Exchange>(comms, Channel::pairs, std::vector<Message>{}, data, opt);
+      x.out = std::make_unique<Exchange>(comms, Channel::pairs, echo, std::vector<Message>{}, opt);
+    }
+  } else {
+    if (r.first) {
+      x.out = std::make_unique<Exchange>(comms, Channel::pairs, data, std::vector<Message>{}, opt);
+      x.in = std::make_unique<Exchange>(comms, Channel::pairs, std::vector<Message>{}, reply, opt);
+    } else {
+      x.in = std::make_unique<Exchange>(comms, Channel::pairs, std::vector<Message>{}, data, opt);
+      x.out = std::make_unique<Exchange>(comms, Channel::pairs, reply, std::vector<Message>{}, opt);
+    }
+  }
+  return x;
+}
+
+// Round trip / window time of each pair per size (median and minimum over the timed repetitions,
+// NaN where none ran), gathered on every rank.
+struct PairTimes {
+  std::vector<double> median, min;  // [sizes x pairs]
+};
+
+}  // namespace
+
+int pingpong_pairs(const PingpongConfig& c, int size) {
+  if (c.pairs > 0) return static_cast<int>(c.pairs);
+  return c.mode == PingpongMode::pingpong ? 1 : size / 2;
+}
+
+WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
+  compat::ScopedRegion region("desync::pingpong");
+  const PingpongConfig& c = cfg.params.get<PingpongConfig>();
+  const int rank = comm_rank(comm), size = comm_size(comm);
+  const int pairs = pingpong_pairs(c, size);
+  const Role me = role_of(rank, size, pairs);
+  const bool bw = c.mode == PingpongMode::bandwidth;
+  const std::int64_t reps = cfg.run.iterations, nsizes = static_cast<std::int64_t>(c.sizes.size());
+  const std::size_t largest = static_cast<std::size_t>(*std::max_element(c.sizes.begin(), c.sizes.end()));
+  const std::size_t window = bw ? static_cast<std::size_t>(c.window) : 1;
+
+  const Communicators comms(comm, cfg.comm);
+  PageBuffer send(std::max<std::size_t>(largest, 1)), recv(std::max<std::size_t>(largest * window, 1));
+  unsigned char reply_byte = 0;  // the zero-byte reply's buffer
+  WorkloadResult r(Timeline(event_names(), nsizes * reps, 0));
+  Timeline& tl = r.timeline;
+  ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
+
+  // One repetition per role, chosen once below (no role or mode is tested per repetition);
+  // mark(t, it, e) stamps event e, or nothing for the untimed warm-up repetitions (t null).
+  const auto mark = [](Timeline* t, std::int64_t it, int e) {
+    if (t) t->mark(it, e);
+  };
+  const auto idle = [&](SizeExchanges&, Timeline* t, std::int64_t it) {
+    mark(t, it, begin), mark(t, it, post_end), mark(t, it, wait_end), mark(t, it, reply_end);
+  };
+  const auto first_pingpong = [&](SizeExchanges& x, Timeline* t, std::int64_t it) {
+    mark(t, it, begin);
+    x.out->post(send.data(), recv.data());  // the echo's receive, then the message
+    mark(t, it, post_end);
+    x.out->complete();
+    mark(t, it, wait_end);
+    mark(t, it, reply_end);
+  };
+  const auto first_bandwidth = [&](SizeExchanges& x, Timeline* t, std::int64_t it) {
+    mark(t, it, begin);
+    x.out->post(send.data(), nullptr);  // the window
+    mark(t, it, post_end);
+    x.out->complete();
+    mark(t, it, wait_end);
+    x.in->post(nullptr, &reply_byte);
+    x.in->complete();
+    mark(t, it, reply_end);
+  };
+  const auto second = [&](SizeExchanges& x, Timeline* t, std::int64_t it) {
+    mark(t, it, begin);
+    x.in->post(nullptr, recv.data());
+    mark(t, it, post_end);
+    x.in->complete();
+    mark(t, it, wait_end);
+    x.out->post(bw ? &reply_byte : recv.data(), nullptr);  // ping-pong: the echo sends back what arrived
+    x.out->complete();
+    mark(t, it, reply_end);
+  };
+  // Warm-up and timed repetitions of size s with `one`; returns true if the run is to stop.
+  const auto repeat = [&](SizeExchanges& x, std::int64_t s, const auto& one) {
+    for (std::int64_t w = 0; w < cfg.run.warmup; ++w) one(x, nullptr, 0);
+    for (std::int64_t i = 0; i < reps; ++i) {
+      const std::int64_t it = s * reps + i;
+      one(x, &tl, it);
+      loop.sync(it);
+      if (loop.stop_after(it)) return true;
+    }
+    return false;
+  };
+
+  std::int64_t checked = 0, wrong = 0;
+  loop.start();
+  bool stop = false;
+  for (std::int64_t s = 0; s < nsizes && !stop; ++s) {
+    const std::size_t bytes = static_cast<std::size_t>(c.sizes[static_cast<std::size_t>(s)]);
+    SizeExchanges x = build(comms, cfg.comm, c, me, bytes);
+    // The data this rank sends, and receive buffers that differ from what must arrive in every
+    // byte. What arrives last: the first rank of a ping-pong pair gets its own data back (the
+    // echo); every other receiver gets its partner's data, in every slot of a window.
+    const int origin = !bw && me.first ? rank : me.peer;
+    const bool receives = me.peer >= 0 && (!bw || !me.first);
+    for (std::size_t k = 0; k < bytes; ++k) send[k] = pattern(k, rank, static_cast<std::size_t>(s));
+    if (receives)
+      for (std::size_t j = 0; j < window; ++j)
+        for (std::size_t k = 0; k < bytes; ++k)
+          recv[j * bytes + k] = static_cast<unsigned char>(pattern(k, origin, static_cast<std::size_t>(s)) ^ 0x5au);
+    MPI_Barrier(comm);  // sizes start together; outside the timed repetitions
+    if (me.peer < 0) stop = repeat(x, s, idle);
+    else if (!me.first) stop = repeat(x, s, second);
+    else if (bw) stop = repeat(x, s, first_bandwidth);
+    else stop = repeat(x, s, first_pingpong);
+    if (receives) {
+      for (std::size_t j = 0; j < window; ++j)
+        for (std::size_t k = 0; k < bytes; ++k) wrong += recv[j * bytes + k] != pattern(k, origin, static_cast<std::size_t>(s));
+      checked += static_cast<std::int64_t>(bytes * window);
+    }
+  }
+  r.stop_signal = loop.finish();
+  r.messages = comms.log();
+
+  // Per pair and size: the first rank's times (reply_end - begin), median and minimum.
+  const std::int64_t done = tl.iterations();
+  const std::size_t cells = static_cast<std::size_t>(nsizes) * static_cast<std::size_t>(pairs);
+  std::vector<double> med(cells, 0.0), mn(cells, 0.0);
+  if (me.first) {
+    std::vector<double> t;
+    for (std::int64_t s = 0; s < nsizes; ++s) {
+      t.clear();
+      for (std::int64_t i = 0; i < reps && s * reps + i < done; ++i)
+        t.push_back(tl.at(s * reps + i, reply_end) - tl.at(s * reps + i, begin));
+      if (t.empty()) continue;
+      std::sort(t.begin(), t.end());
+      const std::size_t cell = static_cast<std::size_t>(s) * static_cast<std::size_t>(pairs) + static_cast<std::size_t>(me.pair);
+      med[cell] = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+      mn[cell] = t.front();
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, med.data(), static_cast<int>(cells), MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, mn.data(), static_cast<int>(cells), MPI_DOUBLE, MPI_SUM, comm);
+  std::vector<double> bytes(c.sizes.begin(), c.sizes.end()), bandwidth(cells), aggregate(static_cast<std::size_t>(nsizes), 0.0);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::int64_t s = 0; s < nsizes; ++s) {
+    const bool ran = s * reps < done;
+    for (int p = 0; p < pairs; ++p) {
+      const std::size_t cell = static_cast<std::size_t>(s) * static_cast<std::size_t>(pairs) + static_cast<std::size_t>(p);
+      if (!ran) med[cell] = mn[cell] = nan;
+      // Ping-pong: one way is half the round trip; bandwidth: the window's bytes in its time.
+      const double moved = bw ? static_cast<double>(c.window) * bytes[static_cast<std::size_t>(s)] : bytes[static_cast<std::size_t>(s)];
+      bandwidth[cell] = moved / (bw ? med[cell] : 0.5 * med[cell]);
+      aggregate[static_cast<std::size_t>(s)] += bandwidth[cell];
+    }
+  }
+  const std::uint64_t ns = static_cast<std::uint64_t>(nsizes), np = static_cast<std::uint64_t>(pairs);
+  const std::string time_name = bw ? "window_time" : "round_trip";
+  r.datasets.push_back({"pingpong", "bytes", "B", {ns}, bytes, false, true});
+  r.datasets.push_back({"pingpong", time_name + "_median", "s", {ns, np}, med, false, false});
+  r.datasets.push_back({"pingpong", time_name + "_min", "s", {ns, np}, mn, false, false});
+  r.datasets.push_back({"pingpong", "bandwidth", "B/s", {ns, np}, bandwidth, false, false});
+  if (bw) r.datasets.push_back({"pingpong", "aggregate_bandwidth", "B/s", {ns}, aggregate, false, false});
+
+  // bandwidth mode: the pairs run concurrently, so their sum; ping-pong: the best single pair.
+  double peak = 0.0;
+  for (double b : bw ? aggregate : bandwidth)
+    if (std::isfinite(b)) peak = std::max(peak, b);
+  r.metrics.push_back({bw ? "peak_aggregate_bandwidth" : "peak_pingpong_bandwidth", peak, "B/s"});
+  r.metrics.push_back(count_value("pairs", pairs));
+
+  std::string& rep = r.report;
+  rep = bw ? fmt::format("bandwidth: {} pair(s), window {}, {} repetitions per size (median):\n", pairs, c.window, reps)
+           : fmt::format("ping-pong: {} pair(s), {} repetitions per size (pair 0, median round trip):\n", pairs, reps);
+  rep += bw ? fmt::format("  {:>10} {:>14} {:>18}\n", "bytes", "window [us]", "aggregate [MB/s]")
+            : fmt::format("  {:>10} {:>14} {:>18}\n", "bytes", "round trip [us]", "bandwidth [MB/s]");
+  for (std::int64_t s = 0; s < nsizes; ++s) {
+    const std::size_t cell = static_cast<std::size_t>(s) * np;  // pair 0's time
+    rep += fmt::format("  {:>10} {:>14.2f} {:>18.1f}\n", static_cast<long long>(bytes[static_cast<std::size_t>(s)]),
+                       med[cell] * 1e6, (bw ? aggregate[static_cast<std::size_t>(s)] : bandwidth[cell]) * 1e-6);
+  }
+
+  r.work_phase = "wait";
+  r.elements_checked = checked;
+  r.element_errors = wrong;
+  // One /comm slot per message of a repetition at the largest size (a window is `window`
+  // messages; the zero-byte reply is a message of 0 bytes), so message counts are right.
+  if (me.peer >= 0) {
+    const auto data = static_cast<std::int64_t>(largest);
+    const std::size_t out = bw && !me.first ? 1 : window, in = bw && me.first ? 1 : window;
+    for (std::size_t k = 0; k < out; ++k) {
+      r.partners.send_rank.push_back(me.peer);
+      r.partners.send_bytes.push_back(bw && !me.first ? 0 : data);
+    }
+    for (std::size_t k = 0; k < in; ++k) {
+      r.partners.recv_rank.push_back(me.peer);
+      r.partners.recv_bytes.push_back(bw && me.first ? 0 : data);
+    }
+  }
+  return r;
+}
+
+}  // namespace desync

@@ -1,0 +1,32 @@
+#pragma once
+// Point-to-point micro-benchmarks through the communication layer (papers.md A.1's ping-pong
+// table; peers.md section 5 for the OSU conventions), so that one comm option's effect on one
+// message is measurable in isolation. Ranks form pairs between two groups: pair i is rank i and
+// rank i + P/2 (on two nodes with block placement, one rank on each node).
+//   pingpong:  rank i sends a message, rank i + P/2 receives it and sends it back; the round trip
+//              is timed on rank i. Bandwidth = bytes / (round trip / 2).
+//   bandwidth: rank i sends `window` messages at once, rank i + P/2 receives them all, then sends a
+//              zero-byte reply; the window is timed on rank i. Bandwidth = window * bytes / time,
+//              the pairs run concurrently and the aggregate is their sum.
+// Every size runs [run] warmup untimed and [run] iterations timed repetitions; the timeline
+// holds the timed ones, size after size. Each received message is checked byte by byte after
+// the last repetition of its size.
+#include <mpi.h>
+
+#include "config/config.hpp"
+#include "workloads/pingpong/pingpong_config.hpp"
+#include "core/memory.hpp"
+#include "workload/workload_result.hpp"
+
+namespace desync {
+
+// Collective over comm; needs at least 2 ranks (app/workloads.cpp checks).
+WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm);
+
+// Peak memory of `rank` of `size`, estimated from the deck.
+MemoryEstimate pingpong_memory(const Config& cfg, int rank, int size);
+
+// Pairs taking part: [pingpong] pairs, or its default for the mode.
+int pingpong_pairs(const PingpongConfig& c, int size);
+
+}  // namespace desync

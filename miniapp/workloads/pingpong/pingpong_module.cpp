@@ -1,0 +1,42 @@
+// The point-to-point micro-benchmarks (ping-pong, k-pair bandwidth) as a workload module.
+#include "workloads/pingpong/pingpong_module.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "workloads/pingpong/pingpong.hpp"
+#include "workloads/pingpong/pingpong_deck.hpp"
+
+namespace desync {
+namespace {
+
+void pingpong_ranks(const Config& cfg, int nranks) {
+  const PingpongConfig& c = cfg.params.get<PingpongConfig>();
+  if (nranks < 2)
+    throw DeckError(fmt::format("{}: error: workload \"pingpong\" needs at least 2 ranks (pairs of rank i and i + P/2); "
+                                "the run has {}", cfg.deck_path, nranks));
+  if (c.pairs > nranks / 2)
+    throw DeckError(fmt::format("{}: error: [pingpong] pairs = {}: {} rank(s) make at most {} pair(s); allowed: 0 (the "
+                                "mode's default) .. {}",
+                                c.pairs_pos.where, c.pairs, nranks, nranks / 2, nranks / 2));
+}
+
+}  // namespace
+
+WorkloadModule pingpong_module() {
+  WorkloadModule m;
+  m.deck.name = "pingpong";
+  m.deck.tables = {"run", "pingpong", "comm", "threads"};
+  m.deck.read_table = read_pingpong_table;
+  m.deck.no_overlap = [](const Config&) -> std::string { return "a micro-benchmark only communicates"; };
+  m.deck.validate_ranks = pingpong_ranks;
+  m.memory = pingpong_memory;
+  m.run = run_pingpong;
+  // One timeline row per (size, repetition).
+  m.timeline_rows = [](const Config& cfg) {
+    return static_cast<std::int64_t>(cfg.params.get<PingpongConfig>().sizes.size()) * cfg.run.iterations;
+  };
+  return m;
+}
+
+}  // namespace desync

@@ -1,0 +1,75 @@
+#include "workloads/registry.hpp"
+
+#include <stdexcept>
+
+#include "workloads/cg/cg_module.hpp"
+#include "workloads/chebfd/chebfd_module.hpp"
+#include "workloads/collbench/collbench_module.hpp"
+#include "workloads/matvec2d/matvec2d_module.hpp"
+#include "workloads/pingpong/pingpong_module.hpp"
+#include "workloads/saturation/saturation_module.hpp"
+#include "workloads/saturation/stream_table.hpp"
+#include "workloads/spmv/spmv_module.hpp"
+#include "workloads/stencil/stencil_module.hpp"
+#include "workloads/symmsquarecube/symmsquarecube_module.hpp"
+#include "workloads/toy/toy_module.hpp"
+#include "workloads/triad/triad_module.hpp"
+
+namespace desync {
+namespace {
+
+std::vector<WorkloadModule>& modules() {
+  static std::vector<WorkloadModule> list{triad_module(),    spmv_module(),      stencil_module(),   chebfd_module(),
+                                          pingpong_module(), toy_module(),       cg_module(),        collbench_module(),
+                                          matvec2d_module(), symmsquarecube_module(), saturation_module()};
+  return list;
+}
+
+}  // namespace
+
+const std::vector<WorkloadModule>& workload_registry() { return modules(); }
+
+void register_workload(WorkloadModule m) {
+  for (const auto& e : modules())
+    if (e.deck.name == m.deck.name) throw std::logic_error("workload \"" + m.deck.name + "\" is registered twice");
+  modules().push_back(std::move(m));
+}
+
+const WorkloadModule& workload_module(const std::string& name) {
+  for (const auto& e : modules())
+    if (e.deck.name == name) return e;
+  throw std::logic_error("workload \"" + name + "\" is not in the registry");
+}
+
+Config load_deck(const std::string& deck_text, const std::string& deck_path, const std::vector<std::string>& overrides) {
+  std::vector<const WorkloadDeck*> catalog;
+  for (const auto& e : modules()) catalog.push_back(&e.deck);
+  return parse_deck(deck_text, deck_path, overrides, catalog);
+}
+
+void validate_for_ranks(const Config& cfg, int nranks) {
+  validate_shared_for_ranks(cfg, nranks);
+  if (const auto v = workload_module(cfg.run.workload).deck.validate_ranks) v(cfg, nranks);
+}
+
+void validate_workload_layout(const Config& cfg, MPI_Comm comm) {
+  if (const auto v = workload_module(cfg.run.workload).validate_layout) v(cfg, comm);
+}
+
+std::int64_t planned_iterations(const Config& cfg) {
+  const WorkloadModule& w = workload_module(cfg.run.workload);
+  return w.timeline_rows ? w.timeline_rows(cfg) : cfg.run.warmup + cfg.run.iterations;
+}
+
+MemoryEstimate estimate_memory(const Config& cfg, int rank, int size) {
+  MemoryEstimate m = workload_module(cfg.run.workload).memory(cfg, rank, size);
+  // Freed before the workload allocates; counted on top, which overstates the peak a little.
+  if (cfg.run.stream_table) m.add("STREAM table (before the run)", stream_table_memory(cfg, rank, size));
+  return m;
+}
+
+std::vector<PhaseStyle> phase_styles(const Config& cfg, const std::vector<std::string>& names, const std::string& work_phase) {
+  return resolve_phase_styles(names, workload_module(cfg.run.workload).phases, work_phase);
+}
+
+}  // namespace desync

@@ -1,0 +1,92 @@
+#include "workloads/saturation/stream_arrays.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/clock.hpp"
+
+namespace desync::saturation {
+namespace {
+
+// W work items in chunks of one: item w is worker w (OpenMP: thread w runs it).
+using WorkerPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>>;
+using HostWorkerPolicy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<Index>>;
+
+template <class Policy>
+Policy workers_policy(Index workers) {
+  Policy p(0, workers);
+  p.set_chunk_size(1);
+  return p;
+}
+
+Vector uninitialized(const char* label, Index n) {
+  return Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+}
+
+}  // namespace
+
+double bytes_per_element(SaturationKernel k) {
+  switch (k) {
+    case SaturationKernel::copy:
+    case SaturationKernel::scale: return 16.0;
+    case SaturationKernel::add:
+    case SaturationKernel::triad:
+    case SaturationKernel::triad_nt: return 24.0;
+    case SaturationKernel::schoenauer: return 32.0;
+  }
+  return 0.0;
+}
+
+bool reads_c(SaturationKernel k) { return k != SaturationKernel::copy && k != SaturationKernel::scale; }
+bool reads_d(SaturationKernel k) { return k == SaturationKernel::schoenauer; }
+
+StreamArrays::StreamArrays(Index n, Index offset, Index workers, const std::vector<SaturationKernel>& kernels) {
+  if (workers < 1) throw std::invalid_argument("StreamArrays: at least one worker");
+  const bool need_c = std::any_of(kernels.begin(), kernels.end(), reads_c);
+  const bool need_d = std::any_of(kernels.begin(), kernels.end(), reads_d);
+  x_.n = n;
+  x_.offset = offset;
+  x_.workers = workers;
+  x_.a = uninitialized("desync::saturation::a", n);
+  x_.b = uninitialized("desync::saturation::b", n);
+  x_.c = uninitialized("desync::saturation::c", need_c ? n : 0);
+  x_.d = uninitialized("desync::saturation::d", need_d ? n : 0);
+  Kokkos::parallel_for("desync::saturation::first_touch", workers_policy<WorkerPolicy>(workers), Init{x_});
+  ExecSpace().fence();
+}
+
+void StreamArrays::poison() const {
+  Kokkos::parallel_for("desync::saturation::poison", workers_policy<WorkerPolicy>(x_.workers), Poison{x_});
+  ExecSpace().fence();
+}
+
+SweepInterval StreamArrays::sweep(SaturationKernel k) const {
+  const WorkerPolicy p = workers_policy<WorkerPolicy>(x_.workers);
+  ExecSpace().fence();
+  const double t0 = now();
+  switch (k) {
+    case SaturationKernel::copy: Kokkos::parallel_for("desync::saturation::copy", p, Copy{x_}); break;
+    case SaturationKernel::scale: Kokkos::parallel_for("desync::saturation::scale", p, Scale{x_}); break;
+    case SaturationKernel::add: Kokkos::parallel_for("desync::saturation::add", p, Add{x_}); break;
+    case SaturationKernel::triad: Kokkos::parallel_for("desync::saturation::triad", p, Triad{x_}); break;
+    case SaturationKernel::triad_nt:
+      // Refused at load where not available (config/load_workload_tables.cpp); the host space is
+      // then the default one, so the arrays are the workers' own.
+      if (!nt_stores_available) throw std::logic_error("triad_nt without non-temporal stores");
+      Kokkos::parallel_for("desync::saturation::triad_nt", workers_policy<HostWorkerPolicy>(x_.workers), TriadNt{x_});
+      break;
+    case SaturationKernel::schoenauer: Kokkos::parallel_for("desync::saturation::schoenauer", p, Schoenauer{x_}); break;
+  }
+  ExecSpace().fence();
+  return {t0, now()};
+}
+
+std::int64_t StreamArrays::count_wrong(SaturationKernel k) const {
+  Index wrong = 0;
+  Kokkos::parallel_reduce("desync::saturation::verify", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>>(0, x_.n),
+                          CountWrong{x_.a, x_.offset, k}, wrong);
+  return wrong;
+}
+
+}  // namespace desync::saturation

@@ -1,0 +1,27 @@
+#include "workloads/simulated_programs.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "workloads/registry.hpp"
+
+namespace desync::sim {
+
+bool simulatable(const std::string& workload) { return workload_module(workload).simulated != nullptr; }
+
+std::string simulatable_list() {
+  std::string s;
+  for (const auto& m : workload_registry())
+    if (m.simulated) s += (s.empty() ? "\"" : ", \"") + m.deck.name + "\"";
+  return s;
+}
+
+Program make_program(const Config& cfg, const Platform& platform, int ranks) {
+  if (!simulatable(cfg.run.workload))
+    throw DeckError(fmt::format("{}: error: [run] workload = \"{}\": desync simulate models {}; run it with desync run",
+                                cfg.deck_path, cfg.run.workload, simulatable_list()));
+  refuse_unmodelled(cfg, platform);
+  return workload_module(cfg.run.workload).simulated(cfg, platform, ranks);
+}
+
+}  // namespace desync::sim

@@ -1,0 +1,139 @@
+// The back-to-back SpMV on the modelled cluster (docs/method.md, section 13): NON-SPLIT or
+// SPLIT-WAIT with the real run's events. Per rank, the rows, nonzeros and halo come from desync's
+// own partition and row scan (make_partition, scan_rank: what `desync plan` runs for P virtual
+// ranks), the traffic from spmv_bytes, split between the local and the remote kernel.
+#include <fmt/format.h>
+
+#include <string>
+
+#include "comm/halo_plan.hpp"
+#include "core/errors.hpp"
+#include "core/log.hpp"
+#include "matrix/make_generator.hpp"
+#include "matrix/rank_pattern.hpp"
+#include "simulate/sim_program.hpp"
+#include "workloads/spmv/spmv.hpp"
+#include "workloads/spmv/spmv_state.hpp"
+#include "workload/halo_partners.hpp"
+
+namespace desync::sim {
+namespace {
+
+enum Slot : int { pack, local, remote, slots };
+
+// The halo vector entries are float64 in every case: a complex generator's matrix is run on its
+// magnitudes (run_spmv), so its messages carry 8 B per entry, as halo_partners(plan, 8, 1) says.
+constexpr int entry_bytes = 8;
+
+// Platform bandwidths count bytes as STREAM does (no write-allocate), so the streamed amounts do
+// too: spmv_bytes counts the write of y with its write-allocate (8 B per row), which the local
+// kernel, the first writer of y, drops. The pack kernel (not in spmv_bytes: it is comm, not
+// exec) reads a 4 B index and an 8 B x entry and writes 8 B to the send buffer per sent entry.
+constexpr double write_allocate_per_row = 8.0;
+constexpr double pack_bytes_per_entry = 4.0 + 8.0 + 8.0;
+
+}  // namespace
+
+std::int64_t halo_entries(const std::vector<HaloPartner>& list) {
+  std::int64_t n = 0;
+  for (const HaloPartner& x : list) n += x.count;
+  return n;
+}
+
+MatrixRanks matrix_ranks(const MatrixGenerator& g, PartitionKind partition, int ranks) {
+  MatrixRanks m;
+  m.partition = make_partition(g, partition, ranks);
+  m.scans.reserve(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) m.scans.push_back(scan_rank(g, m.partition, r));  // one serial pass over the rows
+  // Receives per owner from the rank's halo columns (ascending owner, offsets into the halo),
+  // sends their transpose (ascending partner, offsets into the send buffer): the real plan
+  // learns the sends with an all-to-all, here every rank's receive list is known.
+  m.plans.resize(m.scans.size());
+  std::vector<std::int32_t> sent(m.scans.size(), 0);
+  for (std::size_t r = 0; r < m.scans.size(); ++r) {
+    m.plans[r].self = static_cast<int>(r);
+    std::int32_t offset = 0;
+    for (const RemoteBlock& b : m.scans[r].recv) {
+      const auto n = static_cast<std::int32_t>(b.entries);
+      const auto o = static_cast<std::size_t>(b.owner);
+      m.plans[r].recv.push_back({b.owner, offset, n});
+      m.plans[o].send.push_back({static_cast<int>(r), sent[o], n});
+      offset += n;
+      sent[o] += n;
+    }
+  }
+  return m;
+}
+
+Program spmv_program(const Config& cfg, const Platform& platform, int ranks) {
+  (void)platform;  // memory-bound throughout: the platform's bandwidths act in the simulator
+  const SpmvConfig& c = cfg.params.get<SpmvConfig>();
+  // The paired run needs a second simulation (one SimGrid engine per process): said, not refused,
+  // so that the shipped decks simulate as they are.
+  if (c.compare_barrier)
+    log::warn("{}: [spmv] compare_barrier = true: the paired run with the other barrier setting is not simulated, "
+              "so P_D is not computed; simulate again with --set comm.sync=barrier (or none) and compare the files "
+              "with desync_view.py compare\n",
+              cfg.deck_path);
+  const auto gen = make_generator(cfg.matrix);
+  if (gen->is_complex() && c.values != SpmvValues::stochastic)  // the real run's deck error (run_spmv)
+    throw DeckError(cfg.deck_path + ": error: [spmv] values = \"generator\" needs a real matrix; the " +
+                    std::string(enum_name(generator_names, cfg.matrix.generator)) +
+                    " matrix is complex (use values = \"stochastic\")");
+
+  Program p;
+  p.workload = "spmv";
+  p.event_names = spmv_event_names(c.scheme);
+  p.iterations = cfg.run.warmup + cfg.run.iterations;
+  p.warmup = cfg.run.warmup;
+  p.delay_end = event_of(p, "delay_end");  // the real timeline has no delay_begin
+  p.sync_end = event_of(p, "sync_end");
+  p.work_phase = "exec";
+  p.composites = {{"exec", {"local", "remote"}}, {"comm", {"pack", "post", "wait"}}};
+  const auto mark = [&](const char* name) { return Step{Op::mark, event_of(p, name)}; };
+  // The order of nonsplit_iteration / split_wait_iteration; the loop's delay, then its sync.
+  p.steps = {mark("begin"), {Op::memory, pack}, mark("pack_end"), {Op::post, 0}, mark("post_end")};
+  if (c.scheme == SpmvScheme::nonsplit)
+    p.steps.insert(p.steps.end(), {{Op::wait, 0}, mark("wait_end"), {Op::memory, local}, mark("local_end")});
+  else
+    p.steps.insert(p.steps.end(), {{Op::memory, local}, mark("local_end"), {Op::wait, 0}, mark("wait_end")});
+  p.steps.insert(p.steps.end(), {{Op::memory, remote}, mark("remote_end"), {Op::delay, 0}});
+  if (cfg.comm.sync != SyncMode::none) p.steps.push_back({Op::sync, 0});
+  p.model = fmt::format(
+      "spmv {}{}: memory-bound phases; per rank the rows, "
+      "nonzeros and halo of the {} partition's row scan (desync plan); exec bytes = spmv_bytes (12 B per nonzero, 24 B "
+      "per row, 16 B per row more with a remote part, 8 B per halo entry) split into local (local nonzeros, rows) and "
+      "remote (remote nonzeros, second pass over y, halo); the streamed amounts leave out the {} B per row of y's "
+      "write-allocate (STREAM counting, as the platform's bandwidths); pack {} B per sent entry; halo messages {} B "
+      "per entry, one per partner",
+      enum_name(spmv_scheme_names, c.scheme),
+      c.kernel == SpmvKernel::kokkoskernels ? " (kernel kokkoskernels modelled as desync's: the same arrays and traffic)" : "",
+      enum_name(partition_names, cfg.matrix.partition), write_allocate_per_row, pack_bytes_per_entry, entry_bytes);
+
+  const MatrixRanks m = matrix_ranks(*gen, cfg.matrix.partition, ranks);
+
+  p.ranks.resize(static_cast<std::size_t>(ranks));
+  for (std::size_t r = 0; r < p.ranks.size(); ++r) {
+    RankWork& w = p.ranks[r];
+    const RankPattern& s = m.scans[r];
+    const HaloPlan& h = m.plans[r];
+    const std::int64_t halo = halo_entries(h.recv);
+    const bool has_remote = s.remote_nnz > 0;
+    w.bytes_per_iteration = spmv_bytes(s.rows, s.nnz, halo, has_remote);
+    w.flops_per_iteration = 2.0 * static_cast<double>(s.nnz);
+    const double local_bytes = spmv_bytes(s.rows, s.nnz - s.remote_nnz, 0, false);
+    w.amount.assign(slots, 0.0);
+    w.amount[pack] = pack_bytes_per_entry * static_cast<double>(halo_entries(h.send));
+    w.amount[local] = local_bytes - write_allocate_per_row * static_cast<double>(s.rows);
+    w.amount[remote] = w.bytes_per_iteration - local_bytes;
+    w.partners = halo_partners(h, entry_bytes, 1);
+    w.exchange = {exchange_of(w.partners)};
+    // /matrix/rows and /matrix/nnz, written by the real run's own helper.
+    WorkloadResult share(Timeline({}, 0, 0));
+    add_matrix_share(share, s.rows, s.nnz);
+    w.datasets = std::move(share.datasets);
+  }
+  return p;
+}
+
+}  // namespace desync::sim

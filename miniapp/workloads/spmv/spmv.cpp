@@ -1,0 +1,204 @@
+#include "workloads/spmv/spmv.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+#include "comm/halo_exchange.hpp"
+#include "comm/halo_plan.hpp"
+#include "core/errors.hpp"
+#include "core/fingerprint.hpp"
+#include "core/mpi_util.hpp"
+#include "kokkos_compat/scoped_region.hpp"
+#include "matrix/local_matrix.hpp"
+#include "matrix/make_generator.hpp"
+#include "matrix/row_stream.hpp"
+#include "metrics/barrier_bench.hpp"
+#include "metrics/desync_speedup.hpp"
+#include "loop/experiment_loop.hpp"
+#include "workloads/spmv/spmv_state.hpp"
+#include "workload/halo_partners.hpp"
+
+namespace desync {
+namespace {
+
+KOKKOS_INLINE_FUNCTION double initial_x(GlobalIndex g) { return 1.0 + static_cast<double>(g % 17) / 16.0; }
+
+struct InitX {
+  Vector x;
+  GlobalIndex first;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const { x(i) = initial_x(first + i); }
+};
+
+// The final product against the generator's rows: x_res = A x_prev, with x_prev including its
+// halo as received in the last exchange. Returns the number of rows outside the tolerance.
+std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::int32_t rows,
+                              const std::vector<GlobalIndex>& halo_columns, bool stochastic, const Vector& result,
+                              const Vector& previous) {
+  auto res = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+  auto prev = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), previous);
+  std::vector<std::int64_t> wrong(static_cast<std::size_t>(chunk_count(first, first + rows)), 0);
+  for_each_row(g, first, first + rows, "desync::spmv::verify",
+               [&](GlobalIndex c, GlobalIndex r, const GlobalIndex* cols, const Scalar* vals, int n) {
+                 double abs_sum = 0.0;
+                 for (int k = 0; k < n; ++k) abs_sum += std::abs(vals[k]);
+                 double ref = 0.0, scale = 0.0;
+                 for (int k = 0; k < n; ++k) {
+                   const GlobalIndex col = cols[k];
+                   const std::size_t j = (col >= first && col < first + rows)
+                                             ? static_cast<std::size_t>(col - first)
+                                             : static_cast<std::size_t>(rows) + static_cast<std::size_t>(
+                                                   std::lower_bound(halo_columns.begin(), halo_columns.end(), col) -
+                                                   halo_columns.begin());
+                   const double v = stochastic ? std::abs(vals[k]) / abs_sum : vals[k].real();
+                   ref += v * prev(j);
+                   scale += std::fabs(v * prev(j));
+                 }
+                 const double got = res(static_cast<std::size_t>(r - first));
+                 if (!(std::fabs(got - ref) <= 1e-12 * scale + 1e-300)) ++wrong[static_cast<std::size_t>(c)];
+               });
+  std::int64_t total = 0;
+  for (auto w : wrong) total += w;
+  return total;
+}
+
+std::uint64_t fingerprint(const Vector& x, std::int32_t rows, std::int64_t* nonfinite = nullptr, double* norm2 = nullptr) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  if (nonfinite) *nonfinite = count_nonfinite(h.data(), static_cast<std::size_t>(rows));
+  if (norm2) *norm2 = sum_of_squares(h.data(), static_cast<std::size_t>(rows));
+  return fingerprint_bytes(h.data(), static_cast<std::size_t>(rows) * sizeof(double));
+}
+
+double median_over_ranks(double mine, MPI_Comm comm) {
+  std::vector<double> all(static_cast<std::size_t>(comm_size(comm)));
+  MPI_Allgather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, comm);
+  return min_med_max(all).median;
+}
+
+}  // namespace
+
+double spmv_bytes(std::int64_t rows, std::int64_t nnz, std::int64_t halo, bool has_remote) {
+  return 12.0 * static_cast<double>(nnz) + 24.0 * static_cast<double>(rows) +
+         (has_remote ? 16.0 * static_cast<double>(rows) : 0.0) + 8.0 * static_cast<double>(halo);
+}
+
+WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
+  compat::ScopedRegion region("desync::spmv");
+  const int rank = comm_rank(comm), size = comm_size(comm);
+  const auto gen = make_generator(cfg.matrix);
+  const bool stochastic = cfg.params.get<SpmvConfig>().values == SpmvValues::stochastic;
+  if (gen->is_complex() && !stochastic)
+    throw DeckError(cfg.deck_path + ": error: [spmv] values = \"generator\" needs a real matrix; the " +
+                    std::string(enum_name(generator_names, cfg.matrix.generator)) +
+                    " matrix is complex (use values = \"stochastic\")");
+
+  const RowPartition part = make_partition(*gen, cfg.matrix, size);
+  LocalMatrix<double> m = real_local_matrix(*gen, part, rank);
+  const HaloPlan plan = build_halo_plan(m.halo_columns, part, comm);
+  SplitMatrix a = split_matrix(m, stochastic);
+  std::optional<SellMatrix<double>> sell;
+  if (cfg.matrix.format == MatrixFormat::sell) {
+    sell = make_sell(a.local.row_ptr, a.local.col, a.local.val, a.rows, cfg.matrix.sell.chunk, cfg.matrix.sell.sigma,
+                     "desync::spmv::local");
+    a.local = CrsPart{{}, {}, {}, a.local.nnz};  // the SELL copy is what the kernel reads
+    a.kk_local = KkMatrix();
+  }
+  const std::vector<GlobalIndex> halo_columns = std::move(m.halo_columns);
+  const GlobalIndex first = m.first_row;
+  const std::int64_t nnz = m.nnz;
+  m = LocalMatrix<double>();  // the split copy is what the kernels use
+  const Communicators comms(comm, cfg.comm);
+  HaloExchange halo(plan, a.rows, comms, cfg.comm);
+  const auto n = static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.halo);
+  SpmvState s{a, halo, cfg.params.get<SpmvConfig>().kernel, sell ? &*sell : nullptr, Vector("desync::spmv::x", n), Vector("desync::spmv::y", n)};
+
+  const double barrier = barrier_cost(comm, cfg.params.get<SpmvConfig>().barrier_samples);
+  const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
+  const auto iteration = cfg.params.get<SpmvConfig>().scheme == SpmvScheme::nonsplit ? nonsplit_iteration : split_wait_iteration;
+  // Returns the stop signal (0: all iterations ran); the timeline keeps the iterations done.
+  // A run with a global sync is the "barrier" line of the papers' P_D (section 13).
+  const bool synced = cfg.comm.sync != SyncMode::none;
+  auto run_loop = [&](SyncMode sync, Timeline& tl) {
+    Kokkos::parallel_for("desync::spmv::init_x", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, a.rows),
+                         InitX{s.x, first});
+    ExperimentLoop loop(cfg, comm, tl, sync);
+    loop.start();
+    for (std::int64_t it = 0; it < total; ++it) {
+      iteration(s, tl, it);
+      loop.delay(it);  // after the product, before the next exchange
+      loop.sync(it);
+      if (loop.stop_after(it)) break;
+    }
+    return loop.finish();
+  };
+
+  WorkloadResult r(Timeline(spmv_event_names(cfg.params.get<SpmvConfig>().scheme), total, cfg.run.warmup));
+  r.stop_signal = run_loop(cfg.comm.sync, r.timeline);
+  r.messages = comms.log();  // the paired run (compare_barrier) records into it too
+  // After the last swap, x holds the last product and y its input (halo included).
+  r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y);
+  r.elements_checked = a.rows;
+  r.result_fingerprint = fingerprint(s.x, a.rows, &r.nonfinite, &r.result_norm2);
+  r.has_result_digest = true;
+
+  r.composites = {{"exec", {"local", "remote"}}, {"comm", {"pack", "post", "wait"}}};
+  r.work_phase = "exec";
+  add_matrix_share(r, a.rows, nnz);
+  r.bytes_per_iteration = spmv_bytes(a.rows, nnz, a.halo, a.remote.nnz > 0);
+  if (sell) {
+    // The padding is loaded too: 12 B per stored entry instead of per nonzero, 4 B per row for
+    // row_of (docs/method.md, section 13).
+    add_sell_share(r, sell->stored, sell->beta());
+    r.bytes_per_iteration += 12.0 * static_cast<double>(sell->stored - a.local.nnz) + 4.0 * a.rows;
+  }
+  r.flops_per_iteration = 2.0 * static_cast<double>(nnz);
+  r.partners = halo_partners(plan, 8, 1);
+
+  // Run-level numbers (docs/method.md, section 13).
+  const PhaseLayout layout = phase_layout(r.timeline.event_names(), r.composites);
+  const auto d = phase_durations(r.timeline, layout);
+  const double exec = phase_total(d, layout, "exec"), comm_time = phase_total(d, layout, "comm");
+  double counts[3] = {static_cast<double>(nnz), static_cast<double>(plan.recv.size()), 0.0};
+  for (const auto& p : plan.recv) counts[2] += static_cast<double>(HaloPlan::bytes(p, 8, 1));
+  const double mean_msg = plan.recv.empty() ? 0.0 : counts[2] / static_cast<double>(plan.recv.size());
+  MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_DOUBLE, MPI_SUM, comm);
+  const auto measured = static_cast<double>(r.timeline.iterations() - r.timeline.warmup());
+  const double flops = 2.0 * counts[0] * measured;
+  const double wall = measured_wall(r.timeline, comm);
+  const double perf = wall > 0 ? flops / wall : 0.0;
+  r.metrics = {{"barrier_cost", barrier, "s"},
+               {"gflops", 1e-9 * perf, "Gflop/s"},
+               {"cer_median", median_over_ranks(comm_to_exec(comm_time, exec), comm), "1"},
+               {"partners_mean", counts[1] / size, "1"},
+               {"msg_bytes_mean", median_over_ranks(mean_msg, comm), "B"},
+               count_value("nnz_total", static_cast<std::int64_t>(counts[0]))};
+  if (sell) {
+    std::int64_t sc[2] = {a.local.nnz, sell->stored};
+    MPI_Allreduce(MPI_IN_PLACE, sc, 2, MPI_INT64_T, MPI_SUM, comm);
+    r.metrics.push_back({"sell_beta", sc[1] > 0 ? static_cast<double>(sc[0]) / static_cast<double>(sc[1]) : 1.0, "1"});
+  }
+  if (synced) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - measured * barrier), "Gflop/s"});
+
+  if (cfg.params.get<SpmvConfig>().compare_barrier && r.stop_signal == 0) {
+    Timeline other(spmv_event_names(cfg.params.get<SpmvConfig>().scheme), total, cfg.run.warmup);
+    // Stopped during the paired run: the first run's numbers stand, P_D is not reported.
+    r.stop_signal = run_loop(synced ? SyncMode::none : SyncMode::barrier, other);
+    if (r.stop_signal != 0) return r;
+    if (fingerprint(s.x, a.rows) != r.result_fingerprint)
+      r.extra_verdict = fmt::format("rank {}: the paired run's result differs from the first run's", rank);
+    const double wall_other = measured_wall(other, comm);
+    const double wall_free = synced ? wall_other : wall;
+    const double wall_bar = synced ? wall : wall_other;
+    const double p_bar = flops / (wall_bar - static_cast<double>(cfg.run.iterations) * barrier);
+    r.metrics.push_back({"gflops_barrier_free", 1e-9 * flops / wall_free, "Gflop/s"});
+    r.metrics.push_back({"gflops_barrier", 1e-9 * flops / wall_bar, "Gflop/s"});
+    if (!synced) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * p_bar, "Gflop/s"});
+    r.metrics.push_back({"desync_speedup", desync_speedup(flops, wall_free, wall_bar, cfg.run.iterations, barrier), "1"});
+  }
+  return r;
+}
+
+}  // namespace desync

@@ -1,0 +1,55 @@
+// Back-to-back SpMV (papers.md A.3.3) as a workload module.
+#include "workloads/spmv/spmv_module.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "simulate/sim_program.hpp"
+#include "workloads/spmv/spmv.hpp"
+#include "workloads/spmv/spmv_deck.hpp"
+
+namespace desync {
+namespace {
+
+const char* spmv_overlap(const Config& cfg) {
+  const SpmvConfig& s = cfg.params.get<SpmvConfig>();
+  // KokkosKernels' product is one library call over all rows: it cannot be cut into chunks.
+  if (s.kernel == SpmvKernel::kokkoskernels) return nullptr;
+  return s.scheme == SpmvScheme::splitwait ? "the local part of the product (rows)" : nullptr;
+}
+
+std::string spmv_no_overlap(const Config& cfg) {
+  if (cfg.params.get<SpmvConfig>().kernel == SpmvKernel::kokkoskernels)
+    return "kernel = \"kokkoskernels\" is one library call that cannot be cut into chunks; use kernel = \"desync\"";
+  return "scheme \"nonsplit\" waits before computing; use scheme = \"splitwait\"";
+}
+
+void spmv_deck(const Config& cfg) {
+  if (cfg.matrix.format == MatrixFormat::sell && cfg.params.get<SpmvConfig>().kernel == SpmvKernel::kokkoskernels)
+    throw DeckError(fmt::format("{}: error: [matrix] format = \"sell\" with [spmv] kernel = \"kokkoskernels\": "
+                                "KokkosKernels' spmv reads CRS; use kernel = \"desync\" or format = \"crs\"",
+                                cfg.matrix.format_where));
+}
+
+}  // namespace
+
+WorkloadModule spmv_module() {
+  WorkloadModule m;
+  m.deck.name = "spmv";
+  m.deck.tables = {"run", "spmv", "matrix", "comm", "inject", "noise", "threads", "record"};
+  m.deck.read_table = read_spmv_table;
+  m.deck.needs_matrix = true;
+  m.deck.sell_format = true;
+  m.deck.device_buffers = true;
+  m.deck.overlapped_work = spmv_overlap;
+  m.deck.no_overlap = spmv_no_overlap;
+  m.deck.validate_deck = spmv_deck;
+  m.memory = spmv_memory;
+  m.run = run_spmv;
+  m.phases = {{"local", PhaseClass::work, "#b9e3b0", "local part"},
+              {"remote", PhaseClass::work, "#8fd18a", "remote part"}};
+  m.simulated = sim::spmv_program;
+  return m;
+}
+
+}  // namespace desync

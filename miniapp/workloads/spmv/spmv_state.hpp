@@ -1,0 +1,38 @@
+#pragma once
+// What one SpMV iteration works on: the split matrix, the halo exchange, the kernel choice and
+// the two vectors that swap roles after every product.
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "comm/halo_exchange.hpp"
+#include "config/config.hpp"
+#include "workloads/spmv/spmv_config.hpp"
+#include "matrix/sell_matrix.hpp"
+#include "record/timeline.hpp"
+#include "workloads/spmv/spmv_matrix.hpp"
+
+namespace desync {
+
+struct SpmvState {
+  const SplitMatrix& a;
+  HaloExchange& halo;
+  SpmvKernel kernel;
+  const SellMatrix<double>* sell;  // non-null: the local part is SELL-C-sigma ([matrix] format)
+  Vector x, y;  // x: rows + halo entries (input); y: output, the same size so they can swap
+
+  void local();   // y = A_local x, fenced
+  void remote();  // y += A_remote x_halo, fenced (skipped when the rank has no halo)
+  void swap() { std::swap(x, y); }
+};
+
+// The events of one iteration, in the order each scheme takes them (docs/output.md).
+std::vector<std::string> spmv_event_names(SpmvScheme scheme);
+
+// NON-SPLIT: post, wait, then local and remote part (no overlap inside the rank).
+void nonsplit_iteration(SpmvState& s, Timeline& tl, std::int64_t it);
+// SPLIT-WAIT: post, local part, wait, remote part (communication overlaps the local part).
+void split_wait_iteration(SpmvState& s, Timeline& tl, std::int64_t it);
+
+}  // namespace desync

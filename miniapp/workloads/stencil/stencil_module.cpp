@@ -1,0 +1,27 @@
+// The 2D 5-point Jacobi stencil (papers.md C) as a workload module.
+#include "workloads/stencil/stencil_module.hpp"
+
+#include "simulate/sim_program.hpp"
+#include "workloads/stencil/stencil.hpp"
+#include "workloads/stencil/stencil_deck.hpp"
+#include "workloads/stencil/stencil_grid.hpp"
+
+namespace desync {
+
+WorkloadModule stencil_module() {
+  WorkloadModule m;
+  m.deck.name = "stencil";
+  m.deck.tables = {"run", "stencil", "comm", "inject", "noise", "threads", "record"};
+  m.deck.read_table = read_stencil_table;
+  m.deck.device_buffers = true;
+  m.deck.no_overlap = [](const Config&) -> std::string { return "the stencil exchanges its halo, then sweeps"; };
+  m.deck.validate_ranks = [](const Config& cfg, int nranks) { validate_stencil_grid(cfg.params.get<StencilConfig>(), nranks); };
+  m.memory = stencil_memory;
+  m.run = run_stencil;
+  m.phases = {{"sweep", PhaseClass::work, "#b9e3b0", "sweep (stencil)"},
+              {"latency", PhaseClass::delay, "#6baed6", "injected latency"}};
+  m.simulated = sim::stencil_program;
+  return m;
+}
+
+}  // namespace desync

@@ -1,0 +1,31 @@
+#pragma once
+// SymmSquareCube (papers.md E.2): D^2 and D^3 of a symmetric N x N matrix D, the products of
+// density-matrix purification, on a p x p x p process mesh (algorithms original, baseline,
+// optimized) or a q x q x c mesh (2.5d). One iteration is one call: D^2 and D^3 end up on mesh
+// layer 0, distributed like D. Algorithms, in ssc_<name>.cpp:
+//   original  (Alg. 3, GTFock): broadcasts, gemm, reduce, send D^2 to layer 0, transpose D^2,
+//             broadcast, gemm, reduce, send D^3 to layer 0 (blocking MPI calls);
+//   baseline  (Alg. 4): the transpose removed by reducing D^2 onto P_{i,i,k}, the two sends at
+//             the end (blocking MPI calls);
+//   optimized (Alg. 5): Alg. 4 with every block cut into N_DUP = [comm] communicators parts,
+//             part c on the c-th duplicate of each communicator: the two first broadcasts
+//             overlap, each reduce part is broadcast as soon as it is reduced, and the last
+//             reduction overlaps the two block transfers (nonblocking MPI-3 collectives);
+//   2.5d      (Alg. 6): D broadcast to the c = [symmsquarecube] replication layers, q / c Cannon
+//             steps per layer, MPI_Allreduce of D^2 over the layers, q / c more Cannon steps, and
+//             MPI_Reduce of D^3 onto layer 0; N_DUP > 1 cuts the three collectives into parts.
+// Local products go through KokkosKernels' gemm (dense/gemm.hpp). The mesh runs on the active
+// ranks ([placement] active_ppn; the others sleep, comm/node_layout.hpp).
+#include <mpi.h>
+
+#include "config/config.hpp"
+#include "workloads/symmsquarecube/symmsquarecube_config.hpp"
+#include "core/memory.hpp"
+#include "workload/workload_result.hpp"
+
+namespace desync {
+
+WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm);
+MemoryEstimate symmsquarecube_memory(const Config& cfg, int rank, int size);
+
+}  // namespace desync

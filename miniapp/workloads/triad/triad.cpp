@@ -1,0 +1,145 @@
+#include "workloads/triad/triad.hpp"
+
+#include <cmath>
+
+#include "workloads/triad/neighbour_exchange.hpp"
+#include "core/mpi_util.hpp"
+#include "core/types.hpp"
+#include "kokkos_compat/scoped_region.hpp"
+#include "loop/experiment_loop.hpp"
+#include "record/iteration_events.hpp"
+#include "workloads/triad/triad_kernels.hpp"
+
+namespace desync {
+namespace {
+
+struct Arrays {
+  Vector a, b, c, d;
+  Index offset = 0;
+};
+
+Arrays make_arrays(const TriadConfig& cfg, int rank, int size) {
+  const Index n = triad_local_size(cfg, rank, size);
+  Index offset = 0;
+  for (int r = 0; r < rank; ++r) offset += triad_local_size(cfg, r, size);
+  Arrays x;
+  x.offset = offset;
+  x.a = Vector("desync::triad::a", n);
+  x.b = Vector("desync::triad::b", n);
+  x.c = Vector("desync::triad::c", n);
+  x.d = Vector("desync::triad::d", cfg.kernel == TriadKernel::schoenauer ? n : 0);
+  Kokkos::parallel_for("desync::triad::init", RangePolicy(0, n), triad::Init{x.a, x.b, x.c, x.d, offset});
+  return x;
+}
+
+void sweep(const TriadConfig& cfg, const Arrays& x) {
+  const RangePolicy policy(0, static_cast<Index>(x.a.extent(0)));
+  switch (cfg.kernel) {
+    case TriadKernel::stream:
+      Kokkos::parallel_for("desync::triad::stream", policy, triad::Stream{x.a, x.b, x.c, cfg.scalar});
+      break;
+    case TriadKernel::schoenauer:
+      Kokkos::parallel_for("desync::triad::schoenauer", policy, triad::Schoenauer{x.a, x.b, x.c, x.d});
+      break;
+    case TriadKernel::divide:
+      Kokkos::parallel_for("desync::triad::divide", policy, triad::Divide{x.a, x.b, cfg.divides});
+      break;
+  }
+  ExecSpace().fence();
+}
+
+}  // namespace
+
+namespace {
+
+// Every element of A against the value recomputed from its global index.
+struct CountWrong {
+  Vector a;
+  Index offset;
+  TriadKernel kernel;
+  double s;
+  Index divides;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i, Index& wrong) const {
+    const Index g = offset + i;
+    double expect = 0.0;
+    if (kernel == TriadKernel::stream) expect = triad::init_b(g) + s * triad::init_c(g);
+    if (kernel == TriadKernel::schoenauer) expect = triad::init_b(g) + compat::cos(triad::init_c(g) / triad::init_d(g));
+    if (kernel == TriadKernel::divide) expect = triad::divide_chain(triad::init_b(g), divides);
+    // A few ulps: the compiler may contract b + s*c into an FMA in one place and not the other.
+    const double tol = 1e-13 * (compat::fabs(expect) + 1.0);
+    if (!(compat::fabs(a(i) - expect) <= tol) || !(a(i) - a(i) == 0.0)) ++wrong;  // also Inf/NaN
+  }
+};
+
+}  // namespace
+
+std::int64_t triad_count_wrong(const Vector& a, Index offset, const TriadConfig& cfg) {
+  Index wrong = 0;
+  Kokkos::parallel_reduce("desync::triad::verify", RangePolicy(0, static_cast<Index>(a.extent(0))),
+                          CountWrong{a, offset, cfg.kernel, cfg.scalar, cfg.divides}, wrong);
+  return wrong;
+}
+
+std::int64_t triad_local_size(const TriadConfig& cfg, int rank, int size) {
+  if (cfg.global_size <= 0) return cfg.size_per_rank;
+  return cfg.global_size / size + (rank < cfg.global_size % size ? 1 : 0);
+}
+
+double triad_bytes_per_element(TriadKernel kernel, bool write_allocate) {
+  const double wa = write_allocate ? 8.0 : 0.0;
+  switch (kernel) {
+    case TriadKernel::stream: return 24.0 + wa;
+    case TriadKernel::schoenauer: return 32.0 + wa;
+    case TriadKernel::divide: return 16.0 + wa;
+  }
+  return 0.0;
+}
+
+WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
+  compat::ScopedRegion region("desync::triad");
+  const int rank = comm_rank(comm), size = comm_size(comm);
+  const Arrays x = make_arrays(cfg.params.get<TriadConfig>(), rank, size);
+  const Communicators comms(comm, cfg.comm);
+  NeighbourExchange exchange(comms, cfg.params.get<TriadConfig>(), cfg.comm);
+  const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
+  WorkloadResult r(Timeline(iteration_event_names(), total, cfg.run.warmup));
+  Timeline& tl = r.timeline;
+  ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
+  loop.start();
+
+  for (std::int64_t it = 0; it < total; ++it) {
+    tl.mark(it, ev::compute_begin);
+    sweep(cfg.params.get<TriadConfig>(), x);
+    tl.mark(it, ev::compute_end);
+    loop.delay(it);  // the papers' delay: extra work after the sweep, before communicating
+    exchange.post(it);
+    tl.mark(it, ev::post_end);
+    exchange.wait();
+    tl.mark(it, ev::wait_end);
+    loop.sync(it);
+    if (loop.stop_after(it)) break;
+  }
+  r.stop_signal = loop.finish();
+  r.messages = comms.log();
+
+  const std::int64_t wrong = triad_count_wrong(x.a, x.offset, cfg.params.get<TriadConfig>());
+  r.bytes_per_iteration = static_cast<double>(x.a.extent(0)) *
+                          triad_bytes_per_element(cfg.params.get<TriadConfig>().kernel, cfg.params.get<TriadConfig>().write_allocate);
+  r.flops_per_iteration = static_cast<double>(x.a.extent(0)) * (cfg.params.get<TriadConfig>().kernel == TriadKernel::divide ? cfg.params.get<TriadConfig>().divides : 2);
+  r.elements_checked = static_cast<std::int64_t>(x.a.extent(0));
+  r.element_errors = wrong;
+  r.messages_checked = exchange.messages_checked();
+  r.message_errors = exchange.stamp_errors();
+  r.datasets.push_back({"comm", "offsets", "1", {cfg.params.get<TriadConfig>().offsets.size()},
+                        std::vector<double>(cfg.params.get<TriadConfig>().offsets.begin(), cfg.params.get<TriadConfig>().offsets.end()), false, true});
+  const Partners& p = exchange.partners();
+  for (std::size_t k = 0; k < p.send_to.size(); ++k) {
+    r.partners.send_rank.push_back(p.send_to[k]);
+    r.partners.recv_rank.push_back(p.recv_from[k]);
+    r.partners.send_bytes.push_back(p.send_to[k] >= 0 ? cfg.params.get<TriadConfig>().message_bytes : 0);
+    r.partners.recv_bytes.push_back(p.recv_from[k] >= 0 ? cfg.params.get<TriadConfig>().message_bytes : 0);
+  }
+  return r;
+}
+
+}  // namespace desync

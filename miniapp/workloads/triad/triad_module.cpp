@@ -1,0 +1,38 @@
+// The MPI-augmented STREAM triad (papers.md A.3.1-A.3.2) as a workload module.
+#include "workloads/triad/triad_module.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "simulate/sim_program.hpp"
+#include "workloads/triad/triad.hpp"
+#include "workloads/triad/triad_deck.hpp"
+
+namespace desync {
+namespace {
+
+void triad_ranks(const Config& cfg, int nranks) {
+  const TriadConfig& t = cfg.params.get<TriadConfig>();
+  if (t.global_size > 0 && t.global_size < nranks)
+    throw DeckError(fmt::format("{}: error: [triad] global_size = {}: fewer elements than the {} ranks; allowed: >= {}",
+                                cfg.deck_path, t.global_size, nranks, nranks));
+}
+
+}  // namespace
+
+WorkloadModule triad_module() {
+  WorkloadModule m;
+  m.deck.name = "triad";
+  m.deck.tables = {"run", "triad", "comm", "inject", "noise", "threads", "record"};
+  m.deck.read_table = read_triad_table;
+  m.deck.former_comm_keys = {"offsets", "boundary", "message_bytes"};  // [comm] held the partner pattern until session 2
+  m.deck.no_overlap = [](const Config&) -> std::string { return "the triad sweeps, then communicates"; };
+  m.deck.validate_ranks = triad_ranks;
+  m.memory = triad_memory;
+  m.run = run_triad;
+  m.phases = {{"compute", PhaseClass::work, "#b9e3b0", "compute"}};
+  m.simulated = sim::triad_program;
+  return m;
+}
+
+}  // namespace desync
