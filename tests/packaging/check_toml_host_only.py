@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """The CUDA build compiles the TOML-reading files with the host compiler (nvcc cannot compile
-toml++ 3.3's headers; miniapp/CMakeLists.txt, desync_toml_sources). This holds only while
+toml++ 3.3's headers; cmake/DesyncTomlReaders.cmake, desync_toml_readers()). This holds only while
 
   1. exactly those translation units reach <toml++/...> through their includes (any other file,
      in miniapp/, tests/ or bench/, would go through nvcc and fail), and
   2. none of them reaches a Kokkos header (the host compiler without nvcc cannot compile Kokkos'
      CUDA headers).
 
-  check_toml_host_only.py ROOT FILE...   (FILE: the listed sources, relative to ROOT/miniapp)
+  check_toml_host_only.py ROOT FILE...        (FILE: the listed sources, relative to ROOT/miniapp)
+  check_toml_host_only.py ROOT --list LIST    (LIST: one absolute path a line, as the build writes it)
 
 Follows quoted includes (resolved against miniapp/, backends/, the including file's folder and
 tests/) recursively; exit 0 when both hold, 1 with the offending files otherwise.
@@ -21,7 +22,11 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 def main():
     root = sys.argv[1]
-    listed = {os.path.normpath(os.path.join(root, "miniapp", f)) for f in sys.argv[2:]}
+    files = sys.argv[2:]
+    if files[:1] == ["--list"]:
+        with open(files[1], encoding="utf-8") as fh:
+            files = [line.strip() for line in fh if line.strip()]
+    listed = {os.path.normpath(os.path.join(root, "miniapp", f)) for f in files}
     search = [os.path.join(root, d) for d in ("miniapp", "backends", "tests")]
     memo = {}
 
@@ -55,9 +60,9 @@ def main():
     bad = []
     reaching = {u for u in units if reach(u)[0]}
     for u in sorted(reaching - listed):
-        bad.append("%s includes toml++ but is not in desync_toml_sources (nvcc would compile it)" % os.path.relpath(u, root))
+        bad.append("%s includes toml++ but is not named by desync_toml_readers() (nvcc would compile it)" % os.path.relpath(u, root))
     for u in sorted(listed - reaching):
-        bad.append("%s is in desync_toml_sources but does not include toml++ (drop it from the list)" % os.path.relpath(u, root))
+        bad.append("%s is named by desync_toml_readers() but does not include toml++ (drop it)" % os.path.relpath(u, root))
     for u in sorted(listed):
         if os.path.isfile(u) and reach(u)[1]:
             bad.append("%s is compiled host-only in the CUDA build but reaches a Kokkos header" % os.path.relpath(u, root))

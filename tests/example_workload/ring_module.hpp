@@ -1,0 +1,8 @@
+#pragma once
+#include "workload/workload_module.hpp"
+
+namespace desync {
+
+WorkloadModule ring_module();
+
+}  // namespace desync
