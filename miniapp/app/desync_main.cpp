@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "app/desync_main.hpp"
-#include "app/domain_threads.hpp"
+#include "workload/domain_threads.hpp"
 #include "app/info.hpp"
 #include "app/plan_command.hpp"
 #include "app/preflight.hpp"

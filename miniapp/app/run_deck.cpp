@@ -9,6 +9,7 @@
 #include "app/preflight.hpp"
 #include "workloads/registry.hpp"
 #include "comm/gpu_aware.hpp"
+#include "comm/clock_sync.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "core/stop_request.hpp"

@@ -3,12 +3,9 @@
 // trip bounds the error by half that round trip. Called once before the measured loop.
 #include <mpi.h>
 
-namespace desync {
+#include "record/clock_offset.hpp"
 
-struct ClockOffset {
-  double offset = 0.0;  // local clock minus rank 0's clock (s)
-  double error = 0.0;   // half the best round trip (s)
-};
+namespace desync {
 
 ClockOffset estimate_clock_offset(MPI_Comm comm, int rounds = 32);
 

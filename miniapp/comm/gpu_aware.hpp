@@ -13,24 +13,14 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "record/gpu_aware_choice.hpp"
 
 namespace desync {
-
-struct GpuAwareChoice {
-  GpuAwareMpi requested = GpuAwareMpi::automatic;
-  bool staged = false;          // copies through host buffers; false: MPI gets the buffers directly
-  bool device_memory = false;   // the default memory space is device memory (a GPU build)
-  std::string detected;         // what the MPI library says, e.g. "MPIX_Query_cuda_support() = 0"
-  std::string warning;          // non-empty: what rank 0 reports (gpu_aware_mpi = "on" against "no")
-};
 
 // What this MPI library says about reading device memory of this build's backend: 1 yes, 0 no,
 // -1 unknown (no query, or a host build); `how` gets the query and its answer.
 int mpi_reads_device_memory(std::string& how);
 
 GpuAwareChoice choose_gpu_aware_mpi(GpuAwareMpi requested);
-
-// "direct" or "staged", as the output file records it.
-inline const char* gpu_aware_effective_name(const GpuAwareChoice& c) { return c.staged ? "staged" : "direct"; }
 
 }  // namespace desync

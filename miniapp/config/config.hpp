@@ -5,10 +5,11 @@
 // docs/decks.md documents every field (its deck key, default and allowed values).
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "config/enum_table.hpp"
-#include "config/matrix_config.hpp"
+#include "core/enum_table.hpp"
+#include "matrix/matrix_config.hpp"
 #include "config/workload_params.hpp"
 
 namespace desync {
@@ -118,7 +119,7 @@ struct RecordConfig {
 struct ThreadsConfig {
   std::int64_t per_rank = 0;  // 0: OMP_NUM_THREADS or the Kokkos default
   // per_rank = "domain": each rank takes its share of the cores of its memory domain, resolved at
-  // start (app/domain_threads) into per_rank; the resolved count is recorded in /topology.
+  // start (workload/domain_threads) into per_rank; the resolved count is recorded in /topology.
   bool per_domain = false;
 };
 
@@ -151,6 +152,12 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
 // Checks what depends on the number of ranks and the shared tables (e.g. an injection on a rank
 // that does not exist); the workload's own rules follow in validate_for_ranks (registry).
 void validate_shared_for_ranks(const Config& cfg, int nranks);
+
+// The [comm] keys whose resolved value differs from what the workload `w` gets with no [comm]
+// table at all, as (key, value as the resolved deck writes it), in key order. Every key read_comm
+// knows is compared, so a new [comm] key is covered without a list (desync simulate refuses the
+// ones it does not model: workloads/simulated_programs.cpp).
+std::vector<std::pair<std::string, std::string>> changed_comm_keys(const Config& cfg, const WorkloadDeck& w);
 
 // Output file name after defaults: [run] output, else the deck's file name with ".h5".
 std::string output_path(const Config& cfg);

@@ -390,6 +390,25 @@ void validate_shared_for_ranks(const Config& cfg, int nranks) {
   }
 }
 
+std::vector<std::pair<std::string, std::string>> changed_comm_keys(const Config& cfg, const WorkloadDeck& w) {
+  std::vector<std::pair<std::string, std::string>> changed;
+  const toml::table resolved = toml::parse(cfg.resolved_toml, cfg.deck_path);
+  const toml::table* comm = resolved["comm"].as_table();
+  if (!comm) return changed;
+  toml::table defaults;
+  read_comm(TableReader(nullptr, "comm", defaults, cfg.deck_path), w, {&w});
+  for (const auto& [k, v] : *comm) {
+    const toml::node* d = defaults.get(k.str());
+    if (d && *d == v) continue;
+    std::ostringstream os;
+    os << v;
+    std::string text = os.str();
+    if (v.is_string()) text = "\"" + *v.value<std::string>() + "\"";  // as decks write it
+    changed.emplace_back(std::string(k.str()), text);
+  }
+  return changed;
+}
+
 std::string output_path(const Config& cfg) {
   if (!cfg.run.output.empty()) return cfg.run.output;
   return std::filesystem::path(cfg.deck_path).stem().string() + ".h5";

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "config/enum_table.hpp"
+#include "core/enum_table.hpp"
 #include "core/errors.hpp"
 
 namespace desync {

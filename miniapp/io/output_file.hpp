@@ -5,15 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "comm/clock_sync.hpp"
-#include "comm/gpu_aware.hpp"
 #include "config/config.hpp"
 #include "metrics/phase_stats.hpp"
+#include "record/clock_offset.hpp"
+#include "record/gpu_aware_choice.hpp"
 #include "record/mpi_library.hpp"
 #include "record/phase_styles.hpp"
 #include "record/provenance.hpp"
 #include "record/topology.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

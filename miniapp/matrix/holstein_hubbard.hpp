@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "config/matrix_config.hpp"
+#include "matrix/matrix_config.hpp"
 #include "matrix/generator.hpp"
 #include "matrix/phonon_basis.hpp"
 

@@ -2,7 +2,7 @@
 // The one place a [matrix] generator name becomes a generator object.
 #include <memory>
 
-#include "config/matrix_config.hpp"
+#include "matrix/matrix_config.hpp"
 #include "matrix/generator.hpp"
 
 namespace desync {

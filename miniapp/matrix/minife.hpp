@@ -17,7 +17,7 @@
 #include <array>
 #include <vector>
 
-#include "config/matrix_config.hpp"
+#include "matrix/matrix_config.hpp"
 #include "matrix/generator.hpp"
 
 namespace desync {

@@ -5,7 +5,7 @@
 //   by nnz : rank k starts at the first row whose preceding rows hold >= k*nnz/P nonzeros.
 #include <vector>
 
-#include "config/matrix_config.hpp"
+#include "matrix/matrix_config.hpp"
 #include "matrix/generator.hpp"
 
 namespace desync {

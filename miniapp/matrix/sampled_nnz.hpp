@@ -1,7 +1,7 @@
 #pragma once
 // A matrix's size without generating it: nonzeros of a row range from a sample of its rows, and a
 // rank's share under a partition rule. Used by the memory estimates (docs/decks.md, "Memory").
-#include "config/matrix_config.hpp"
+#include "matrix/matrix_config.hpp"
 #include "matrix/generator.hpp"
 
 namespace desync {

@@ -3,7 +3,7 @@
 // state whose bitmask (bit j = spin up at site j) has colex rank r; values follow ScaMaC.
 #include <vector>
 
-#include "config/matrix_config.hpp"
+#include "matrix/matrix_config.hpp"
 #include "matrix/generator.hpp"
 
 namespace desync {

@@ -7,7 +7,7 @@
 // Deliberate exception to matrices.md §1's zero dropping: all existing entries are stored even
 // when their weight is exactly 0, so that the pattern (and nnzr = 5 in the bulk) does not depend
 // on the weights, e.g. Jacobi's centre weight 0. Rows are still sorted by column.
-#include "config/matrix_config.hpp"
+#include "matrix/matrix_config.hpp"
 #include "matrix/generator.hpp"
 
 namespace desync {

@@ -10,7 +10,7 @@
 #include <array>
 #include <cstdint>
 
-#include "config/matrix_config.hpp"
+#include "matrix/matrix_config.hpp"
 #include "matrix/generator.hpp"
 
 namespace desync {

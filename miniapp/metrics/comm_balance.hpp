@@ -9,7 +9,7 @@
 
 #include "metrics/phase_stats.hpp"
 #include "record/timeline.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

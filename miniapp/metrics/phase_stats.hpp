@@ -12,14 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "record/phase_styles.hpp"
 #include "record/timeline.hpp"
 
 namespace desync {
-
-struct CompositePhase {
-  std::string name;
-  std::vector<std::string> parts;
-};
 
 struct PhaseLayout {
   std::vector<std::string> names;         // event phases, then composites, then "iteration"

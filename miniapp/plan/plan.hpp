@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "config/matrix_config.hpp"
+#include "matrix/matrix_config.hpp"
 #include "matrix/generator.hpp"
 #include "matrix/row_partition.hpp"
 

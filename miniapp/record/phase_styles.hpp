@@ -19,6 +19,12 @@ struct PhaseStyle {
 
 const char* phase_class_name(PhaseClass c);
 
+// A phase that sums others, e.g. exec = local + remote (metrics/phase_stats.hpp).
+struct CompositePhase {
+  std::string name;
+  std::vector<std::string> parts;
+};
+
 // The shared phases: pack, post, wait, unpack, reply, delay, sync, barrier, exec, comm, iteration.
 const std::vector<PhaseStyle>& shared_phase_styles();
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "metrics/phase_stats.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

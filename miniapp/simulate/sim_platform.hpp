@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "simulate/platform_file.hpp"
+#include "sim_model/platform_file.hpp"
 
 namespace desync::sim {
 

@@ -8,7 +8,7 @@
 #include "config/config.hpp"
 #include "record/timeline.hpp"
 #include "simulate/sim_platform.hpp"
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 
 namespace desync::sim {
 

@@ -23,7 +23,7 @@
 #include "report/progress.hpp"
 #include "report/summary_table.hpp"
 #include "simulate/sim_platform.hpp"
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/simulated_programs.hpp"
 #include "simulate/sim_rank.hpp"
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "comm/node_layout.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

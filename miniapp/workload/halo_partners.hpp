@@ -2,7 +2,7 @@
 // A halo plan as the /comm partner list: the plan's partners with the bytes one exchange moves
 // (entries x scalar bytes x block width), for the matrix workloads (SpMV, ChebFD, CG).
 #include "comm/halo_plan.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

@@ -14,7 +14,7 @@
 #include "config/workload_deck.hpp"
 #include "core/memory.hpp"
 #include "record/phase_styles.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 
@@ -38,7 +38,7 @@ struct WorkloadModule {
   // Its own phases: class and colour (written to /phases; the shared ones, e.g. "wait", "sync",
   // "delay", come from record/phase_styles.hpp).
   std::vector<PhaseStyle> phases;
-  // Its program for `desync simulate` (simulate/sim_program.hpp), or null: not simulated.
+  // Its program for `desync simulate` (sim_model/sim_program.hpp), or null: not simulated.
   sim::Program (*simulated)(const Config& cfg, const sim::Platform& platform, int ranks) = nullptr;
 };
 

@@ -20,8 +20,11 @@ Program make_program(const Config& cfg, const Platform& platform, int ranks) {
   if (!simulatable(cfg.run.workload))
     throw DeckError(fmt::format("{}: error: [run] workload = \"{}\": desync simulate models {}; run it with desync run",
                                 cfg.deck_path, cfg.run.workload, simulatable_list()));
+  const WorkloadModule& m = workload_module(cfg.run.workload);
+  for (const auto& [key, value] : changed_comm_keys(cfg, m.deck))
+    if (!modelled_comm_key(key)) refuse(cfg, "comm", key, value, unmodelled_comm_reason(key));
   refuse_unmodelled(cfg, platform);
-  return workload_module(cfg.run.workload).simulated(cfg, platform, ranks);
+  return m.simulated(cfg, platform, ranks);
 }
 
 }  // namespace desync::sim

@@ -1,10 +1,10 @@
 #pragma once
-// The programs of `desync simulate` (simulate/sim_program.hpp): the registry's modules that have
+// The programs of `desync simulate` (sim_model/sim_program.hpp): the registry's modules that have
 // one (WorkloadModule::simulated).
 #include <string>
 
 #include "config/config.hpp"
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 
 namespace desync::sim {
 

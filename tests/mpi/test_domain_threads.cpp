@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "app/domain_threads.hpp"
+#include "workload/domain_threads.hpp"
 
 namespace desync {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "app/domain_threads.hpp"
+#include "workload/domain_threads.hpp"
 #include "config/config.hpp"
 #include "workloads/registry.hpp"
 #include "core/errors.hpp"

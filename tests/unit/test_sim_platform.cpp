@@ -1,11 +1,11 @@
-// The simulator's platform files (simulate/platform_file.hpp): keys, checks with their messages,
+// The simulator's platform files (sim_model/platform_file.hpp): keys, checks with their messages,
 // b(n) and N_s, and where ranks are placed. No SimGrid needed.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "core/errors.hpp"
-#include "simulate/platform_file.hpp"
+#include "sim_model/platform_file.hpp"
 
 namespace desync::sim {
 namespace {

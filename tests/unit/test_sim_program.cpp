@@ -1,4 +1,4 @@
-// The simulator's programs (simulate/sim_program.hpp): the triad's steps, amounts and messages come
+// The simulator's programs (sim_model/sim_program.hpp): the triad's steps, amounts and messages come
 // from the real run's models and partner rule; unsupported workloads and options are refused.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "record/iteration_events.hpp"
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/simulated_programs.hpp"
 #include "workloads/triad/neighbour_partners.hpp"
 #include "workloads/triad/triad.hpp"

@@ -16,7 +16,7 @@
 #include "matrix/local_matrix.hpp"
 #include "matrix/make_generator.hpp"
 #include "plan/plan.hpp"
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/simulated_programs.hpp"
 #include "workloads/spmv/spmv.hpp"
 #include "workloads/spmv/spmv_state.hpp"

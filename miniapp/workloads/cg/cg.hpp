@@ -14,7 +14,7 @@
 #include "config/config.hpp"
 #include "workloads/cg/cg_config.hpp"
 #include "core/memory.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "config/enum_table.hpp"
+#include "core/enum_table.hpp"
 
 namespace desync {
 

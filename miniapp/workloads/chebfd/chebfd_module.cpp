@@ -1,7 +1,7 @@
 // The ChebFD polynomial filter (matrices.md section 7, papers.md A.3.4) as a workload module.
 #include "workloads/chebfd/chebfd_module.hpp"
 
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/chebfd/chebfd.hpp"
 #include "workloads/chebfd/chebfd_deck.hpp"
 

@@ -9,7 +9,7 @@
 #include "workloads/chebfd/chebfd.hpp"
 #include "workloads/chebfd/chebfd_filter.hpp"
 #include "matrix/make_generator.hpp"
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workload/halo_partners.hpp"
 
 namespace desync::sim {

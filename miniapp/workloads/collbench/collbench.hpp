@@ -19,7 +19,7 @@
 #include "config/config.hpp"
 #include "workloads/collbench/collbench_config.hpp"
 #include "core/memory.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

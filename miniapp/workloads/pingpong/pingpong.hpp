@@ -16,7 +16,7 @@
 #include "config/config.hpp"
 #include "workloads/pingpong/pingpong_config.hpp"
 #include "core/memory.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

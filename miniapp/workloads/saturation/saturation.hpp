@@ -11,7 +11,7 @@
 #include "config/config.hpp"
 #include "workloads/saturation/saturation_config.hpp"
 #include "core/memory.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <tuple>
 
-#include "app/domain_threads.hpp"
+#include "workload/domain_threads.hpp"
 #include "comm/node_layout.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"

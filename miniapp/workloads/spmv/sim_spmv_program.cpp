@@ -11,7 +11,7 @@
 #include "core/log.hpp"
 #include "matrix/make_generator.hpp"
 #include "matrix/rank_pattern.hpp"
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/spmv/spmv.hpp"
 #include "workloads/spmv/spmv_state.hpp"
 #include "workload/halo_partners.hpp"

@@ -18,6 +18,7 @@
 #include "matrix/row_stream.hpp"
 #include "metrics/barrier_bench.hpp"
 #include "metrics/desync_speedup.hpp"
+#include "metrics/phase_stats.hpp"
 #include "loop/experiment_loop.hpp"
 #include "workloads/spmv/spmv_state.hpp"
 #include "workload/halo_partners.hpp"

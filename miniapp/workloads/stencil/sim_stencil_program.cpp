@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/stencil/stencil.hpp"
 #include "workloads/stencil/stencil_crs.hpp"
 #include "workloads/stencil/stencil_grid.hpp"

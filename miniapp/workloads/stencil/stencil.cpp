@@ -13,6 +13,7 @@
 #include "core/mpi_util.hpp"
 #include "inject/busy_work.hpp"
 #include "kokkos_compat/scoped_region.hpp"
+#include "metrics/phase_stats.hpp"
 #include "loop/experiment_loop.hpp"
 #include "workloads/stencil/stencil_crs.hpp"
 #include "workloads/stencil/stencil_reference.hpp"

@@ -16,7 +16,7 @@
 
 #include "core/types.hpp"
 #include "workloads/stencil/stencil_grid.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

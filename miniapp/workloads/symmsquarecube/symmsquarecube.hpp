@@ -21,7 +21,7 @@
 #include "config/config.hpp"
 #include "workloads/symmsquarecube/symmsquarecube_config.hpp"
 #include "core/memory.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

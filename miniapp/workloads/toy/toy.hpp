@@ -15,7 +15,7 @@
 #include "config/config.hpp"
 #include "workloads/toy/toy_config.hpp"
 #include "core/memory.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

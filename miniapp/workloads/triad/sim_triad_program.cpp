@@ -4,7 +4,7 @@
 
 #include "core/errors.hpp"
 #include "record/iteration_events.hpp"
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/triad/neighbour_partners.hpp"
 #include "workloads/triad/triad.hpp"
 

@@ -7,7 +7,7 @@
 #include "workloads/triad/triad_config.hpp"
 #include "core/types.hpp"
 #include "core/memory.hpp"
-#include "workload/workload_result.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 

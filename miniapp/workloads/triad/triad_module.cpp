@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/triad/triad.hpp"
 #include "workloads/triad/triad_deck.hpp"
 

@@ -11,8 +11,8 @@
 #include "config/config.hpp"
 #include "matrix/rank_pattern.hpp"
 #include "metrics/phase_stats.hpp"
-#include "simulate/platform_file.hpp"
-#include "workload/workload_result.hpp"
+#include "sim_model/platform_file.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync::sim {
 
@@ -64,9 +64,15 @@ struct Program {
 [[noreturn]] void refuse(const Config& cfg, const std::string& table, const std::string& key, const std::string& value,
                          const std::string& why);
 
-// Deck values no program models (the [comm] options, a STREAM table, SELL) are refused, the
-// declared eager limit and N_DUP noted: every simulated program's first step (make_program,
-// workloads/simulated_programs.hpp).
+// The [comm] keys the simulator models (sync) or notes (communicators, eager_limit). Every other
+// [comm] key a deck changes from its workload's default is refused (make_program,
+// workloads/simulated_programs.cpp, from config's changed_comm_keys: no list of keys to refuse),
+// with the reason unmodelled_comm_reason gives.
+bool modelled_comm_key(const std::string& key);
+std::string unmodelled_comm_reason(const std::string& key);
+
+// Deck values outside [comm] no program models (a STREAM table, SELL) are refused, the declared
+// eager limit and N_DUP noted: part of every simulated program's first step (make_program).
 void refuse_unmodelled(const Config& cfg, const Platform& platform);
 
 // Per workload (workloads/<name>/sim_<name>_program.cpp), each module's WorkloadModule::simulated.

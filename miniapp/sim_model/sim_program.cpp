@@ -1,4 +1,4 @@
-#include "simulate/sim_program.hpp"
+#include "sim_model/sim_program.hpp"
 
 #include <fmt/format.h>
 
@@ -11,21 +11,8 @@
 namespace desync::sim {
 namespace {
 
-// [comm] options the simulator does not model are refused rather than ignored.
-void refuse_unmodelled_comm(const Config& cfg) {
-  const auto refuse_comm = [&](const std::string& key, const std::string& value, const std::string& why) {
-    refuse(cfg, "comm", key, value, why);
-  };
-  if (cfg.comm.send != SendMode::nonblocking)
-    refuse_comm("send", fmt::format("\"{}\"", enum_name(send_mode_names, cfg.comm.send)),
-           "every exchange posts nonblocking sends");
-  if (cfg.comm.progress != ProgressMode::wait)
-    refuse_comm("progress", fmt::format("\"{}\"", enum_name(progress_mode_names, cfg.comm.progress)),
-           "transfers progress by themselves once both sides posted, as with a progress thread");
-  if (cfg.comm.record_messages) refuse_comm("record_messages", "true", "message events are not recorded in a simulation yet");
-  if (cfg.comm.gpu_aware_mpi != GpuAwareMpi::automatic)
-    refuse_comm("gpu_aware_mpi", fmt::format("\"{}\"", enum_name(gpu_aware_mpi_names, cfg.comm.gpu_aware_mpi)),
-                "the simulated ranks are host processes; staging copies are not modelled");
+// Deck values outside [comm] that no program models are refused rather than ignored.
+void refuse_unmodelled_tables(const Config& cfg) {
   if (cfg.run.stream_table) refuse(cfg, "run", "stream_table", "true", "it measures the machine it runs on");
   if (cfg.has_matrix && cfg.matrix.format == MatrixFormat::sell)
     refuse(cfg, "matrix", "format", "\"sell\"", "the kernels' traffic model is CRS's");
@@ -81,8 +68,22 @@ Exchange exchange_of(const PartnerList& partners) {
   return x;
 }
 
+bool modelled_comm_key(const std::string& key) {
+  // sync: a barrier or allreduce step; communicators and eager_limit: noted (note_eager_limit).
+  return key == "sync" || key == "communicators" || key == "eager_limit";
+}
+
+std::string unmodelled_comm_reason(const std::string& key) {
+  if (key == "send") return "every exchange posts nonblocking sends";
+  if (key == "progress") return "transfers progress by themselves once both sides posted, as with a progress thread";
+  if (key == "record_messages" || key == "record_messages_max") return "message events are not recorded in a simulation yet";
+  if (key == "gpu_aware_mpi") return "the simulated ranks are host processes; staging copies are not modelled";
+  if (key == "fragment_bytes") return "every simulated message goes whole";
+  return "the simulator has no model of it";
+}
+
 void refuse_unmodelled(const Config& cfg, const Platform& platform) {
-  refuse_unmodelled_comm(cfg);
+  refuse_unmodelled_tables(cfg);
   note_eager_limit(cfg, platform);
 }
 

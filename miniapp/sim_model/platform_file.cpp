@@ -1,4 +1,4 @@
-#include "simulate/platform_file.hpp"
+#include "sim_model/platform_file.hpp"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>

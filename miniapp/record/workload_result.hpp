@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "metrics/phase_stats.hpp"
+#include "record/phase_styles.hpp"
 #include "record/collective_log.hpp"
 #include "record/message_log.hpp"
 #include "record/timeline.hpp"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "config/enum_table.hpp"
+#include "core/enum_table.hpp"
 
 namespace desync {
 

@@ -1,4 +1,4 @@
-#include "app/domain_threads.hpp"
+#include "workload/domain_threads.hpp"
 
 #include <fmt/format.h>
 

@@ -1,0 +1,115 @@
+// desync simulate never ignores a [comm] key silently: every key of the resolved [comm] table, set
+// alone to a value other than its workload's default, is either modelled (sim::modelled_comm_key)
+// or refused by make_program naming the key. The refusal follows from config's
+// changed_comm_keys, which compares every key read_comm knows, so a [comm] key added later is
+// covered by this test without editing it.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/config.hpp"
+#include "core/errors.hpp"
+#include "sim_model/sim_program.hpp"
+#include "workloads/registry.hpp"
+#include "workloads/simulated_programs.hpp"
+
+namespace desync::sim {
+namespace {
+
+const Platform& platform() {
+  static const Platform p = parse_platform(R"([platform]
+name = "t"
+[node]
+cores_per_domain = 4
+[memory]
+b1 = 1e9
+b_saturated = 2e9
+[core]
+divide_time = 2e-9
+[network]
+intra_node_latency = 1e-6
+intra_node_bandwidth = 1e9
+inter_node_latency = 1e-6
+inter_node_bandwidth = 1e9
+)", "p.toml", {"node.count=8"});
+  return p;
+}
+
+// The (key, value) lines of the resolved deck's [comm] table.
+std::vector<std::pair<std::string, std::string>> comm_lines(const std::string& resolved) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream in(resolved);
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '[') inside = line == "[comm]";
+    const auto eq = line.find(" = ");
+    if (inside && eq != std::string::npos) out.emplace_back(line.substr(0, eq), line.substr(eq + 3));
+  }
+  return out;
+}
+
+// Values to try instead of `value`: the other boolean, the words of the [comm] enumerations, or
+// other integers (the loader refuses what does not fit the key).
+std::vector<std::string> alternatives(const std::string& value) {
+  if (value == "true") return {"false"};
+  if (value == "false") return {"true"};
+  if (!value.empty() && (value[0] == '\'' || value[0] == '"'))
+    return {"blocking", "parallel", "nonblocking", "test", "thread", "wait", "barrier", "allreduce", "none", "on", "off", "auto"};
+  return {"1", "2", "8", "4096", "65536"};
+}
+
+TEST(SimulateCommKeys, EveryKeyIsModelledOrRefused) {
+  int simulated = 0;
+  for (const auto& m : workload_registry()) {
+    if (!m.simulated) continue;
+    ++simulated;
+    SCOPED_TRACE(m.deck.name);
+    std::string base = "[run]\nworkload = \"" + m.deck.name + "\"\niterations = 3\nwarmup = 1\n";
+    if (m.deck.needs_matrix) base += "[matrix]\ngenerator = \"stencil5\"\n[matrix.stencil5]\nnx = 8\nny = 8\n";
+    const Config plain = load_deck(base, "d.toml", {});
+    EXPECT_TRUE(changed_comm_keys(plain, m.deck).empty());
+    EXPECT_NO_THROW(make_program(plain, platform(), 2));
+    std::vector<std::string> tested, alone_impossible;
+    for (const auto& [key, value] : comm_lines(plain.resolved_toml)) {
+      bool done = false;
+      for (const auto& alt : alternatives(value)) {
+        Config c;
+        try {
+          c = load_deck(base, "d.toml", {"comm." + key + "=" + alt});
+        } catch (const DeckError&) {
+          continue;  // not a value of this key here
+        }
+        const auto changed = changed_comm_keys(c, m.deck);
+        if (changed.empty()) continue;  // the default again
+        ASSERT_EQ(changed.size(), 1u) << key << " = " << alt;
+        EXPECT_EQ(changed[0].first, key);
+        if (modelled_comm_key(key)) {
+          EXPECT_NO_THROW(make_program(c, platform(), 2)) << key << " = " << alt;
+        } else {
+          try {
+            make_program(c, platform(), 2);
+            ADD_FAILURE() << "[comm] " << key << " = " << alt << " was silently accepted by the simulator";
+          } catch (const DeckError& e) {
+            const std::string msg = e.what();
+            EXPECT_NE(msg.find("[comm] " + key + " = "), std::string::npos) << msg;
+            EXPECT_NE(msg.find("not modelled by desync simulate"), std::string::npos) << msg;
+          }
+        }
+        done = true;
+        break;
+      }
+      (done ? tested : alone_impossible).push_back(key);
+    }
+    // Only test_interval cannot be set alone (it acts with progress = "test", refused itself).
+    EXPECT_EQ(alone_impossible, std::vector<std::string>{"test_interval"});
+    EXPECT_GE(tested.size(), 8u);
+  }
+  EXPECT_GE(simulated, 4);
+}
+
+}  // namespace
+}  // namespace desync::sim
