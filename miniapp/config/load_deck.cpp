@@ -397,13 +397,16 @@ std::vector<std::pair<std::string, std::string>> changed_comm_keys(const Config&
   if (!comm) return changed;
   toml::table defaults;
   read_comm(TableReader(nullptr, "comm", defaults, cfg.deck_path), w, {&w});
+  const auto text_of = [](const toml::node& n) {
+    if (n.is_string()) return "\"" + *n.value<std::string>() + "\"";  // as decks write it
+    std::ostringstream os;
+    n.visit([&](const auto& x) { os << x; });
+    return os.str();
+  };
   for (const auto& [k, v] : *comm) {
     const toml::node* d = defaults.get(k.str());
-    if (d && *d == v) continue;
-    std::ostringstream os;
-    os << v;
-    std::string text = os.str();
-    if (v.is_string()) text = "\"" + *v.value<std::string>() + "\"";  // as decks write it
+    const std::string text = text_of(v);
+    if (d && text_of(*d) == text) continue;
     changed.emplace_back(std::string(k.str()), text);
   }
   return changed;
