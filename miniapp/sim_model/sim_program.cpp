@@ -69,8 +69,9 @@ Exchange exchange_of(const PartnerList& partners) {
 }
 
 bool modelled_comm_key(const std::string& key) {
-  // sync: a barrier or allreduce step; communicators and eager_limit: noted (note_eager_limit).
-  return key == "sync" || key == "communicators" || key == "eager_limit";
+  // sync: a barrier or allreduce step; fragment_bytes: messages cut into pieces as in the real
+  // run (simulate/sim_rank.cpp); communicators and eager_limit: noted (note_eager_limit).
+  return key == "sync" || key == "fragment_bytes" || key == "communicators" || key == "eager_limit";
 }
 
 std::string unmodelled_comm_reason(const std::string& key) {
@@ -78,7 +79,6 @@ std::string unmodelled_comm_reason(const std::string& key) {
   if (key == "progress") return "transfers progress by themselves once both sides posted, as with a progress thread";
   if (key == "record_messages" || key == "record_messages_max") return "message events are not recorded in a simulation yet";
   if (key == "gpu_aware_mpi") return "the simulated ranks are host processes; staging copies are not modelled";
-  if (key == "fragment_bytes") return "every simulated message goes whole";
   return "the simulator has no model of it";
 }
 

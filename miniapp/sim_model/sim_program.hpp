@@ -64,7 +64,7 @@ struct Program {
 [[noreturn]] void refuse(const Config& cfg, const std::string& table, const std::string& key, const std::string& value,
                          const std::string& why);
 
-// The [comm] keys the simulator models (sync) or notes (communicators, eager_limit). Every other
+// The [comm] keys the simulator models (sync, fragment_bytes) or notes (communicators, eager_limit). Every other
 // [comm] key a deck changes from its workload's default is refused (make_program,
 // workloads/simulated_programs.cpp, from config's changed_comm_keys: no list of keys to refuse),
 // with the reason unmodelled_comm_reason gives.

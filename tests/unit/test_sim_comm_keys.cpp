@@ -113,6 +113,9 @@ TEST(SimulateCommKeys, EveryKeyIsModelledOrRefused) {
     EXPECT_GE(tested.size(), 8u);
   }
   EXPECT_GE(simulated, 4);
+  // What docs/simulate.md says the simulator models, and what it refuses.
+  for (const char* k : {"sync", "fragment_bytes", "communicators", "eager_limit"}) EXPECT_TRUE(modelled_comm_key(k)) << k;
+  for (const char* k : {"send", "progress", "record_messages", "gpu_aware_mpi"}) EXPECT_FALSE(modelled_comm_key(k)) << k;
 }
 
 }  // namespace
