@@ -1,6 +1,7 @@
 #pragma once
-// What one SpMV iteration works on: the split matrix, the halo exchange, the kernel choice and
-// the two vectors that swap roles after every product.
+// What one SpMV iteration works on: the split matrix, the halo exchange, the product's kernels
+// (chosen once, when the state is made: [spmv] kernel and [matrix] format) and the two vectors
+// that swap roles after every product.
 #include <mpi.h>
 
 #include <string>
@@ -16,15 +17,21 @@
 namespace desync {
 
 struct SpmvState {
+  // kernel: "desync" or "kokkoskernels"; sell non-null: the local part is SELL-C-sigma.
+  SpmvState(const SplitMatrix& a, HaloExchange& halo, SpmvKernel kernel, const SellMatrix<double>* sell, Vector x, Vector y);
+
   const SplitMatrix& a;
   HaloExchange& halo;
-  SpmvKernel kernel;
-  const SellMatrix<double>* sell;  // non-null: the local part is SELL-C-sigma ([matrix] format)
+  const SellMatrix<double>* sell;
   Vector x, y;  // x: rows + halo entries (input); y: output, the same size so they can swap
 
-  void local();   // y = A_local x, fenced
-  void remote();  // y += A_remote x_halo, fenced (skipped when the rank has no halo)
+  void local() { local_(*this); }    // y = A_local x, fenced
+  void remote() { remote_(*this); }  // y += A_remote x_halo, fenced (nothing when the rank has no halo)
   void swap() { std::swap(x, y); }
+
+ private:
+  void (*local_)(SpmvState&);
+  void (*remote_)(SpmvState&);
 };
 
 // The events of one iteration, in the order each scheme takes them (docs/output.md).

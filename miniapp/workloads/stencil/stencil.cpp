@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <utility>
 
 #include "workloads/stencil/stencil_halo.hpp"
@@ -75,6 +76,18 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
                          StencilInit{v, grid.wx(), grid.x0, grid.y0, grid.g, grid.n, c.boundary});
   ExecSpace().fence();
 
+  // The sweep of cycle position k, chosen once: the CRS product (variant "spmv") or the
+  // matrix-free sweep over that position's row runs ("base", "ca").
+  const auto crs_sweep = [&](std::int64_t) { crs.apply(x, y); };
+  const auto runs_sweep = [&](std::int64_t k) {
+    const RunView& rk = runs[static_cast<std::size_t>(k)];
+    Kokkos::parallel_for("desync::stencil::sweep", Policy(0, static_cast<std::int64_t>(rk.extent(0))),
+                         StencilSweep{rk, x, y, grid.wx(), w});
+    ExecSpace().fence();
+  };
+  const std::function<void(std::int64_t)> sweep =
+      c.variant == StencilVariant::spmv ? std::function<void(std::int64_t)>(crs_sweep) : std::function<void(std::int64_t)>(runs_sweep);
+
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   WorkloadResult r(Timeline(stencil_event_names(), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
@@ -97,14 +110,7 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
       halo.unpack(x);
       tl.mark(it, unpack_end);
     }
-    if (c.variant == StencilVariant::spmv) {
-      crs.apply(x, y);
-    } else {
-      const RunView& rk = runs[static_cast<std::size_t>(k)];
-      Kokkos::parallel_for("desync::stencil::sweep", Policy(0, static_cast<std::int64_t>(rk.extent(0))),
-                           StencilSweep{rk, x, y, grid.wx(), w});
-      ExecSpace().fence();
-    }
+    sweep(k);
     tl.mark(it, sweep_end);
     loop.delay(it);  // after the sweep, before the next exchange
     loop.sync(it);
