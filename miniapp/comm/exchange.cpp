@@ -126,6 +126,17 @@ Exchange::Exchange(const Communicators& comms, Channel channel, const std::vecto
     };
     staging_ = std::make_unique<Staging>(span(send_pieces_), span(recv_pieces_));
   }
+  const ProgressStart thread = !progress_ ? no_thread : opt.send == SendMode::nonblocking ? after_sends : before_sends;
+  const bool staged = staging_ != nullptr, logged = log_ != nullptr;
+  using Post = void (*)(Exchange&, const void*, void*);
+  static constexpr Post table[2][2][3] = {
+      {{post_with<false, false, no_thread>, post_with<false, false, before_sends>, post_with<false, false, after_sends>},
+       {post_with<false, true, no_thread>, post_with<false, true, before_sends>, post_with<false, true, after_sends>}},
+      {{post_with<true, false, no_thread>, post_with<true, false, before_sends>, post_with<true, false, after_sends>},
+       {post_with<true, true, no_thread>, post_with<true, true, before_sends>, post_with<true, true, after_sends>}}};
+  post_ = table[staged][logged][thread];
+  finish_ = staged ? (progress_ ? complete_with<true, true> : complete_with<true, false>)
+                   : (progress_ ? complete_with<false, true> : complete_with<false, false>);
 }
 
 std::int64_t Exchange::test_chunk(std::int64_t n) const {
@@ -187,32 +198,42 @@ void Exchange::log_post() {
   for (const Piece& p : send_pieces_) log_->describe(i++, p.peer, p.bytes, p.comm_index, p.tag, true);
 }
 
-void Exchange::post(const void* send_base, void* recv_base) {
-  if (staging_) {  // chosen at construction: MPI gets the host copies
-    device_recv_ = recv_base;
-    send_base = staging_->to_host(send_base);
-    recv_base = staging_->recv_base();
+template <bool Staged, bool Logged, Exchange::ProgressStart Thread>
+void Exchange::post_with(Exchange& x, const void* send_base, void* recv_base) {
+  if constexpr (Staged) {  // MPI gets the host copies
+    x.device_recv_ = recv_base;
+    send_base = x.staging_->to_host(send_base);
+    recv_base = x.staging_->recv_base();
   }
-  if (log_) log_post();
-  double* recv_post = log_ && first_ >= 0 ? log_->post_times() + first_ : nullptr;
+  double* recv_post = nullptr;
+  double* done = nullptr;
+  if constexpr (Logged) {
+    x.log_post();
+    if (x.first_ >= 0) {  // the log has room for this post
+      recv_post = x.log_->post_times() + x.first_;
+      done = x.log_->done_times() + x.first_;
+    }
+  }
   auto* rb = static_cast<char*>(recv_base);
-  MPI_Request* r = requests_.data();
-  for (const Piece& p : recv_pieces_) {
-    if (recv_post) *recv_post++ = now();
+  MPI_Request* r = x.requests_.data();
+  for (const Piece& p : x.recv_pieces_) {
+    if constexpr (Logged)
+      if (recv_post) *recv_post++ = now();
     MPI_Irecv(rb + p.offset, p.bytes, MPI_BYTE, p.peer, p.tag, p.comm, r++);
   }
-  double* done = log_ && first_ >= 0 ? log_->done_times() + first_ : nullptr;
-  if (progress_ && send_ != send_nonblocking) progress_->start(requests_.data(), active_, done, done_index_.data());  // receives progress during blocking sends
-  send_(*this, static_cast<const char*>(send_base));
-  if (progress_ && send_ == send_nonblocking) progress_->start(requests_.data(), active_, done, done_index_.data());
+  // Receives progress during blocking sends; after nonblocking ones, the sends too.
+  if constexpr (Thread == before_sends) x.progress_->start(x.requests_.data(), x.active_, done, x.done_index_.data());
+  x.send_(x, static_cast<const char*>(send_base));
+  if constexpr (Thread == after_sends) x.progress_->start(x.requests_.data(), x.active_, done, x.done_index_.data());
 }
 
-void Exchange::complete() {
-  if (progress_)
-    progress_->finish();
+template <bool Staged, bool Threaded>
+void Exchange::complete_with(Exchange& x) {
+  if constexpr (Threaded)
+    x.progress_->finish();
   else
-    complete_(*this);
-  if (staging_) staging_->to_device(device_recv_);  // the receives are in the host buffer
+    x.complete_(x);
+  if constexpr (Staged) x.staging_->to_device(x.device_recv_);  // the receives are in the host buffer
 }
 
 void Exchange::complete_waitall(Exchange& x) { MPI_Waitall(x.active_, x.requests_.data(), MPI_STATUSES_IGNORE); }

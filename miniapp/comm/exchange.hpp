@@ -62,9 +62,9 @@ class Exchange {
   Exchange& operator=(const Exchange&) = delete;
 
   // Posts every receive into recv_base, then the sends from send_base (in the chosen send mode).
-  void post(const void* send_base, void* recv_base);
+  void post(const void* send_base, void* recv_base) { post_(*this, send_base, recv_base); }
   // Completes every receive and send of the last post().
-  void complete();
+  void complete() { finish_(*this); }
   // progress = "test": lets MPI advance the last post()'s requests (MPI_Testall; MPI_Testsome
   // when recording, to stamp each completion). A no-op in the other modes, so computation that
   // overlaps an exchange calls it unconditionally.
@@ -97,6 +97,16 @@ class Exchange {
   std::vector<Piece> send_pieces_, recv_pieces_;
   std::vector<MPI_Request> requests_;  // receives, then (nonblocking) sends
   int active_ = 0;                     // requests used by one post()
+  // post() and complete() as the options chose them at construction: staged or direct buffers,
+  // recorded or not, and where a progress thread starts (before blocking sends, which would hold
+  // the receives back, or after nonblocking ones). Nothing is tested per call.
+  enum ProgressStart { no_thread, before_sends, after_sends };
+  template <bool Staged, bool Logged, ProgressStart Thread>
+  static void post_with(Exchange& x, const void* send_base, void* recv_base);
+  template <bool Staged, bool Threaded>
+  static void complete_with(Exchange& x);
+  void (*post_)(Exchange&, const void*, void*) = nullptr;
+  void (*finish_)(Exchange&) = nullptr;
   void (*send_)(Exchange&, const char*) = nullptr;
   void (*complete_)(Exchange&) = nullptr;
   void (*test_)(Exchange&) = nullptr;
