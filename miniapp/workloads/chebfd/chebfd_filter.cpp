@@ -95,6 +95,21 @@ Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c,
   } else {
     full_ = Crs<T>{m.row_ptr, m.col, m.val};
   }
+  // Everything the steps need chosen once: the scheme's product, the format's kernels.
+  product_ = c.scheme == ChebfdScheme::splitwait ? &Filter::product_split : &Filter::product_whole;
+  if (sell_) {
+    fused_fn_[0] = &Filter::fused<false, true>;
+    fused_fn_[1] = &Filter::fused<true, true>;
+    local_fn_[0] = &Filter::local_part<false, true>;
+    local_fn_[1] = &Filter::local_part<true, true>;
+    items_ = sell_->chunks;
+  } else {
+    fused_fn_[0] = &Filter::fused<false, false>;
+    fused_fn_[1] = &Filter::fused<true, false>;
+    local_fn_[0] = &Filter::local_part<false, false>;
+    local_fn_[1] = &Filter::local_part<true, false>;
+    items_ = rows;
+  }
   x = Values<T>("desync::chebfd::x", static_cast<std::size_t>(rows) * static_cast<std::size_t>(c.ns));
   sums_.assign(static_cast<std::size_t>(blocks_) * np_ * value_count_, 0.0);
   partial_.assign(value_count_, 0.0);
@@ -119,10 +134,10 @@ void Filter<T>::finish_step(Timeline* tl, std::int64_t it) {
   loop_->sync(it);
 }
 
-// One product step of block b at degree p (p = 1: the init) with the scheme's event order;
-// tl == nullptr: not recorded. PIPELINE calls this only for its init.
+// NON-SPLIT (and PIPELINE's init): exchange, then one fused kernel over all rows; tl == nullptr:
+// not recorded (the init).
 template <class T>
-void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it) {
+void Filter<T>::product_whole(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it) {
   auto mark = [&](int e) { if (tl) tl->mark(it, e); };
   const bool init = p == 1;
   const Step st = init ? Step{s_.alpha, s_.beta, gc_[1], gc_[0]} : Step{2 * s_.alpha, 2 * s_.beta, gc_[static_cast<std::size_t>(p)], 0};
@@ -132,36 +147,47 @@ void Filter<T>::product(const Values<T>& u, const Values<T>& w, int b, int p, Ti
   mark(pack_end);
   halo_ex_.post(u);
   mark(post_end);
-  if (c_.scheme != ChebfdScheme::splitwait) {
-    halo_ex_.wait();
-    mark(ns_wait_end);
-    if (init) fused<true>(u, w, x_off, st, 0, items(), slot(b, p));
-    else fused<false>(u, w, x_off, st, 0, items(), slot(b, p));
-    mark(fused_end);
-  } else {
-    // The messages travel meanwhile; progress = "test" cuts the rows into chunks (comm/overlap.hpp).
-    overlap_exchange(halo_ex_.exchange(), items(), [&](std::int64_t b0, std::int64_t e0) {
-      if (init) local_part<true>(u, w, st, b0, e0);
-      else local_part<false>(u, w, st, b0, e0);
-      ExecSpace().fence();
-    });
-    mark(sw_local_end);
-    halo_ex_.wait();
-    mark(sw_wait_end);
-    const std::size_t h = static_cast<std::size_t>(rows) * nb_;
-    if (init) reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, true>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
-    else reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
-    mark(remote_end);
-  }
+  halo_ex_.wait();
+  mark(ns_wait_end);
+  (this->*fused_fn_[init])(u, w, x_off, st, 0, items(), slot(b, p));
+  mark(fused_end);
+  finish_step(tl, it);
+}
+
+// SPLIT-WAIT: the local part while the halo travels, then the remote part.
+template <class T>
+void Filter<T>::product_split(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it) {
+  auto mark = [&](int e) { if (tl) tl->mark(it, e); };
+  const bool init = p == 1;
+  const Step st = init ? Step{s_.alpha, s_.beta, gc_[1], gc_[0]} : Step{2 * s_.alpha, 2 * s_.beta, gc_[static_cast<std::size_t>(p)], 0};
+  const std::size_t x_off = static_cast<std::size_t>(b) * rows * nb_;
+  mark(begin);
+  halo_ex_.pack(u);
+  mark(pack_end);
+  halo_ex_.post(u);
+  mark(post_end);
+  // The messages travel meanwhile; progress = "test" cuts the rows into chunks (comm/overlap.hpp).
+  const LocalFn local = local_fn_[init];
+  overlap_exchange(halo_ex_.exchange(), items(), [&](std::int64_t b0, std::int64_t e0) {
+    (this->*local)(u, w, st, b0, e0);
+    ExecSpace().fence();
+  });
+  mark(sw_local_end);
+  halo_ex_.wait();
+  mark(sw_wait_end);
+  const std::size_t h = static_cast<std::size_t>(rows) * nb_;
+  if (init) reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, true>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
+  else reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
+  mark(remote_end);
   finish_step(tl, it);
 }
 
 template <class T>
-template <bool Init>
+template <bool Init, bool Sell>
 void Filter<T>::fused(const Values<T>& u, const Values<T>& w, std::size_t x_off, const Step& st, std::int64_t b0,
                       std::int64_t e0, double* out) {
   const char* label = Init ? "desync::chebfd::init" : "desync::chebfd::fused";
-  if (sell_)
+  if constexpr (Sell)
     reduce_sell_fused<T, Init>(label, b0, e0, *sell_, value_count_, u, w, x, x_off, nb_, st, out, partial_.data());
   else
     reduce_fused(label, b0, e0, Fused<T, Init>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st},
@@ -169,9 +195,9 @@ void Filter<T>::fused(const Values<T>& u, const Values<T>& w, std::size_t x_off,
 }
 
 template <class T>
-template <bool Init>
+template <bool Init, bool Sell>
 void Filter<T>::local_part(const Values<T>& u, const Values<T>& w, const Step& st, std::int64_t b0, std::int64_t e0) {
-  if (sell_)
+  if constexpr (Sell)
     sell_local_part<T, Init>(b0, e0, *sell_, u, w, nb_, st);
   else
     Kokkos::parallel_for("desync::chebfd::local", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)),
@@ -222,10 +248,5 @@ int Filter<T>::run(Timeline& tl, ExperimentLoop& loop) {
 
 template class Filter<double>;
 template class Filter<Complex>;
-// The pipeline (chebfd_pipeline.cpp) calls the fused step too.
-template void Filter<double>::fused<false>(const Values<double>&, const Values<double>&, std::size_t, const Step&,
-                                           std::int64_t, std::int64_t, double*);
-template void Filter<Complex>::fused<false>(const Values<Complex>&, const Values<Complex>&, std::size_t, const Step&,
-                                            std::int64_t, std::int64_t, double*);
 
 }  // namespace desync::chebfd

@@ -72,17 +72,32 @@ class Filter {
  private:
   using Sums = std::vector<double>;
   void start(const Values<T>& u, int b);
-  void product(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
+  // One product step of block b at degree p (p = 1: the init): the scheme's, chosen at
+  // construction (product_whole: NON-SPLIT, and PIPELINE's init; product_split: SPLIT-WAIT).
+  void product(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it) {
+    (this->*product_)(u, w, b, p, tl, it);
+  }
+  void product_whole(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
+  void product_split(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
   void run_pipeline(Timeline& tl, ExperimentLoop& loop);
   // Work items of the kernels that overlap an exchange: rows, or SELL chunks.
-  std::int64_t items() const { return sell_ ? sell_->chunks : rows; }
-  // The fused step (Init: the init) over items [b0, e0), sums added into `out`.
-  template <bool Init>
+  std::int64_t items() const { return items_; }
+  // The fused step (Init: the init; Sell: on sell_, else on full_) over items [b0, e0), sums
+  // added into `out`. The format is chosen once: fused_fn_[Init] points at the instantiation.
+  template <bool Init, bool Sell>
   void fused(const Values<T>& u, const Values<T>& w, std::size_t x_off, const Step& st, std::int64_t b0, std::int64_t e0,
              double* out);
-  // SPLIT-WAIT's local part over items [b0, e0): w = a (H_local u) + b u [- w].
-  template <bool Init>
+  // SPLIT-WAIT's local part over items [b0, e0): w = a (H_local u) + b u [- w]; local_fn_[Init].
+  template <bool Init, bool Sell>
   void local_part(const Values<T>& u, const Values<T>& w, const Step& st, std::int64_t b0, std::int64_t e0);
+  using ProductFn = void (Filter::*)(const Values<T>&, const Values<T>&, int, int, Timeline*, std::int64_t);
+  using FusedFn = void (Filter::*)(const Values<T>&, const Values<T>&, std::size_t, const Step&, std::int64_t,
+                                   std::int64_t, double*);
+  using LocalFn = void (Filter::*)(const Values<T>&, const Values<T>&, const Step&, std::int64_t, std::int64_t);
+  ProductFn product_ = nullptr;
+  FusedFn fused_fn_[2] = {nullptr, nullptr};  // [Init]
+  LocalFn local_fn_[2] = {nullptr, nullptr};  // [Init]
+  std::int64_t items_ = 0;
   void finish_step(Timeline* tl, std::int64_t it);
   double* slot(int b, int p) { return sums_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_; }
 

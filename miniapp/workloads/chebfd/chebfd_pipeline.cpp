@@ -47,11 +47,12 @@ void Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
       if (b + 1 < blocks_) {
         // Sub-block b+1's halo travels meanwhile; progress = "test" cuts the rows (or SELL
         // chunks) into pieces.
-        overlap_exchange(halo_ex_.exchange(), items(),
-                         [&](std::int64_t b0, std::int64_t e0) { fused<false>(u[b], w[b], x_off, st, b0, e0, slot(b, p)); });
+        overlap_exchange(halo_ex_.exchange(), items(), [&](std::int64_t b0, std::int64_t e0) {
+          (this->*fused_fn_[0])(u[b], w[b], x_off, st, b0, e0, slot(b, p));
+        });
         halo_ex_.wait();
       } else {
-        fused<false>(u[b], w[b], x_off, st, 0, items(), slot(b, p));
+        (this->*fused_fn_[0])(u[b], w[b], x_off, st, 0, items(), slot(b, p));
       }
     }
     tl.mark(it, fused_end);
