@@ -31,35 +31,6 @@ struct StartBlock {
 };
 
 // Local (col < rows) or remote (col >= rows, renumbered from 0) entries of m.
-template <class T>
-Crs<T> part(const LocalMatrix<T>& m, bool remote) {
-  auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.row_ptr);
-  auto col = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.col);
-  auto val = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.val);
-  std::int64_t n = 0;
-  for (std::int64_t k = 0; k < m.nnz; ++k) n += (col(k) >= m.rows) == remote;
-  const std::string base = remote ? "desync::chebfd::remote" : "desync::chebfd::local";
-  Crs<T> c{RowOffsets(base + "_row_ptr", static_cast<std::size_t>(m.rows) + 1),
-           LocalColumns(base + "_col", static_cast<std::size_t>(n)), Values<T>(base + "_val", static_cast<std::size_t>(n))};
-  auto hp = Kokkos::create_mirror_view(c.row_ptr);
-  auto hc = Kokkos::create_mirror_view(c.col);
-  auto hv = Kokkos::create_mirror_view(c.val);
-  std::size_t q = 0;
-  hp(0) = 0;
-  for (std::int32_t i = 0; i < m.rows; ++i) {
-    for (auto k = rp(i); k < rp(i + 1); ++k)
-      if ((col(k) >= m.rows) == remote) {
-        hc(q) = remote ? col(k) - m.rows : col(k);
-        hv(q++) = val(k);
-      }
-    hp(i + 1) = q;
-  }
-  Kokkos::deep_copy(c.row_ptr, hp);
-  Kokkos::deep_copy(c.col, hc);
-  Kokkos::deep_copy(c.val, hv);
-  return c;
-}
-
 }  // namespace
 
 std::vector<std::string> event_names(ChebfdScheme scheme) {
@@ -84,8 +55,9 @@ Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c,
       value_count_(static_cast<unsigned>(nb_ * (Traits<T>::R + 1))),
       halo_ex_(plan, m.rows, nb_, comms, opt) {
   if (c.scheme == ChebfdScheme::splitwait) {
-    local_ = part(m, false);
-    remote_ = part(m, true);
+    LocalRemote<T> parts = split_local_remote(m, "desync::chebfd");
+    local_ = std::move(parts.local);
+    remote_ = std::move(parts.remote);
     if (sell) {
       sell_ = make_sell(local_.row_ptr, local_.col, local_.val, rows, sell->chunk, sell->sigma, "desync::chebfd::local");
       local_ = Crs<T>{};  // the SELL copy is what the local kernel reads

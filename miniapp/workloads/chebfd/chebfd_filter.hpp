@@ -17,6 +17,7 @@
 #include "workloads/chebfd/chebfd_config.hpp"
 #include "matrix/local_matrix.hpp"
 #include "matrix/sell_matrix.hpp"
+#include "matrix/split_matrix.hpp"
 #include "loop/experiment_loop.hpp"
 #include "record/timeline.hpp"
 #include "workloads/chebfd/chebfd_coefficients.hpp"
@@ -32,14 +33,9 @@ KOKKOS_INLINE_FUNCTION double start_im(std::int64_t g, std::int64_t j) {
   return static_cast<double>((static_cast<std::uint64_t>(g) * 97ull + static_cast<std::uint64_t>(j) * 31ull + 7u) % 1000u) / 1000.0 - 0.5;
 }
 
-struct CrsT;  // fwd
-
+// A CRS matrix or part of one (matrix/split_matrix.hpp).
 template <class T>
-struct Crs {
-  RowOffsets row_ptr;
-  LocalColumns col;
-  Values<T> val;
-};
+using Crs = CrsBlock<T>;
 
 // Moments of one search space after the global reduction: eta[(b*np + p-1)*nb + k] = <T_{p-1}x, T_p x>
 // and mu[...] = <T_{p-1}x, T_{p-1}x> of vector b*nb + k, p = 1..np (complex eta as re, im pairs).

@@ -4,6 +4,7 @@
 // so the result is written by the local kernel and updated by the remote one.
 #include "core/types.hpp"
 #include "matrix/local_matrix.hpp"
+#include "matrix/split_matrix.hpp"
 
 #include <KokkosSparse_CrsMatrix.hpp>
 
@@ -11,12 +12,7 @@ namespace desync {
 
 using KkMatrix = KokkosSparse::CrsMatrix<double, int, Kokkos::Device<ExecSpace, MemSpace>, void, std::size_t>;
 
-struct CrsPart {
-  RowOffsets row_ptr;
-  LocalColumns col;
-  Values<double> val;
-  std::int64_t nnz = 0;
-};
+using CrsPart = CrsBlock<double>;
 
 struct SplitMatrix {
   std::int32_t rows = 0, halo = 0;
