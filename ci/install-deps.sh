@@ -77,7 +77,7 @@ if [ "$backend" = cuda ]; then
   # -gencode=arch=compute_90,code=sm_90 for Hopper, which Kokkos 3.4 cannot name: Kokkos' library
   # must carry it too (its start-up queries the architecture with a kernel of its own and refuses
   # compute 8.x code on a 9.x device), so such a build has its own prefix, ...-plus-sm90.
-  extra_sm=$(printf '%s' "${NVCC_APPEND_FLAGS:-}" | grep -o 'code=sm_[0-9]*' | sed 's/code=sm_/-plus-sm/' | tr -d '\n')
+  extra_sm=$(printf '%s' "${NVCC_APPEND_FLAGS:-}" | { grep -o 'code=sm_[0-9]*' || true; } | sed 's/code=sm_/-plus-sm/' | tr -d '\n')
   prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-nvcc-${nvcc_release:-unknown}-$cxx_id-cuda-$cuda_arch_lc$extra_sm${arch:+-$arch}}
 fi
 
