@@ -41,6 +41,17 @@ PLACEMENT = ("status", "verdict", "workload", "ranks", "nodes", "ranks_per_node"
 KEY_COLUMNS = {"ranks_per_node": "ranks_per_node_requested"}
 
 
+PREFERRED = ("gflops", "bandwidth", "total_time")
+
+
+def default_metric(columns, rows):
+    """The metric a campaign's table and plot show unless told: the first of PREFERRED with numbers."""
+    for m in PREFERRED:
+        if m in columns and any(isinstance(r.get(m), (int, float)) for r in rows):
+            return m
+    return None
+
+
 def key_column(key):
     """The table column of a campaign key."""
     return KEY_COLUMNS.get(key, key)
@@ -151,7 +162,6 @@ def _short(value):
 
 
 def print_table(columns, rows, units):
-    from .campaign_plot import default_metric
     metric = default_metric(columns, rows)
     head = ["run_id", "status", "verdict", "ranks", "nodes", "threads_per_rank"] + ([metric] if metric else [])
     widths = [max([len(h)] + [len(_short(r[h])) for r in rows]) for h in head]

@@ -34,21 +34,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from .campaign import value_text  # noqa: E402
-from .campaign_collect import collect, key_column  # noqa: E402
+from .campaign_collect import PREFERRED, collect, default_metric, key_column  # noqa: E402,F401
 from .campaign_run import output_dir  # noqa: E402
 from .errors import DesyncError  # noqa: E402
 
-PREFERRED = ("gflops", "bandwidth", "total_time")
 BARRIER_KEYS = {"run.barrier": (False, True), "chebfd.barrier_per_degree": (False, True),
                 "comm.sync": ("none", "barrier")}
 METRIC_PAIRS = {"gflops": ("gflops_barrier_free", "gflops_barrier")}
-
-
-def default_metric(columns, rows):
-    for m in PREFERRED:
-        if m in columns and any(isinstance(r.get(m), (int, float)) for r in rows):
-            return m
-    return None
 
 
 def _is_number(v):

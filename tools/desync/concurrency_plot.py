@@ -6,7 +6,7 @@ At S instants t_s evenly spread from the window's first to its last event (commo
     n_d(t_s) = #{ranks r of domain d : begin <= t_s < end for an interval [begin, end) of a
                  work phase of r}
 
-with the work phases of wavefronts.WORK_PHASES (user code: not waiting, communicating or
+with the work phases of the file (phase_classes.work_phases: user code: not waiting, communicating or
 injected delay) and intervals by the phase rule of phases.py: the same count as
 wavefronts.concurrency, which reports only its mean, min and max. Domains are
 /topology/contention_domain (node_index * 1024 + NUMA node; -1: a rank spanning NUMA nodes).
@@ -28,6 +28,7 @@ from .formatting import iteration_span, rank_ranges
 from .h5file import open_output, read, root_attributes
 from .phases import phase_intervals
 from .timeline import read_timeline
+from .phase_classes import work_phases
 from .wavefronts import WORK_PHASES, busy
 from .window import select_window
 
@@ -71,10 +72,11 @@ def analyse(f, ranks=slice(None), iterations=slice(None), include_warmup=False, 
     window = select_window(f, ranks, iterations, include_warmup)
     tl = read_timeline(f, window)
     intervals = phase_intervals(tl)
-    present = [p for p in WORK_PHASES if p in intervals]
+    work = work_phases(f)
+    present = [p for p in work if p in intervals]
     if not present:
         raise DesyncError("no work phase in this file (looked for %s; phases: %s)"
-                          % (", ".join(WORK_PHASES), ", ".join(intervals)))
+                          % (", ".join(work), ", ".join(intervals)))
     domains = read(f, "topology/contention_domain")
     domains = np.zeros(len(tl.ranks), int) if domains is None else np.asarray(domains)[tl.ranks]
     cpusets = read(f, "topology/process_cpuset")
@@ -84,7 +86,7 @@ def analyse(f, ranks=slice(None), iterations=slice(None), include_warmup=False, 
     if samples < 2:
         raise DesyncError("--samples must be at least 2")
     times = np.linspace(float(np.nanmin(tl.events)), float(np.nanmax(tl.events)), samples)
-    series = concurrency_series(intervals, domains, times)
+    series = concurrency_series(intervals, domains, times, work)
     cores = domain_cores(cpusets, domains)
     facts = {}
     for d, n in series.items():

@@ -30,15 +30,16 @@ iteration n (n = 0 is the window's first iteration):
 import numpy as np
 
 from .h5file import read, to_scalar
+from .phase_classes import FALLBACK_DELAY, FALLBACK_SYNC, delay_phases, sync_phases, work_phases
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
 from .wavefronts import WORK_PHASES
 from .window import select_window
 
 #: non-work phases the ideal-network replay keeps (busy work, not communication)
-REPLAYED = ("delay",)
+REPLAYED = FALLBACK_DELAY  # (files without /phases; analyse() takes the file's delay class)
 #: phases after which every rank has waited for every other rank
-GLOBAL_PHASES = ("sync", "barrier", "pq_allreduce", "rr_allreduce", "allreduce")
+GLOBAL_PHASES = FALLBACK_SYNC  # (files without /phases; analyse() takes the file's sync class)
 #: workloads whose communication is collective (every iteration synchronizes all ranks)
 COLLECTIVE_WORKLOADS = ("collbench", "matvec2d", "symmsquarecube")
 
@@ -116,12 +117,12 @@ def serialization_transfer(useful, replayed, dep, global_after, t_span):
             "ideal_end_s": [float(x) for x in t[:, -1]]}
 
 
-def global_iterations(intervals, n_iter, collective=False):
+def global_iterations(intervals, n_iter, collective=False, global_phases=GLOBAL_PHASES):
     """[n] True where some rank ran a global synchronization phase in iteration n."""
     if collective:
         return np.ones(n_iter, bool)
     out = np.zeros(n_iter, bool)
-    for p in GLOBAL_PHASES:
+    for p in global_phases:
         if p in intervals:
             out |= valid(*intervals[p]).any(axis=0)
     return out
@@ -131,23 +132,24 @@ def analyse(f):
     tl = read_timeline(f, select_window(f))
     intervals = phase_intervals(tl)
     span = float(np.nanmax(tl.events) - np.nanmin(tl.events))
-    result = pop(intervals, span)
+    work, delays = work_phases(f), delay_phases(f)
+    result = pop(intervals, span, work)
     if result is None:
         return None
-    result["work_phases"] = [p for p in WORK_PHASES if p in intervals]
-    useful = phase_sum(intervals, WORK_PHASES)
-    extra = phase_sum(intervals, REPLAYED)
+    result["work_phases"] = [p for p in work if p in intervals]
+    useful = phase_sum(intervals, work)
+    extra = phase_sum(intervals, delays)
     replayed = useful if extra is None else useful + extra
     workload = to_scalar(f.attrs["workload"]) if "workload" in f.attrs else ""
     collective = workload in COLLECTIVE_WORKLOADS
     recv = read(f, "comm/recv_partner")
     dep = dependencies(tl.ranks, recv)
-    glob = global_iterations(intervals, len(tl.iterations), collective)
+    glob = global_iterations(intervals, len(tl.iterations), collective, sync_phases(f))
     st = serialization_transfer(useful, replayed, dep, glob, span)
     if st is not None:
         result.update(st)
         result["replay"] = {
-            "replayed_phases": result["work_phases"] + [p for p in REPLAYED if p in intervals],
+            "replayed_phases": result["work_phases"] + [p for p in delays if p in intervals],
             "dependencies": "all ranks (no /comm)" if recv is None else "/comm/recv_partner",
             "global_iterations": int(glob.sum()),
             "iterations": len(tl.iterations),

@@ -5,7 +5,8 @@ diagonal stripe whatever the run's length. Idle time as in idle_waves.py (the wa
 import numpy as np
 
 from .h5file import root_attributes
-from .idle_waves import IDLE_PHASES, idle_times
+from .idle import IDLE_PHASES, idle_times
+from .phase_classes import idle_phases
 from .timeline import read_timeline
 from .window import select_window
 
@@ -42,7 +43,8 @@ def cmd_heatmap(args):
         window = select_window(f, args.ranks, args.iterations, args.include_warmup)
         tl = read_timeline(f, window)
         attrs = root_attributes(f)
-    matrix, present = idle_minus_mean(tl)
+        idle = idle_phases(f)
+    matrix, present = idle_minus_mean(tl, idle)
     title = "idle heat map: %s, %s (idle = %s)" % (attrs.get("workload", "?"), args.file, "+".join(present))
     fig = draw_heatmap(matrix, tl.ranks, tl.iterations, title)
     fig.savefig(args.output)

@@ -28,7 +28,7 @@ T_exec(N) = t1 max(1, N / C) while N ranks of its node compute, so
   sigma_eff_contention = v (t1 max(1, N / C) + T_comm) / d,
 with C the distinct CPUs in the union of the node's /topology/process_cpuset; t1 the
 uncontended compute time, from the same law in lock-step: t1 = (median over (rank, iteration)
-of the work phases, wavefronts.WORK_PHASES) / max(1, N_ls / C), N_ls the mean number of the
+of the work phases, phase_classes.work_phases) / max(1, N_ls / C), N_ls the mean number of the
 node's ranks inside a work phase at instants outside the disturbance (before the source
 iteration, after the waves' last idle end + 2 lock-step iterations; = P when all P ranks of
 the node compute at once, giving min(P, C) / P); T_comm the median over (rank, iteration) of
@@ -49,12 +49,13 @@ from scipy import stats
 from .concurrency_plot import concurrency_series, domain_cores
 from .errors import DesyncError
 from .h5file import read
+from .idle import idle_times
+from .phase_classes import idle_phases, not_communication, work_phases
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
-from .wavefronts import WORK_PHASES, compute_and_comm
+from .wavefronts import compute_and_comm
 from .window import select_window
 
-IDLE_PHASES = ("wait", "sync", "barrier", "pq_allreduce", "rr_allreduce")
 #: floor of an idle period in lock-step iterations when the file records no delay
 MIN_IDLE_WITHOUT_DELAY = 2.0
 #: instants at which the concurrency during a wave is counted
@@ -63,23 +64,6 @@ CONCURRENCY_SAMPLES = 1000
 
 class NoIdleWave(DesyncError):
     """No idle period stands out of the lock-step baseline: the run shows no idle wave."""
-
-
-def idle_times(tl, phases=IDLE_PHASES):
-    """idle[p, n] (s) summed over the idle phases present, end[p, n] the latest idle phase end."""
-    intervals = phase_intervals(tl)
-    present = [p for p in phases if p in intervals]
-    if not present:
-        raise DesyncError("no idle phase in this file (looked for %s; phases: %s)"
-                          % (", ".join(phases), ", ".join(intervals)))
-    idle = np.zeros(tl.events.shape[:2])
-    end = np.full(tl.events.shape[:2], np.nan)
-    for p in present:
-        b, e = intervals[p]
-        ok = valid(b, e)
-        idle += np.where(ok, e - b, 0.0)
-        end = np.where(ok, np.fmax(end, e), end)
-    return idle, end, present
 
 
 def injection(f):
@@ -208,9 +192,9 @@ def node_model(f, tl, intervals, lockstep_times):
     cpusets = read(f, "topology/process_cpuset")
     cpusets = [""] * len(tl.ranks) if cpusets is None else [cpusets[r] for r in tl.ranks]
     cores = domain_cores(cpusets, nodes)
-    comp, comm, ran = compute_and_comm(intervals)
+    comp, comm, ran = compute_and_comm(intervals, work_phases(f), not_communication(f))
     comm_s = float(np.median(comm[ran])) if ran.any() else None
-    busy = concurrency_series(intervals, nodes, lockstep_times, WORK_PHASES)
+    busy = concurrency_series(intervals, nodes, lockstep_times, work_phases(f))
     facts = {}
     for n in sorted(set(int(x) for x in nodes)):
         sel = (nodes == n)[:, None] & ran & (comp > 0)
@@ -222,7 +206,7 @@ def node_model(f, tl, intervals, lockstep_times):
     return nodes, facts, comm_s
 
 
-def wave_model(wave, r0, direction, intervals, tl, nodes, facts, comm_s, distance, sigma):
+def wave_model(wave, r0, direction, intervals, tl, nodes, facts, comm_s, distance, sigma, work):
     """The contention-aware model of one fitted wave (module doc), or a note why there is none."""
     pts = wave["points"]
     rows = {int(r): i for i, r in enumerate(tl.ranks)}
@@ -235,7 +219,7 @@ def wave_model(wave, r0, direction, intervals, tl, nodes, facts, comm_s, distanc
         return {"note": "no contention model: no phase recorded"}
     ends = [p["idle_end_s"] for p in pts]
     times = np.linspace(min(ends), max(ends), CONCURRENCY_SAMPLES)
-    series = concurrency_series(intervals, nodes, times, WORK_PHASES)
+    series = concurrency_series(intervals, nodes, times, work)
     n_mean = {n: float(series[n].mean()) for n in set(on)}
     t_exec = [facts[n]["t1_s"] * max(1.0, n_mean[n] / facts[n]["cores"]) for n in on]
     t_exec = float(np.mean(t_exec))
@@ -250,7 +234,7 @@ def wave_model(wave, r0, direction, intervals, tl, nodes, facts, comm_s, distanc
             "sigma_eff_contention": float(v * (t_exec + comm_s) / distance)}
 
 
-def analyse(f, phases=IDLE_PHASES, threshold=0.2, min_idle=None, sigma=1.0):
+def analyse(f, phases=None, threshold=0.2, min_idle=None, sigma=1.0):
     """The idle waves of a file (module doc). min_idle: the floor of an idle period in lock-step
     iterations (None: 0 if the file records a delay, MIN_IDLE_WITHOUT_DELAY if not); sigma: the
     pattern factor of the contention model. With no idle period above the floor the result has
@@ -259,7 +243,7 @@ def analyse(f, phases=IDLE_PHASES, threshold=0.2, min_idle=None, sigma=1.0):
         raise DesyncError("sigma must be positive, got %g" % sigma)
     window = select_window(f)
     tl = read_timeline(f, window)
-    idle, end, present = idle_times(tl, phases)
+    idle, end, present = idle_times(tl, phases or idle_phases(f))
     source = injection(f) or recorded_delay(tl)
     # lock-step iteration time: median over ranks and iterations of the iteration phase
     intervals = phase_intervals(tl, iteration=True)
@@ -286,7 +270,7 @@ def analyse(f, phases=IDLE_PHASES, threshold=0.2, min_idle=None, sigma=1.0):
             w["sigma_eff"] = w["speed_ranks_per_s"] * t_iter / dmax
             direction = 1 if w["direction"] == "up" else -1
             w["model"] = wave_model(w, result["source"]["rank"], direction, intervals, tl, nodes, facts,
-                                    comm_s, dmax, sigma)
+                                    comm_s, dmax, sigma, work_phases(f))
             if "sigma_eff_contention" in w["model"]:
                 w["sigma_eff_contention"] = w["model"]["sigma_eff_contention"]
     return result
@@ -325,7 +309,7 @@ def cmd_idlewave(args):
     from .h5file import open_output
 
     with open_output(args.file) as f:
-        result = analyse(f, tuple(args.phases.split(",")) if args.phases else IDLE_PHASES, args.threshold,
+        result = analyse(f, tuple(args.phases.split(",")) if args.phases else None, args.threshold,
                          args.min_idle, args.sigma)
     print(report(result, args.file))
     if args.json:

@@ -2,7 +2,7 @@
 users know from the OSU and IMB-NBC benchmarks (peers.md sections 0 and 4.1).
 
 The overlapped section of an iteration runs from the start of the `post` phase to `wait_end`;
-the work phases (wavefronts.WORK_PHASES) recorded between `post_end` and `wait_end` are the
+the work phases (phase_classes.work_phases) recorded between `post_end` and `wait_end` are the
 computation it overlaps. Workloads that record such a sequence (docs/output.md): toy with
 `overlap = true` (post, part1, wait), cg with `overlap = true` (post, interior, wait), spmv and
 chebfd with `splitwait` (post, local, wait). Per rank r, as means over the iterations n in which
@@ -29,11 +29,12 @@ import numpy as np
 from .errors import DesyncError
 from .phases import event_phases, phase_intervals, valid
 from .timeline import read_timeline
+from .phase_classes import work_phases
 from .wavefronts import WORK_PHASES
 from .window import select_window
 
 
-def sections(tl):
+def sections(tl, work=WORK_PHASES):
     """{overall[p, n], compute[p, n], overlapped[p, n], plain[p, n], between} of a timeline:
     the post .. wait section of every (rank, iteration), its compute (work phases between
     post_end and wait_end), and which sections overlap compute (compute > 0) or not."""
@@ -47,14 +48,14 @@ def sections(tl):
     between = order[order.index("post") + 1:order.index("wait")]
     compute = np.zeros(pb.shape)
     for p in between:
-        if p in WORK_PHASES:
+        if p in work:
             b, e = intervals[p]
             compute += np.where(valid(b, e), e - b, 0.0)
     with np.errstate(invalid="ignore"):
         happened = np.isfinite(pb) & np.isfinite(we) & (we >= pb)
     overall = np.where(happened, we - pb, np.nan)
     return {"overall": overall, "compute": compute, "overlapped": happened & (compute > 0),
-            "plain": happened & (compute == 0), "between": [p for p in between if p in WORK_PHASES]}
+            "plain": happened & (compute == 0), "between": [p for p in between if p in work]}
 
 
 def rank_means(values, mask):
@@ -91,10 +92,10 @@ def number(x):
     return float(x) if np.isfinite(x) else None
 
 
-def overlap(tl, pure_tl=None, pure_name=None, notes=None):
+def overlap(tl, pure_tl=None, pure_name=None, notes=None, work=WORK_PHASES, pure_work=WORK_PHASES):
     """The overlap of a timeline (module doc); pure_tl: the paired run's timeline or None;
     notes: remarks to report with the result."""
-    sec = sections(tl)
+    sec = sections(tl, work)
     if not sec["overlapped"].any():
         raise DesyncError("no work phase between post and wait in any iteration (phases between them: "
                           "%s): nothing overlaps the communication; overlap needs e.g. the toy with "
@@ -104,7 +105,7 @@ def overlap(tl, pure_tl=None, pure_name=None, notes=None):
     t_compute = rank_means(sec["compute"], sec["overlapped"])
     notes = list(notes or [])
     if pure_tl is not None:
-        psec = sections(pure_tl)
+        psec = sections(pure_tl, pure_work)
         if not psec["plain"].any():
             raise DesyncError("%s has no post .. wait section without compute to take t_pure from "
                               "(a run without overlap is needed)" % pure_name)
@@ -150,14 +151,16 @@ def analyse(path, pure_path=None):
     with open_output(path) as f:
         tl = read_timeline(f, select_window(f))
         workload = root_attributes(f).get("workload")
-    pure_tl, notes = None, []
+        work = work_phases(f)
+    pure_tl, notes, pure_work = None, [], WORK_PHASES
     if pure_path is not None:
         with open_output(pure_path) as f:
             pure_tl = read_timeline(f, select_window(f))
             pure_workload = root_attributes(f).get("workload")
+            pure_work = work_phases(f)
         if pure_workload != workload:
             notes.append("the paired run is a %s run, this one %s" % (pure_workload, workload))
-    return overlap(tl, pure_tl, pure_path, notes)
+    return overlap(tl, pure_tl, pure_path, notes, work, pure_work)
 
 
 def report(result, path):

@@ -34,7 +34,8 @@ import numpy as np
 
 from .errors import DesyncError
 from .h5file import read, root_attributes
-from .idle_waves import IDLE_PHASES, idle_times
+from .idle import idle_times
+from .phase_classes import idle_phases, work_phases
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
 from .wavefronts import WORK_PHASES
@@ -50,10 +51,10 @@ SEED = 0
 N_INIT = 10
 
 
-def mpi_times(tl):
+def mpi_times(tl, work=WORK_PHASES):
     """M[p, n] (s): summed durations of the MPI phases (module doc), and their names."""
     intervals = phase_intervals(tl)
-    names = [p for p in intervals if p not in WORK_PHASES and p not in LOCAL_PHASES]
+    names = [p for p in intervals if p not in work and p not in LOCAL_PHASES]
     m = np.zeros(tl.events.shape[:2])
     for p in names:
         b, e = intervals[p]
@@ -185,8 +186,8 @@ def choose_k(k, socket_ids, domains):
 
 def analyse(f, window, k=None, bins=20):
     tl = read_timeline(f, window)
-    idle, _, idle_phases = idle_times(tl, IDLE_PHASES)
-    mpi, mpi_phases = mpi_times(tl)
+    idle, _, idle_names = idle_times(tl, idle_phases(f))
+    mpi, mpi_phases = mpi_times(tl, work_phases(f))
     dom = read(f, "topology/contention_domain")
     domains = np.zeros(len(tl.ranks), np.int64) if dom is None else np.asarray(dom)[tl.ranks]
     socket_ids = sockets(f, tl.ranks)
@@ -196,7 +197,7 @@ def analyse(f, window, k=None, bins=20):
     off = corr[~np.eye(len(corr), dtype=bool)]
     result = {
         "ranks": [int(r) for r in tl.ranks], "iterations": [int(n) for n in tl.iterations],
-        "idle_phases": idle_phases, "mpi_phases": mpi_phases,
+        "idle_phases": idle_names, "mpi_phases": mpi_phases,
         "contention_domain": [int(d) for d in domains],
         "socket": None if socket_ids is None else [int(s) for s in socket_ids],
         "idle_s": idle.tolist(), "mpi_s": mpi.tolist(), "idle_zscore": z.tolist(),

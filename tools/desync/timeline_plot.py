@@ -26,6 +26,7 @@ import numpy as np
 from .errors import DesyncError
 from .formatting import iteration_span, rank_ranges
 from .h5file import open_output, read, root_attributes
+from .phase_classes import described, idle_phases
 from .phases import phase_intervals, valid
 from .collectives import lanes, read_collectives
 from .messages import in_window, read_messages
@@ -88,9 +89,23 @@ BAR_HEIGHT = 0.8
 RECTS_PER_PATH = 100_000  # compound paths are split so that Agg never gets a giant one
 
 
-def style(phase):
-    """The bar style of a phase; phases this tool does not know are grey, labelled by name."""
-    return STYLE.get(phase) or dict(UNKNOWN_STYLE, label=phase)
+def darker(colour, factor=0.6):
+    """#rrggbb scaled towards black: the edge of a bar of that face colour."""
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join("%02x" % int(c * factor) for c in rgb)
+
+
+def style(phase, described=None):
+    """The bar style of a phase: the phases the tools have always drawn keep their look; any
+    other takes the colour and label the file gives it (/phases, phase_classes.described); a
+    phase neither knows is grey, labelled by name."""
+    if phase in STYLE:
+        return STYLE[phase]
+    d = (described or {}).get(phase)
+    if d and len(d["colour"]) == 7 and d["colour"].startswith("#"):
+        return dict(facecolor=d["colour"], edgecolor=darker(d["colour"]),
+                    hatch="////" if d["class"] == "sync" else None, label=d["label"] or phase)
+    return dict(UNKNOWN_STYLE, label=phase)
 
 
 LONG_RUN_ITERATIONS = 60  # more iterations than this: bars too thin to read, heat map beside
@@ -105,13 +120,15 @@ def cmd_timeline(args):
         msgs = None if getattr(args, "no_messages", False) else read_messages(f)
         colls = None if getattr(args, "no_messages", False) else read_collectives(f)
         domains = read(f, "topology/contention_domain")
+        phases = described(f)
+        idle = idle_phases(f)
     time_range = None
     if getattr(args, "time", None) is not None:
         tl, time_range = zoom_time(tl, args.time)
     fronts = None
     if getattr(args, "wavefronts", False) or getattr(args, "steps", None):
         fronts = window_fronts(tl, domains, parse_steps(getattr(args, "steps", None)))
-    fig = draw_timeline(tl, attrs, args.title, args.dpi, msgs, colls, time_range, fronts)
+    fig = draw_timeline(tl, attrs, args.title, args.dpi, msgs, colls, time_range, fronts, phases)
     fig.savefig(args.output, dpi=args.dpi)
     print("wrote %s (%d ranks x %d iterations)" % (args.output, len(tl.ranks), len(tl.iterations)))
     if fronts is not None:
@@ -121,11 +138,11 @@ def cmd_timeline(args):
             print("  no wavefront to draw: no chosen step has 3 ranks with different finish times")
     width = iteration_pixels(tl, fig)
     if len(tl.iterations) > LONG_RUN_ITERATIONS or width < MIN_ITERATION_PIXELS:
-        long_run_note(args, tl, attrs, width)
+        long_run_note(args, tl, attrs, width, idle)
     return 0
 
 
-def long_run_note(args, tl, attrs, width):
+def long_run_note(args, tl, attrs, width, idle=None):
     """A window too long for bars: say so and write the idle heat map beside the timeline."""
     from .heatmap import draw_heatmap, idle_minus_mean
 
@@ -135,7 +152,7 @@ def long_run_note(args, tl, attrs, width):
     if getattr(args, "no_heatmap", False):
         return
     try:
-        matrix, present = idle_minus_mean(tl)
+        matrix, present = idle_minus_mean(tl, idle) if idle else idle_minus_mean(tl)
     except DesyncError as exc:
         print("note: no idle heat map either: %s" % exc)
         return
@@ -213,7 +230,7 @@ def rect_paths(x0, x1, y0, y1):
 MAX_MESSAGE_LINES = 20000  # more would be a grey fog: every k-th is drawn, the legend says so
 
 
-def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None, colls=None, time_range=None, fronts=None):
+def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None, colls=None, time_range=None, fronts=None, phases=None):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -234,10 +251,10 @@ def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None, colls=None, time_ra
     ax.set_xlim(t_min - pad, t_max + pad)
     ax.set_ylim(n_rows - 0.5, -0.5)  # first rank of the window at the top
     label_ranks(ax, tl)
-    labels = dict.fromkeys(style(p)["label"] for p in bars)  # phases sharing a style: one entry
-    first = {style(p)["label"]: p for p in reversed(list(bars))}
-    handles = [Patch(facecolor=style(first[lb])["facecolor"], edgecolor=style(first[lb])["edgecolor"],
-                     hatch=style(first[lb])["hatch"], label=lb) for lb in labels]
+    labels = dict.fromkeys(style(p, phases)["label"] for p in bars)  # phases sharing a style: one entry
+    first = {style(p, phases)["label"]: p for p in reversed(list(bars))}
+    handles = [Patch(facecolor=style(first[lb], phases)["facecolor"], edgecolor=style(first[lb], phases)["edgecolor"],
+                     hatch=style(first[lb], phases)["hatch"], label=lb) for lb in labels]
     if t_min < 0 < t_max:
         ax.axvline(0, color="black", lw=0.8, ls="--", zorder=3)
         handles.append(Line2D([], [], color="black", lw=0.8, ls="--", label="measured loop starts"))
@@ -255,7 +272,7 @@ def draw_timeline(tl, attrs, title=None, dpi=150, msgs=None, colls=None, time_ra
     pixel = (t_max - t_min + 2 * pad) / max(1.0, ax.get_window_extent().width)
     for phase, (x0, x1, y) in bars.items():
         x0, x1, y = merge_subpixel(x0, x1, y, t_min - pad, pixel)
-        st = style(phase)
+        st = style(phase, phases)
         ax.add_collection(PathCollection(
             rect_paths(x0, x1, y - BAR_HEIGHT / 2, y + BAR_HEIGHT / 2),
             facecolors=st["facecolor"], edgecolors=st["edgecolor"], linewidths=0,

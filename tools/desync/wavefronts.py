@@ -29,12 +29,14 @@ from scipy import stats
 
 from .errors import DesyncError
 from .h5file import read
+from .idle import idle_times
+from .phase_classes import FALLBACK_DELAY, FALLBACK_WORK, idle_phases, not_communication, work_phases
 from .phases import phase_intervals, valid
 from .timeline import latest_event, read_timeline
 from .window import select_window
 
-WORK_PHASES = ("compute", "local", "remote", "sweep", "fused", "part1", "part2", "interior", "spmv", "pq",
-               "update", "direction", "product", "gemm1", "gemm2", "cannon1", "cannon2")
+# The phase sets of files without /phases (phase_classes.py); analyse() takes the file's own.
+WORK_PHASES = FALLBACK_WORK
 
 
 def front(t, ranks):
@@ -112,7 +114,7 @@ def concurrency(intervals, domains, t0, t1, samples=200, work=WORK_PHASES):
 
 
 #: injected busy work: neither compute nor communication in the class averages
-NOT_COMM = ("delay",)
+NOT_COMM = FALLBACK_DELAY
 
 
 def iteration_classes(finish, excess, t_iter, amplitude_factor=2.0, amplitude_floor=0.1, idle_fraction=0.25):
@@ -166,23 +168,21 @@ def phase_averages(intervals, wave, work=WORK_PHASES, not_comm=NOT_COMM):
     return out
 
 
-def lockstep_vs_wave(tl, intervals, finish, **rule):
+def lockstep_vs_wave(tl, intervals, finish, work=WORK_PHASES, not_comm=NOT_COMM, idle_phases=None, **rule):
     """The classification and the class averages of a timeline (module doc)."""
-    from .idle_waves import idle_times
-
     try:
-        idle, _, _ = idle_times(tl)
+        idle, _, _ = idle_times(tl, idle_phases) if idle_phases else idle_times(tl)
         excess = idle - np.nanmedian(idle, axis=1, keepdims=True)
     except DesyncError:  # no idle phase in this workload: amplitude rule alone
         excess = None
     b, e = phase_intervals(tl, iteration=True)["iteration"]
     t_iter = float(np.nanmedian(np.where(valid(b, e), e - b, np.nan)))
     wave, amp, amp_cut, idle_cut = iteration_classes(finish, excess, t_iter, **rule)
-    out = phase_averages(intervals, wave)
+    out = phase_averages(intervals, wave, work, not_comm)
     out.update({"iteration_time_s": t_iter, "amplitude_cut_s": float(amp_cut),
                 "idle_cut_s": float(idle_cut) if excess is not None else None,
                 "wave_iterations": [int(k) for k in np.asarray(tl.iterations)[wave]],
-                "communication_phases": [p for p in intervals if p not in WORK_PHASES and p not in NOT_COMM]})
+                "communication_phases": [p for p in intervals if p not in work and p not in not_comm]})
     return out
 
 
@@ -197,10 +197,11 @@ def analyse(f, steps=None, samples=200):
     t0 = float(np.nanmin(tl.events))
     t1 = float(np.nanmax(tl.events))
     dom = domains if domains is not None else np.zeros(len(tl.ranks), int)
-    result["concurrency"] = concurrency(intervals, dom, t0, t1, samples)
+    work = work_phases(f)
+    result["concurrency"] = concurrency(intervals, dom, t0, t1, samples, work)
     result["samples"] = int(samples)
-    result["work_phases"] = [p for p in WORK_PHASES if p in intervals]
-    result["lockstep_vs_wave"] = lockstep_vs_wave(tl, intervals, finish)
+    result["work_phases"] = [p for p in work if p in intervals]
+    result["lockstep_vs_wave"] = lockstep_vs_wave(tl, intervals, finish, work, not_communication(f), idle_phases(f))
     return result
 
 

@@ -19,7 +19,8 @@ WorkloadModule stencil_module() {
   m.memory = stencil_memory;
   m.run = run_stencil;
   m.phases = {{"sweep", PhaseClass::work, "#b9e3b0", "sweep (stencil)"},
-              {"latency", PhaseClass::delay, "#6baed6", "injected latency"}};
+              // Busy work in the halo exchange that stands for network latency: communication time.
+              {"latency", PhaseClass::communication, "#6baed6", "injected latency"}};
   m.simulated = sim::stencil_program;
   return m;
 }

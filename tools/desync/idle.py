@@ -1,0 +1,27 @@
+"""Idle time per rank and iteration: the time spent in the idle phases (waiting for messages, at
+barriers and global reductions; phase_classes.idle_phases gives them for a file)."""
+
+import numpy as np
+
+from .errors import DesyncError
+from .phase_classes import FALLBACK_IDLE
+from .phases import phase_intervals, valid
+
+IDLE_PHASES = FALLBACK_IDLE
+
+
+def idle_times(tl, phases=IDLE_PHASES):
+    """idle[p, n] (s) summed over the idle phases present, end[p, n] the latest idle phase end."""
+    intervals = phase_intervals(tl)
+    present = [p for p in phases if p in intervals]
+    if not present:
+        raise DesyncError("no idle phase in this file (looked for %s; phases: %s)"
+                          % (", ".join(phases), ", ".join(intervals)))
+    idle = np.zeros(tl.events.shape[:2])
+    end = np.full(tl.events.shape[:2], np.nan)
+    for p in present:
+        b, e = intervals[p]
+        ok = valid(b, e)
+        idle += np.where(ok, e - b, 0.0)
+        end = np.where(ok, np.fmax(end, e), end)
+    return idle, end, present
