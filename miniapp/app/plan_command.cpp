@@ -12,56 +12,25 @@
 #include "matrix/row_partition.hpp"
 #include "workloads/registry.hpp"
 #include "matrix/sampled_nnz.hpp"
-#include "workloads/symmsquarecube/ssc_plan.hpp"
-#include "workloads/symmsquarecube/symmsquarecube_config.hpp"
 
 namespace desync {
 
 namespace {
 
-// SymmSquareCube decks: the communication plan of the chosen algorithm (workloads/symmsquarecube/ssc_plan.hpp).
-// Ranks per node: --ranks-per-node, else [placement] active_ppn / ranks_per_node (the kernel's
-// ranks per node), else all ranks on one node.
-std::string ssc_plan_command(const Config& cfg, const PlanOptions& opt, const std::string& format,
-                             const PlanModelOptions& model) {
-  if (opt.only_rank >= 0)
-    throw DeckError(fmt::format("error: --rank {}: desync plan of a symmsquarecube deck prints every rank's share; "
-                                "allowed: --rank only with a [matrix] deck", opt.only_rank));
-  if (opt.nb != 1)
-    throw DeckError(fmt::format("error: --nb {}: symmsquarecube blocks have one width; allowed: --nb only with a [matrix] deck",
-                                opt.nb));
-  if (opt.spy_grid >= 0)
-    throw DeckError(fmt::format("error: --spy-grid {}: a symmsquarecube plan has no sparse matrix; allowed: --spy-grid only "
-                                "with a [matrix] deck",
-                                opt.spy_grid));
-  if (model.latency_us > 0 && model.bandwidth_MiBps <= 0)
-    throw DeckError(fmt::format("error: --latency {} without --bandwidth; allowed: --latency together with --bandwidth",
-                                model.latency_us));
-  int ppn = opt.ranks_per_node;
-  if (ppn <= 0) {
-    const std::int64_t rpn = cfg.placement.ranks_per_node, active = cfg.placement.active_ppn;
-    const std::int64_t k = active > 0 && rpn > 0 ? std::min(active, rpn) : active > 0 ? active : rpn;
-    ppn = k > 0 ? static_cast<int>(std::min<std::int64_t>(k, opt.ranks)) : opt.ranks;
-  }
-  try {
-    const SscPlan p = ssc_plan(cfg.params.get<SymmSquareCubeConfig>(), opt.ranks, ppn, static_cast<int>(cfg.comm.communicators),
-                               model.bandwidth_MiBps * 1048576.0, model.latency_us * 1e-6);
-    return format == "json" ? ssc_plan_json(p) : ssc_plan_text(p);
-  } catch (const DeckError& e) {
-    throw DeckError(cfg.deck_path + ": " + e.what());
-  }
-}
-
 }  // namespace
 
 std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::string& format, const PlanModelOptions& model) {
   if (opt.ranks < 1) throw DeckError("error: --ranks must be >= 1");
-  if (cfg.run.workload == "symmsquarecube") return ssc_plan_command(cfg, opt, format, model);
+  if (const auto own = workload_module(cfg.run.workload).plan) return own(cfg, opt, format, model);
+  // The workloads with a plan of their own (the others plan their [matrix]), for messages.
+  std::string own_plans;
+  for (const auto& m : workload_registry())
+    if (m.plan) own_plans += (own_plans.empty() ? "" : " or ") + ("[run] workload = \"" + m.deck.name + "\"");
   if (model.bandwidth_MiBps > 0 || model.latency_us > 0)
-    throw DeckError("error: --bandwidth and --latency apply to the communication model of symmsquarecube decks; "
-                    "allowed: only with [run] workload = \"symmsquarecube\"");
+    throw DeckError("error: --bandwidth and --latency apply to the communication model of a workload's own plan; "
+                    "allowed: only with " + own_plans);
   if (!cfg.has_matrix) throw DeckError(cfg.deck_path + ": error: the deck has no [matrix] table; desync plan needs one "
-                                       "(or [run] workload = \"symmsquarecube\")");
+                                       "(or " + own_plans + ")");
   if (opt.only_rank >= opt.ranks) throw DeckError(fmt::format("error: --rank {} is not below --ranks {}", opt.only_rank, opt.ranks));
   if (cfg.matrix.partition == PartitionKind::box) validate_for_ranks(cfg, opt.ranks);  // px py pz = --ranks
   if (opt.ranks_per_node > 0 && opt.ranks % opt.ranks_per_node != 0)

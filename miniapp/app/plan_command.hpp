@@ -7,12 +7,6 @@
 
 namespace desync {
 
-// The communication model of `desync plan` for symmsquarecube decks (workloads/symmsquarecube/ssc_plan.hpp):
-// bandwidth in MiB/s (2^20 B/s, the study's MB/s), latency in microseconds; bandwidth 0: volumes only.
-struct PlanModelOptions {
-  double bandwidth_MiBps = 0.0;
-  double latency_us = 0.0;
-};
 
 // Throws DeckError for a deck without [matrix] (symmsquarecube decks need none) or options that
 // contradict it. Returns the text.

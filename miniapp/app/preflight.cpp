@@ -16,7 +16,6 @@
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
 #include "workloads/registry.hpp"
-#include "workloads/stencil/stencil_config.hpp"
 
 namespace desync {
 namespace fs = std::filesystem;
@@ -158,7 +157,11 @@ void check_thread_level(const Config& cfg, MPI_Comm) {
 
 std::string memory_summary(const Config& cfg, int ranks) {
   int p = ranks;
-  if (p <= 0) p = cfg.run.workload == "stencil" && cfg.params.get<StencilConfig>().px > 0 ? static_cast<int>(cfg.params.get<StencilConfig>().px * cfg.params.get<StencilConfig>().py) : 1;
+  if (p <= 0) {
+    const auto implied = workload_module(cfg.run.workload).deck_ranks;
+    p = implied ? static_cast<int>(implied(cfg)) : 0;
+  }
+  if (p <= 0) p = 1;
   MemoryEstimate m;
   try {
     // The larger of the first and last rank's (the ranks whose shares differ most).

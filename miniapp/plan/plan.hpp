@@ -12,6 +12,13 @@
 
 namespace desync {
 
+// The communication model of a workload's own plan (WorkloadModule::plan, e.g. SymmSquareCube's):
+// bandwidth in MiB/s (2^20 B/s, the study's MB/s), latency in microseconds; bandwidth 0: volumes only.
+struct PlanModelOptions {
+  double bandwidth_MiBps = 0.0;
+  double latency_us = 0.0;
+};
+
 struct PlanOptions {
   int ranks = 1;
   int ranks_per_node = 0;  // 0: all ranks on one node

@@ -13,6 +13,7 @@
 
 #include "config/workload_deck.hpp"
 #include "core/memory.hpp"
+#include "plan/plan.hpp"
 #include "record/phase_styles.hpp"
 #include "record/workload_result.hpp"
 
@@ -38,6 +39,13 @@ struct WorkloadModule {
   // Its own phases: class and colour (written to /phases; the shared ones, e.g. "wait", "sync",
   // "delay", come from record/phase_styles.hpp).
   std::vector<PhaseStyle> phases;
+  // The rank count its deck implies by itself (e.g. a process grid), for estimates made without
+  // --ranks; 0 or null: none.
+  std::int64_t (*deck_ranks)(const Config& cfg) = nullptr;
+  // Its own `desync plan` (text or JSON for `format`), for a workload whose plan is not a matrix's
+  // partition and halo plan; null: the matrix plan (workloads with a [matrix]).
+  std::string (*plan)(const Config& cfg, const PlanOptions& opt, const std::string& format,
+                      const PlanModelOptions& model) = nullptr;
   // Its program for `desync simulate` (sim_model/sim_program.hpp), or null: not simulated.
   sim::Program (*simulated)(const Config& cfg, const sim::Platform& platform, int ranks) = nullptr;
 };

@@ -17,6 +17,11 @@ WorkloadModule stencil_module() {
   m.deck.no_overlap = [](const Config&) -> std::string { return "the stencil exchanges its halo, then sweeps"; };
   m.deck.validate_ranks = [](const Config& cfg, int nranks) { validate_stencil_grid(cfg.params.get<StencilConfig>(), nranks); };
   m.memory = stencil_memory;
+  // A deck with px and py names its process grid, hence its rank count.
+  m.deck_ranks = [](const Config& cfg) -> std::int64_t {
+    const StencilConfig& c = cfg.params.get<StencilConfig>();
+    return c.px > 0 ? c.px * c.py : 0;
+  };
   m.run = run_stencil;
   m.phases = {{"sweep", PhaseClass::work, "#b9e3b0", "sweep (stencil)"},
               // Busy work in the halo exchange that stands for network latency: communication time.

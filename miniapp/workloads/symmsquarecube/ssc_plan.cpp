@@ -355,4 +355,37 @@ SscPlan ssc_plan(const SymmSquareCubeConfig& cfg, int ranks, int ranks_per_node,
   return plan;
 }
 
+// SymmSquareCube decks: the communication plan of the chosen algorithm (workloads/symmsquarecube/ssc_plan.hpp).
+// Ranks per node: --ranks-per-node, else [placement] active_ppn / ranks_per_node (the kernel's
+// ranks per node), else all ranks on one node.
+std::string ssc_plan_command(const Config& cfg, const PlanOptions& opt, const std::string& format,
+                             const PlanModelOptions& model) {
+  if (opt.only_rank >= 0)
+    throw DeckError(fmt::format("error: --rank {}: desync plan of a symmsquarecube deck prints every rank's share; "
+                                "allowed: --rank only with a [matrix] deck", opt.only_rank));
+  if (opt.nb != 1)
+    throw DeckError(fmt::format("error: --nb {}: symmsquarecube blocks have one width; allowed: --nb only with a [matrix] deck",
+                                opt.nb));
+  if (opt.spy_grid >= 0)
+    throw DeckError(fmt::format("error: --spy-grid {}: a symmsquarecube plan has no sparse matrix; allowed: --spy-grid only "
+                                "with a [matrix] deck",
+                                opt.spy_grid));
+  if (model.latency_us > 0 && model.bandwidth_MiBps <= 0)
+    throw DeckError(fmt::format("error: --latency {} without --bandwidth; allowed: --latency together with --bandwidth",
+                                model.latency_us));
+  int ppn = opt.ranks_per_node;
+  if (ppn <= 0) {
+    const std::int64_t rpn = cfg.placement.ranks_per_node, active = cfg.placement.active_ppn;
+    const std::int64_t k = active > 0 && rpn > 0 ? std::min(active, rpn) : active > 0 ? active : rpn;
+    ppn = k > 0 ? static_cast<int>(std::min<std::int64_t>(k, opt.ranks)) : opt.ranks;
+  }
+  try {
+    const SscPlan p = ssc_plan(cfg.params.get<SymmSquareCubeConfig>(), opt.ranks, ppn, static_cast<int>(cfg.comm.communicators),
+                               model.bandwidth_MiBps * 1048576.0, model.latency_us * 1e-6);
+    return format == "json" ? ssc_plan_json(p) : ssc_plan_text(p);
+  } catch (const DeckError& e) {
+    throw DeckError(cfg.deck_path + ": " + e.what());
+  }
+}
+
 }  // namespace desync

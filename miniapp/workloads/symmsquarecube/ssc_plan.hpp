@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "plan/plan.hpp"
 #include "workloads/symmsquarecube/symmsquarecube_config.hpp"
 
 namespace desync {
@@ -83,5 +84,11 @@ double ssc_model_time(SscOpKind kind, int g, double n_bytes, double bandwidth_Bp
 
 std::string ssc_plan_text(const SscPlan& p);
 std::string ssc_plan_json(const SscPlan& p);
+
+// `desync plan` of a symmsquarecube deck (its module's WorkloadModule::plan): the communication
+// plan of the chosen algorithm. Ranks per node: --ranks-per-node, else [placement] active_ppn /
+// ranks_per_node (the kernel's ranks per node), else all ranks on one node.
+std::string ssc_plan_command(const Config& cfg, const PlanOptions& opt, const std::string& format,
+                             const PlanModelOptions& model);
 
 }  // namespace desync

@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "workload/placement_rules.hpp"
+#include "workloads/symmsquarecube/ssc_plan.hpp"
 #include "workloads/symmsquarecube/symmsquarecube.hpp"
 #include "workloads/symmsquarecube/symmsquarecube_deck.hpp"
 
@@ -82,6 +83,7 @@ WorkloadModule symmsquarecube_module() {
   m.memory = symmsquarecube_memory;
   m.run = run_symmsquarecube;
   m.validate_layout = ssc_layout;
+  m.plan = ssc_plan_command;
   const auto product = [](const char* n) { return PhaseStyle{n, PhaseClass::work, "#b9e3b0", "local product (gemm)"}; };
   const auto comm = [](const char* n, const char* colour, const char* label) {
     return PhaseStyle{n, PhaseClass::communication, colour, label};
