@@ -1,30 +1,44 @@
 """Reading and viewing desync HDF5 output files (the contract is docs/output.md).
 
-The command line is cli.py (installed as `desync-view` by `pip install ./tools`, run in place as
-tools/desync_view.py); this package holds what it runs, one concept per module:
+The command lines are cli.py (installed as `desync-view` by `pip install ./tools`, run in place as
+tools/desync_view.py), campaign_cli.py (`desync-campaign`) and calibrate_cli.py
+(`desync-calibrate`). cli.py and campaign_cli.py only assemble their subcommands, one module each
+in view_commands/ and campaign_commands/ (register(subparsers): its options; run: its printing).
+The other modules hold what they run, one concept per module; the analyses return data and never
+print (only desync-calibrate's measurements log their progress, calibrate_runner.log):
 
-  cli.py            the command line: subcommands, windows, exit status
+  cli.py            desync-view: the list of subcommands, exit status
+  view_commands/    one module per desync-view subcommand (summary.py, timeline.py, compare.py,
+                    idlewave.py, wavefront.py, heatmap.py, efficiency.py, ppam.py, overlap.py,
+                    concurrency.py, plan_plot.py, saturation.py, trace.py) and options.py (windows)
   errors.py         DesyncError, the errors a user can fix (printed without a traceback)
   h5file.py         opening and validating a file, decoding strings, reading datasets/attributes
   window.py         rank and iteration windows (deck numbering) and their selection
   timeline.py       the /timeline/events of a window (Timeline) and first/latest events
   phases.py         the generic phase rule: phase intervals and per-rank trace tracks
+  phase_classes.py  what each phase is: class, colour, label from /phases (FALLBACK for older files)
+  idle.py           idle time per rank and iteration (the phases of classes wait and sync)
   formatting.py     numbers, times, byte counts and rank lists for humans
-  summary.py        the `summary` subcommand (text summary)
-  timeline_plot.py  the `timeline` subcommand (per-rank timeline picture)
+  summary.py        the text summary (`summary`)
+  timeline_plot.py  the per-rank timeline picture (`timeline`)
   wavefront_overlay.py  `timeline --wavefronts`: the fitted wavefronts drawn over the timeline
-  chrome_trace.py   the `trace` subcommand (Chrome Trace Event JSON)
-  compare.py        the `compare` subcommand (a paired run's improvement)
-  idle_waves.py     the `idlewave` subcommand (idle-wave source, speed, decay, sigma_eff)
-  wavefronts.py     the `wavefront` subcommand (wavefront slope, r, amplitude; concurrency per domain)
-  efficiency.py     the `efficiency` subcommand (POP load balance, communication and parallel efficiency)
-  heatmap.py        the `heatmap` subcommand (rank x iteration idle time minus its mean)
-  ppam.py           the `ppam` subcommand (PPAM'22 set: z-scored idle times, histograms, correlation, phase space, PCA + k-means)
-  overlap.py        the `overlap` subcommand (OSU and IMB-NBC overlap from the post .. wait sections)
-  concurrency_plot.py  the `concurrency` subcommand (ranks in work phases per contention domain over time)
-  plan_plot.py      the `plan-plot` subcommand (spy density and rank x rank volume of `desync plan --format json`)
-  saturation_plot.py   the `saturation` subcommand (b(N) per kernel with N_s and the model line)
-  campaign*.py      the `desync-campaign` command (tools/desync_campaign.py): expand, run, slurm, collect, plot
+  chrome_trace.py   Chrome Trace Event JSON (`trace`)
+  compare.py        a paired run's improvement (`compare`)
+  idle_waves.py     idle-wave source, speed, decay, sigma_eff (`idlewave`)
+  wavefronts.py     wavefront slope, r, amplitude; concurrency per domain (`wavefront`)
+  efficiency.py     POP load balance, communication and parallel efficiency (`efficiency`)
+  heatmap.py        rank x iteration idle time minus its mean (`heatmap`)
+  ppam.py           PPAM'22 set: z-scored idle times, histograms, correlation, phase space, PCA + k-means (`ppam`)
+  overlap.py        OSU and IMB-NBC overlap from the post .. wait sections (`overlap`)
+  concurrency_plot.py  ranks in work phases per contention domain over time (`concurrency`)
+  plan_plot.py      spy density and rank x rank volume of `desync plan --format json` (`plan-plot`)
+  saturation_plot.py   b(N) per kernel with N_s and the model line (`saturation`)
+  campaign_cli.py   desync-campaign: the list of subcommands, exit status
+  campaign_commands/   one module per desync-campaign subcommand (list_points.py for `list`,
+                    check.py, run.py, slurm.py, collect.py, plot.py) and options.py
+  campaign*.py      the campaign file (campaign.py), launching and result states (campaign_launch.py),
+                    running and checking points (campaign_run.py), the Slurm script
+                    (campaign_slurm.py), the table (campaign_collect.py), the pictures (campaign_plot.py)
   calibrate_cli.py  the `desync-calibrate` command (tools/calibrate_platform.py): a platform file for `desync simulate`
   calibrate_runner.py  calibrate: the desync binary, the launcher, running a deck into an .h5 file
   calibrate_measure.py calibrate: the five measurements (layout, memory, network, eager limits, divide)

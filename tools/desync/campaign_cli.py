@@ -22,6 +22,10 @@ The binary is --binary, else $DESYNC_BIN, else [campaign] binary, else `desync` 
 extra mpiexec flags come from $DESYNC_MPIEXEC_PREFLAGS (";"-separated, as ci/env.sh sets it).
 Exit status: 0 on success, 1 when a point failed (run) or was refused (check) or an output
 cannot be written, 2 for usage errors (bad arguments, a bad campaign file), 130 on Ctrl-C.
+
+This module only assembles the command line: each subcommand is a module of campaign_commands/
+(list_points.py, check.py, run.py, slurm.py, collect.py, plot.py) that adds its sub-parser
+(register) and prints its text (run).
 """
 
 import argparse
@@ -29,11 +33,11 @@ import os
 import sys
 
 from .campaign import load_campaign
-from .campaign_collect import cmd_collect
-from .campaign_plot import cmd_plot
-from .campaign_run import cmd_check, cmd_list, cmd_run
-from .campaign_slurm import cmd_slurm
+from .campaign_commands import check, collect, list_points, plot, run, slurm
 from .errors import DesyncError
+
+#: the subcommands in the order `desync-campaign --help` lists them
+COMMANDS = (list_points, check, run, slurm, collect, plot)
 
 
 def prog():
@@ -49,62 +53,8 @@ def build_parser():
                "examples in inputs/campaigns/.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-
-    def common(p, outdir=True, binary=False, only=False, json_out=True):
-        p.add_argument("campaign", metavar="CAMPAIGN.toml")
-        if outdir:
-            p.add_argument("--output-dir", metavar="DIR",
-                           help="where the result files are (default: [campaign] output_dir)")
-        if binary:
-            p.add_argument("--binary", metavar="DESYNC",
-                           help="the desync binary (default: $DESYNC_BIN, [campaign] binary, desync)")
-        if only:
-            p.add_argument("--only", metavar="ID,ID", help="only these points")
-        if json_out:
-            p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
-
-    p = sub.add_parser("list", help="list the points and the state of their result files")
-    common(p)
-    p.set_defaults(func=cmd_list)
-
-    p = sub.add_parser("check", help="validate every point with `desync check --ranks P`")
-    common(p, outdir=False, binary=True, only=True)
-    p.set_defaults(func=cmd_check)
-
-    p = sub.add_parser("run", help="run the points that are not complete, here, with mpiexec")
-    common(p, binary=True, only=True)
-    p.add_argument("--mpiexec", metavar="MPIEXEC", help="the launcher (default: [campaign] mpiexec)")
-    p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
-    p.add_argument("--force", action="store_true", help="run complete points again too")
-    p.set_defaults(func=cmd_run)
-
-    p = sub.add_parser("slurm", help="write a Slurm job-array script, one task per point")
-    common(p, binary=True, only=True, json_out=False)
-    p.add_argument("-o", "--output", metavar="SCRIPT", help="script path (default: OUTDIR/NAME.sbatch)")
-    p.add_argument("--all", action="store_true", help="include complete points too")
-    p.set_defaults(func=cmd_slurm)
-
-    p = sub.add_parser("collect", help="one table (CSV, HDF5) with a row per point")
-    common(p)
-    p.add_argument("--csv", metavar="OUT.csv", help="CSV path (default: OUTDIR/NAME.csv)")
-    p.add_argument("--h5", metavar="OUT.h5", help="also write the table as HDF5")
-    p.set_defaults(func=cmd_collect)
-
-    p = sub.add_parser("plot", help="combined plot: a metric against a key, or scaling bars")
-    common(p)
-    p.add_argument("--kind", choices=("lines", "scaling"), default="lines",
-                   help="lines: y against x, one line per --by value; scaling: bars against ranks "
-                        "with the with-barrier line and P_D (default lines)")
-    p.add_argument("--y", metavar="METRIC",
-                   help="a /metrics name (default: the first of gflops, bandwidth, total_time)")
-    p.add_argument("--x", metavar="KEY", help="x axis: a campaign key or placement column")
-    p.add_argument("--by", metavar="KEY,KEY", help="one line per value of these keys")
-    p.add_argument("--where", action="append", metavar="KEY=VALUE", help="keep only these rows")
-    p.add_argument("-o", "--output", metavar="OUT.png",
-                   help="picture (default: OUTDIR/NAME_Y_vs_X.png, OUTDIR/NAME_scaling_Y.png)")
-    p.add_argument("--title", help="title line")
-    p.add_argument("--dpi", type=int, default=150, help="resolution (default 150)")
-    p.set_defaults(func=cmd_plot)
+    for command in COMMANDS:
+        command.register(sub)
     return parser
 
 

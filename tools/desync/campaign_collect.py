@@ -1,4 +1,5 @@
-"""`desync-campaign collect CAMPAIGN.toml`: one table, one row per point, from the result files.
+"""One table, one row per point, from a campaign's result files (`desync-campaign collect
+CAMPAIGN.toml`, the subcommand in campaign_commands/collect.py).
 
 Columns, in this order:
     run_id            the point's id
@@ -25,15 +26,12 @@ columns, units, rows). Prints a short table.
 """
 
 import csv
-import json
-import os
 
 import h5py
 import numpy as np
 
 from .campaign import value_text
 from .campaign_launch import deck_text, result_state
-from .campaign_run import output_dir
 from .h5file import open_output, read, read_attr, root_attributes, to_scalar
 
 PLACEMENT = ("status", "verdict", "workload", "ranks", "nodes", "ranks_per_node",
@@ -155,41 +153,3 @@ def write_h5(path, campaign, columns, rows, units):
                 width = max([1] + [len(t) for t in text])
                 ds = f.create_dataset(c, data=np.array(text, dtype="S%d" % width))
             ds.attrs["units"] = np.bytes_(units.get(c, "text" if not _numeric(values) else "1"))
-
-
-def _short(value):
-    return "%.6g" % value if isinstance(value, float) else cell(value)
-
-
-def print_table(columns, rows, units):
-    metric = default_metric(columns, rows)
-    head = ["run_id", "status", "verdict", "ranks", "nodes", "threads_per_rank"] + ([metric] if metric else [])
-    widths = [max([len(h)] + [len(_short(r[h])) for r in rows]) for h in head]
-    print("  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip())
-    for r in rows:
-        print("  ".join(_short(r[h]).ljust(w) for h, w in zip(head, widths)).rstrip())
-    if metric:
-        print("(%s in %s; every column in the CSV)" % (metric, units.get(metric, "?")))
-
-
-def cmd_collect(args, campaign):
-    outdir = output_dir(campaign, args.output_dir)
-    columns, rows, units = collect(campaign, outdir)
-    print_table(columns, rows, units)
-    csv_path = args.csv or os.path.join(outdir, campaign.name + ".csv")
-    os.makedirs(os.path.dirname(os.path.abspath(csv_path)), exist_ok=True)
-    write_csv(csv_path, columns, rows)
-    print("wrote %s (%d rows, %d columns)" % (csv_path, len(rows), len(columns)))
-    if args.h5:
-        write_h5(args.h5, campaign, columns, rows, units)
-        print("wrote %s" % args.h5)
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump({"campaign": campaign.name, "columns": columns, "units": units,
-                       "rows": [{c: r[c] for c in columns} for r in rows]}, fh, indent=2)
-    done = sum(1 for r in rows if r["status"] == "complete")
-    if done < len(rows):
-        print("%d of %d point(s) complete; the others: %s" % (
-            done, len(rows), ", ".join("%s (%s)" % (r["run_id"], r["status"])
-                                       for r in rows if r["status"] != "complete")))
-    return 0

@@ -1,5 +1,6 @@
-"""`desync-campaign plot CAMPAIGN.toml`: the campaign's combined pictures (PNG, or any format
-matplotlib's Agg backend writes by suffix), from the rows `collect` builds.
+"""The campaign's combined pictures (PNG, or any format matplotlib's Agg backend writes by suffix),
+from the rows `collect` builds (`desync-campaign plot CAMPAIGN.toml`, the subcommand in
+campaign_commands/plot.py).
 
 Only points whose file is complete and whose verdict is "passed" are drawn; the others are listed.
 --where KEY=VALUE (repeatable) keeps the rows whose KEY has that value (as in the table).
@@ -25,17 +26,13 @@ times (units "s"). When the files hold desync_speedup (P_D = (P_barrier_free - P
 Prints every series (label, x, y, run id); --json OUT writes them.
 """
 
-import json
-import os
-
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from .campaign import value_text  # noqa: E402
-from .campaign_collect import PREFERRED, collect, default_metric, key_column  # noqa: E402,F401
-from .campaign_run import output_dir  # noqa: E402
+from .campaign_collect import PREFERRED, collect, default_metric, key_column  # noqa: E402
 from .errors import DesyncError  # noqa: E402
 
 BARRIER_KEYS = {"run.barrier": (False, True), "chebfd.barrier_per_degree": (False, True),
@@ -242,51 +239,30 @@ def scaling_plot(campaign, rows, y, units, x=None, title=None):
     return fig, out
 
 
-def cmd_plot(args, campaign):
-    outdir = output_dir(campaign, args.output_dir)
+def draw_campaign(campaign, outdir, kind="lines", y=None, x=None, by=None, where=None, title=None):
+    """The picture of the campaign's complete points with verification passed in outdir (module
+    doc): (figure, result, y, default file name); result["excluded"] lists the points not drawn
+    ({"run_id", "why"})."""
     columns, rows, units = collect(campaign, outdir)
     good, bad = usable_rows(rows)
-    good = _filter(good, args.where)
+    good = _filter(good, where)
     if not good:
         raise DesyncError("no complete point with verification passed to draw in %s%s" % (
-            outdir, " (after --where)" if args.where else ""))
-    y = args.y or default_metric(columns, good)
+            outdir, " (after --where)" if where else ""))
+    y = y or default_metric(columns, good)
     if y is None:
         raise DesyncError("the files have none of %s; give --y METRIC" % ", ".join(PREFERRED))
     _check_column(y, good, "--y")
-    by = args.by.split(",") if args.by else None
-    if args.kind == "scaling":
-        fig, result = scaling_plot(campaign, good, y, units, args.x, args.title)
+    if kind == "scaling":
+        fig, result = scaling_plot(campaign, good, y, units, x, title)
         default_name = "%s_scaling_%s.png" % (campaign.name, y)
     else:
-        fig, result = lines_plot(campaign, good, y, units, args.x, by, args.title)
+        fig, result = lines_plot(campaign, good, y, units, x, by, title)
         default_name = "%s_%s_vs_%s.png" % (campaign.name, y, result["x"].replace(".", "-"))
-    path = args.output or os.path.join(outdir, default_name)
-    fig.savefig(path, dpi=args.dpi)
-    plt.close(fig)
     result["excluded"] = [{"run_id": a, "why": b} for a, b in bad]
-    result["output"] = path
-    if args.kind == "scaling":
-        for grp in result["groups"]:
-            print("%s:" % grp["label"])
-            for e in grp["entries"]:
-                print("  %s=%s  barrier-free %s  with barrier %s  gain %s%s" % (
-                    result["x"], value_text(e["x"]), _num(e["barrier_free"]), _num(e["with_barrier"]),
-                    "-" if e["gain"] is None else "%+.1f %%" % (100 * e["gain"]),
-                    "" if e["desync_speedup"] is None else "  P_D %+.1f %%" % (100 * e["desync_speedup"])))
-    else:
-        for s in result["series"]:
-            print("%s:" % s["label"])
-            for p in s["points"]:
-                print("  %s=%s  %s=%s  (%s)" % (result["x"], value_text(p["x"]), y, _num(p["y"]), p["run_id"]))
-    for a, b in bad:
-        print("not drawn: %s (%s)" % (a, b))
-    print("wrote %s" % path)
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(result, fh, indent=2)
-    return 0
+    return fig, result, y, default_name
 
 
-def _num(v):
-    return "-" if v is None else "%.6g" % v
+def close(fig):
+    """Free a figure of this module (pyplot keeps every open one)."""
+    plt.close(fig)

@@ -1,4 +1,5 @@
-"""`desync-campaign slurm CAMPAIGN.toml`: a Slurm job-array script, one array task per point.
+"""A Slurm job-array script, one array task per point (`desync-campaign slurm CAMPAIGN.toml`, the
+subcommand in campaign_commands/slurm.py).
 
 Writes OUTDIR/NAME.sbatch and the points table OUTDIR/NAME.points.tsv it indexes (tab-separated,
 a header line, then one line per array task; empty fields are "-"):
@@ -30,8 +31,7 @@ import math
 import os
 import shlex
 
-from .campaign_launch import deck_text, resolve_binary, result_state
-from .campaign_run import output_dir, select
+from .campaign_launch import deck_text, result_state
 from .errors import DesyncError
 
 SLURM_KEYS = ("nodes", "time", "partition", "account", "qos", "cpus_per_task", "cores_per_node",
@@ -168,16 +168,14 @@ def build(campaign, points, outdir, binary, include_all=False, script_path=None)
     return "\n".join(head + [""] + body) + "\n", table, chosen
 
 
-def cmd_slurm(args, campaign):
-    points = select(campaign.points(), args.only)
-    outdir = os.path.abspath(output_dir(campaign, args.output_dir))
-    binary = resolve_binary(campaign, args.binary)
-    path = os.path.abspath(args.output or os.path.join(outdir, campaign.name + ".sbatch"))
-    script, table, chosen = build(campaign, points, outdir, binary, args.all, path)
+def write_script(campaign, points, outdir, binary, include_all=False, script_path=None):
+    """Write the script (build) to script_path (default OUTDIR/NAME.sbatch) and its points table
+    to OUTDIR/NAME.points.tsv. Returns (script path, table path, the points in the array), or
+    None when every point is complete and include_all is not set (nothing written)."""
+    path = os.path.abspath(script_path or os.path.join(outdir, campaign.name + ".sbatch"))
+    script, table, chosen = build(campaign, points, outdir, binary, include_all, path)
     if script is None:
-        print("campaign %s: all %d point(s) are complete in %s; nothing to submit (--all writes "
-              "them anyway)" % (campaign.name, len(points), outdir))
-        return 0
+        return None
     os.makedirs(outdir, exist_ok=True)
     tsv = os.path.join(outdir, campaign.name + ".points.tsv")
     with open(tsv, "w") as fh:
@@ -185,10 +183,4 @@ def cmd_slurm(args, campaign):
     with open(path, "w") as fh:
         fh.write(script)
     os.chmod(path, 0o755)
-    print("campaign %s: %d of %d point(s) in the job array%s" % (
-        campaign.name, len(chosen), len(points),
-        " (the others are complete)" if len(chosen) < len(points) else ""))
-    print("wrote %s and %s" % (path, tsv))
-    print("submit with: sbatch %s" % path)
-    print("then: desync-campaign collect %s --output-dir %s" % (campaign.path, outdir))
-    return 0
+    return path, tsv, chosen

@@ -1,4 +1,5 @@
-"""The `trace` subcommand: Chrome Trace Event JSON (https://ui.perfetto.dev, chrome://tracing).
+"""Chrome Trace Event JSON (https://ui.perfetto.dev, chrome://tracing) of a run file (the `trace`
+subcommand, view_commands/trace.py).
 
 One process per rank, one complete event (ph "X") per phase and iteration, times in
 microseconds; a name ending in .gz is written gzip-compressed. Also:
@@ -33,11 +34,14 @@ EVENT_FORMAT = ('{"name":"%s","cat":"%s","ph":"X","ts":%.3f,"dur":%.3f,"pid":%d,
                 '"args":{"iteration":%d,"warmup":%s}}')
 
 
-def cmd_trace(args):
-    if args.stride < 1:
+def export_trace(path, output, ranks=slice(None), iterations=slice(None), include_warmup=False, stride=1):
+    """Write the Chrome Trace Event JSON of the window of run file path to output (gzip-compressed
+    for a name ending in .gz). Returns {"events", "ranks", "iterations", "message_flows" (None
+    without /messages)}."""
+    if stride < 1:
         raise DesyncError("--stride must be at least 1")
-    with open_output(args.file) as f:
-        window = select_window(f, args.ranks, args.iterations, args.include_warmup, args.stride)
+    with open_output(path) as f:
+        window = select_window(f, ranks, iterations, include_warmup, stride)
         tl = read_timeline(f, window)
         attrs = root_attributes(f)
         msgs = read_messages(f)
@@ -47,28 +51,26 @@ def cmd_trace(args):
     first = first_event(tl.events)  # the iteration markers
     if np.isfinite(first).any():
         origin_ns = min(origin_ns, int(np.round(np.nanmin(first) * 1e9)))
-    other = trace_provenance(args, attrs, tl, origin_ns / 1e9, clipped)
-    opener = gzip.open if args.output.endswith(".gz") else open
-    with opener(args.output, "wt", encoding="utf-8") as out:
+    other = trace_provenance(path, stride, attrs, tl, origin_ns / 1e9, clipped)
+    opener = gzip.open if output.endswith(".gz") else open
+    with opener(output, "wt", encoding="utf-8") as out:
         count = write_trace(out, tl, order, tracks, origin_ns, other, msgs)
-    print("wrote %s (%d events, %d ranks x %d iterations%s)"
-          % (args.output, count, len(tl.ranks), len(tl.iterations),
-             "" if msgs is None else ", %d message arrows" % other.get("message_flows", 0)))
-    return 0
+    return {"events": count, "ranks": len(tl.ranks), "iterations": len(tl.iterations),
+            "message_flows": None if msgs is None else other.get("message_flows", 0)}
 
 
-def trace_provenance(args, attrs, tl, origin, clipped):
+def trace_provenance(source_file, stride, attrs, tl, origin, clipped):
     keys = ("format_version", "workload", "verification", "desync_version", "git_revision",
             "compiler", "kokkos_version", "execution_space", "mpi_library_version", "start_time",
             "command_line", "ranks", "iterations", "warmup_iterations")
     other = {k: attrs[k] for k in keys if k in attrs}
     other.update({
-        "source_file": os.path.abspath(args.file),
+        "source_file": os.path.abspath(source_file),
         "generator": "tools/desync_view.py trace",
         "window_ranks": rank_ranges(tl.ranks),
         "window_iterations": iteration_span(tl),
         "iteration_numbering": "as in the deck: measured iterations 0..M-1, warm-up -W..-1",
-        "stride": args.stride,
+        "stride": stride,
         "time_origin_s": origin,
         "time_base": "ts = (common time base - time_origin_s) in us; common time base: rank 0's "
                      "clock, 0 at the start of its first measured iteration",

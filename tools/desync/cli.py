@@ -17,11 +17,12 @@ Subcommands:
       time on the common time base on the x axis, one bar per phase and iteration. Phases
       follow the rule of docs/output.md for every workload (an event "<phase>_end" ends phase
       <phase>, which began at the latest earlier event of the iteration that happened) and are
-      coloured by name, one colour family per kind: work phases of every workload green (compute,
-      local, remote, sweep, fused, product, gemm, ...), injected time blue (delay, the stencil's
-      latency, hatched), wait red, sync and global reductions orange, pack/post/unpack/transfers
-      grey, broadcasts and reductions of the collective workloads blue and red tints; every
-      phase of every workload has its colour (timeline_plot.STYLE). With /messages, a line per
+      drawn in the colour and with the legend label the file's /phases gives each phase
+      (phase_classes.py; edges darker, class sync hatched); files written before /phases get the
+      colours the tools always used: work phases of every workload green (compute, local, remote,
+      sweep, fused, product, gemm, ...), injected delay blue, the stencil's latency light blue
+      (hatched), wait red, sync and global reductions orange, pack/post/unpack/transfers grey,
+      broadcasts and reductions of the collective workloads blue and red tints. With /messages, a line per
       message; with /collectives, a segment per collective part in its duplicate's lane,
       coloured by communicator. Any format
       matplotlib's Agg backend writes (png, pdf, svg) by suffix.
@@ -111,86 +112,24 @@ Use an interpreter that has numpy, h5py and matplotlib (on Debian: /usr/bin/pyth
 Exit status: 0 on success, 2 for usage errors (bad arguments, missing file, a file that is not
 a desync output, an empty window), 1 if the output cannot be written.
 
-This module is the command line only; the subcommands live beside it (summary.py,
-timeline_plot.py, chrome_trace.py, compare.py; reading and the phase rule in h5file.py,
-window.py, timeline.py, phases.py).
+This module only assembles the command line: each subcommand is a module of view_commands/
+(view_commands/summary.py, timeline.py, ..., trace.py) that adds its sub-parser (register) and
+prints its text (run); the analyses they call (summary.py, timeline_plot.py, idle_waves.py, ...)
+return data. Reading and the phase rule: h5file.py, window.py, timeline.py, phases.py,
+phase_classes.py.
 """
 import argparse
 import os
 import sys
 
-from .chrome_trace import cmd_trace
-from .compare import cmd_compare
-from .efficiency import cmd_efficiency
-from .heatmap import cmd_heatmap
-from .idle_waves import cmd_idlewave
-from .overlap import cmd_overlap
-from .ppam import cmd_ppam
-from .wavefronts import cmd_wavefront
 from .errors import DesyncError
-from .summary import cmd_summary
-from .timeline_plot import cmd_timeline, parse_time_window
-from .concurrency_plot import cmd_concurrency
-from .plan_plot import cmd_plan_plot
-from .saturation_plot import cmd_saturation
-from .window import parse_iterations, parse_slice
+from .view_commands import (compare, concurrency, efficiency, heatmap, idlewave, overlap, plan_plot, ppam,
+                            saturation, summary, timeline, trace, wavefront)
+from .view_commands.options import join_negative_values
 
-
-def rank_window(text):
-    try:
-        return parse_slice(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc))
-
-
-def iteration_window(text):
-    try:
-        return parse_iterations(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc))
-
-
-WINDOW_OPTIONS = ("--ranks", "--iterations", "--time")
-
-
-def time_window(text):
-    try:
-        return parse_time_window(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc))
-
-
-def join_negative_values(argv):
-    """'--iterations -3:4' -> '--iterations=-3:4': argparse takes '-3:4' for an option."""
-    out, i = [], 0
-    while i < len(argv):
-        a = argv[i]
-        if a in WINDOW_OPTIONS and i + 1 < len(argv) and argv[i + 1][:1] == "-" \
-                and argv[i + 1][1:2].isdigit():
-            out.append("%s=%s" % (a, argv[i + 1]))
-            i += 2
-        else:
-            out.append(a)
-            i += 1
-    return out
-
-
-def add_window_args(p, stride=False):
-    p.add_argument("--ranks", type=rank_window, default=slice(None), metavar="A:B",
-                   help="ranks to show, Python slice (half-open, negative counts from the "
-                        "end: -1 is the last rank), default: all")
-    p.add_argument("--iterations", type=iteration_window, default=slice(None), metavar="K0:K1",
-                   help="iterations to show, half-open, in the deck's numbering: measured "
-                        "iterations are 0..M-1, the W warm-up iterations -W..-1 (5:15 is "
-                        "measured 5..14; a single K selects one). Negative numbers are warm-up "
-                        "iterations, NOT counts from the end as in Python: -3:4 is warm-up "
-                        "-3..-1 plus measured 0..3. Default: all measured iterations")
-    p.add_argument("--include-warmup", action="store_true",
-                   help="without an explicit start of --iterations, begin the window at "
-                        "warm-up iteration -W instead of measured iteration 0")
-    if stride:
-        p.add_argument("--stride", type=int, default=1, metavar="S",
-                       help="export every S-th iteration of the window (default 1)")
+#: the subcommands in the order `desync-view --help` lists them
+COMMANDS = (summary, timeline, compare, idlewave, wavefront, heatmap, efficiency, ppam, overlap, concurrency,
+            plan_plot, saturation, trace)
 
 
 def prog():
@@ -207,101 +146,8 @@ def build_parser():
                "See the module docstring or docs/output.md for details.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-
-    p = sub.add_parser("summary", help="print a text summary of a run")
-    p.add_argument("file", metavar="FILE")
-    p.set_defaults(func=cmd_summary)
-
-    p = sub.add_parser("timeline", help="draw the per-rank timeline (PNG)")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
-    add_window_args(p)
-    p.add_argument("--title", help="title line (workload and verdict are always shown)")
-    p.add_argument("--dpi", type=int, default=150, help="resolution (default 150)")
-    p.add_argument("--no-messages", action="store_true",
-                   help="do not draw message lines and collective parts (drawn when the file has /messages or /collectives)")
-    p.add_argument("--time", type=time_window, metavar="T0:T1",
-                   help="zoom by time: seconds after the first event of the --ranks/--iterations window "
-                        "(common time base); either side may be left open")
-    p.add_argument("--wavefronts", action="store_true",
-                   help="overlay the computational wavefront of --steps (default: 5 evenly spread) with its "
-                        "fitted slope (ranks/s) and r, per contention domain when there are several")
-    p.add_argument("--steps", metavar="K1,K2", help="iterations whose wavefront --wavefronts draws")
-    p.add_argument("--no-heatmap", action="store_true",
-                   help="a window too long for bars (> 60 iterations or iterations < 2 px) gets the idle heat "
-                        "map written beside it as OUT_heatmap.png; this skips it")
-    p.set_defaults(func=cmd_timeline)
-
-    p = sub.add_parser("compare", help="improvement of one run over a paired run")
-    p.add_argument("base", metavar="BASE")
-    p.add_argument("other", metavar="OTHER")
-    p.set_defaults(func=cmd_compare)
-
-    p = sub.add_parser("idlewave", help="idle waves: source, speed, decay, sigma_eff")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
-    p.add_argument("--phases", metavar="P1,P2", help="idle phases (default: wait, sync, barrier, the global reductions)")
-    p.add_argument("--threshold", type=float, default=0.2,
-                   help="an idle period: excess over the rank's median above this share of the largest (default 0.2)")
-    p.add_argument("--min-idle", type=float, default=None, metavar="K",
-                   help="an idle period: excess above K lock-step iterations too (default: 0 if the file records "
-                        "a delay, 2 if not); none above it: no idle wave")
-    p.add_argument("--sigma", type=float, default=1.0,
-                   help="pattern factor sigma of the contention model v = sigma d / (t1 max(1, N/C) + T_comm) (default 1)")
-    p.set_defaults(func=cmd_idlewave)
-    p = sub.add_parser("wavefront", help="computational wavefronts (slope, r, amplitude) and concurrency per domain")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--steps", metavar="K1,K2", help="iterations to report (default: 5 evenly spread)")
-    p.add_argument("--samples", type=int, default=200, help="instants for the concurrency count (default 200)")
-    p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
-    p.set_defaults(func=cmd_wavefront)
-    p = sub.add_parser("heatmap", help="rank x iteration picture of idle time minus its mean (PNG)")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
-    add_window_args(p)
-    p.set_defaults(func=cmd_heatmap)
-    p = sub.add_parser("efficiency", help="POP efficiencies: load balance, communication and parallel efficiency")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
-    p.set_defaults(func=cmd_efficiency)
-    p = sub.add_parser("ppam", help="PPAM'22 set: z-scored idle times, histograms per domain, correlation, "
-                                    "phase space, PCA + k-means (panels PNG)")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", metavar="PANELS.png", help="draw the panels")
-    p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
-    add_window_args(p)
-    p.add_argument("--k", type=int, metavar="K", help="clusters for k-means (default: sockets of the window's ranks, "
-                                                      "else contention domains)")
-    p.set_defaults(func=cmd_ppam)
-    p = sub.add_parser("overlap", help="overlap of communication and compute (OSU and IMB-NBC definitions)")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--pure", metavar="PURE_FILE", help="paired run without overlap that gives t_pure")
-    p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
-    p.set_defaults(func=cmd_overlap)
-    p = sub.add_parser("concurrency", help="ranks of each contention domain in a work phase over time (PNG)")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
-    add_window_args(p)
-    p.add_argument("--samples", type=int, metavar="S",
-                   help="instants (default: 20 per iteration, at least 1000, at most 20000)")
-    p.add_argument("--saturation", type=float, metavar="N_S", help="the domain's saturation point, drawn as a line")
-    p.add_argument("--json", metavar="OUT.json", help="also write the series and per-domain numbers as JSON")
-    p.set_defaults(func=cmd_concurrency)
-    p = sub.add_parser("plan-plot", help="spy density and rank x rank communication volume of `desync plan --format json`")
-    p.add_argument("plan", metavar="PLAN.json")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
-    p.add_argument("--json", metavar="OUT.json", help="also write the volumes (intra/inter-node) as JSON")
-    p.set_defaults(func=cmd_plan_plot)
-    p = sub.add_parser("saturation", help="saturation curves b(N) per kernel with N_s and the min(N b1, b_S) model (PNG)")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
-    p.add_argument("--json", metavar="OUT.json", help="also write b(N), N_s, b1, b_S and the model as JSON")
-    p.set_defaults(func=cmd_saturation)
-    p = sub.add_parser("trace", help="export Chrome Trace Event JSON for Perfetto")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.json[.gz]")
-    add_window_args(p, stride=True)
-    p.set_defaults(func=cmd_trace)
+    for command in COMMANDS:
+        command.register(sub)
     return parser
 
 

@@ -1,5 +1,6 @@
-"""The `concurrency` subcommand: how many ranks of each contention domain execute user code at
-each instant (papers.md B.5 "concurrency", B.7 Fig. 4), drawn over time.
+"""How many ranks of each contention domain execute user code at each instant (papers.md B.5
+"concurrency", B.7 Fig. 4), drawn over time (the `concurrency` subcommand,
+view_commands/concurrency.py).
 
 At S instants t_s evenly spread from the window's first to its last event (common time base),
 
@@ -19,18 +20,18 @@ run is in a wave is the bottleneck evasion of papers.md A.6 / B.6; the steady wa
 N_S ranks computing.
 """
 
-import json
-
 import numpy as np
 
 from .errors import DesyncError
-from .formatting import iteration_span, rank_ranges
-from .h5file import open_output, read, root_attributes
+from .formatting import iteration_span
+from .h5file import read
+from .phase_classes import FALLBACK_WORK, work_phases
 from .phases import phase_intervals
 from .timeline import read_timeline
-from .phase_classes import work_phases
-from .wavefronts import WORK_PHASES, busy
+from .wavefronts import busy
 from .window import select_window
+
+WORK_PHASES = FALLBACK_WORK  # (files without /phases; analyse() takes the file's work class)
 
 
 def concurrency_series(intervals, domains, times, work=WORK_PHASES):
@@ -129,35 +130,3 @@ def draw_concurrency(result, title, saturation=None):
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig
-
-
-def report(result, path, saturation=None):
-    lines = ["concurrency in %s (ranks in %s at %d instants, iterations %s):"
-             % (path, "+".join(result["work_phases"]), len(result["times"]), result["iteration_span"])]
-    for d, c in result["domains"].items():
-        lines.append("  domain %d (%s, %d ranks, %s cores): mean %.2f, min %d, max %d%s"
-                     % (d, c["name"], c["ranks"], c["cores"] if c["cores"] else "?", c["mean"], c["min"], c["max"],
-                        "; mean / N_s = %.2f" % (c["mean"] / saturation) if saturation else ""))
-    return "\n".join(lines)
-
-
-def cmd_concurrency(args):
-    if args.saturation is not None and args.saturation <= 0:
-        raise DesyncError("--saturation must be positive (ranks per domain), got %g" % args.saturation)
-    with open_output(args.file) as f:
-        result = analyse(f, args.ranks, args.iterations, args.include_warmup, args.samples)
-        attrs = root_attributes(f)
-    print(report(result, args.file, args.saturation))
-    title = "concurrency per contention domain: %s, %s (ranks %s, work = %s)" % (
-        attrs.get("workload", "?"), args.file, rank_ranges(result["ranks"]), "+".join(result["work_phases"]))
-    fig = draw_concurrency(result, title, args.saturation)
-    fig.savefig(args.output)
-    print("wrote %s (%d domains x %d instants)" % (args.output, len(result["series"]), len(result["times"])))
-    if args.json:
-        out = {"samples": len(result["times"]), "work_phases": result["work_phases"],
-               "saturation": args.saturation, "times_s": result["times"].tolist(),
-               "domains": {str(d): dict(c, series=result["series"][d].tolist()) for d, c in result["domains"].items()}}
-        with open(args.json, "w") as fh:
-            json.dump(out, fh, indent=1)
-        print("wrote %s" % args.json)
-    return 0

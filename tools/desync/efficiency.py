@@ -1,6 +1,6 @@
 """POP efficiencies from the timelines (peers.md section 4.1; the POP CoE's definitions):
-useful time u_r = rank r's time in work phases (wavefronts.WORK_PHASES: user code, not waiting,
-communicating or injected delay) over the measured iterations of the window; T = the window's
+useful time u_r = rank r's time in work phases (class work of the file's /phases,
+phase_classes.work_phases: user code, not waiting, communicating or injected delay) over the measured iterations of the window; T = the window's
 span (first event of any rank to the last event of any rank):
   load balance                LB    = mean_r u_r / max_r u_r
   communication efficiency    CommE = max_r u_r / T
@@ -9,12 +9,13 @@ span (first event of any rank to the last event of any rank):
 CommE's split into serialization and transfer efficiency replays the run on an ideal network
 (instantaneous messages, Dimemas' role in the POP methodology). Model, per rank r and window
 iteration n (n = 0 is the window's first iteration):
-  c[r, n]      = u[r, n] + the rank's injected delay in n (REPLAYED: busy work a rank really
-                 does, which no network removes); every other phase (post, wait, sync, pack, ...)
+  c[r, n]      = u[r, n] + the rank's injected delay in n (class delay, phase_classes.delay_phases:
+                 busy work a rank really does, which no network removes); every other phase (post, wait, sync, pack, ...)
                  is communication and takes no time on the ideal network;
   D(r, n)      = {r} + the ranks r receives from (/comm/recv_partner, ranks of the window); all
-                 ranks when iteration n - 1 holds a global synchronization (a sync, barrier or
-                 allreduce phase that happened on some rank, or a collective workload), or when
+                 ranks when iteration n - 1 holds a global synchronization (a phase of class sync,
+                 phase_classes.sync_phases: sync, barrier, global reductions, that happened on
+                 some rank, or a collective workload), or when
                  the file has no /comm;
   t[r, -1]     = 0 (every rank starts together);
   t[r, n]      = max_{q in D(r, n)} t[q, n - 1] + c[r, n]
@@ -25,17 +26,19 @@ iteration n (n = 0 is the window's first iteration):
   so that SerE x TE = CommE. One synchronization point per iteration: a workload with several
   in one iteration (the CG's two allreduces) is replayed with fewer waits than it has, which
   makes T_ideal a lower bound and SerE an upper bound there.
+
+The `efficiency` subcommand is view_commands/efficiency.py.
 """
 
 import numpy as np
 
 from .h5file import read, to_scalar
-from .phase_classes import FALLBACK_DELAY, FALLBACK_SYNC, delay_phases, sync_phases, work_phases
+from .phase_classes import FALLBACK_DELAY, FALLBACK_SYNC, FALLBACK_WORK, delay_phases, sync_phases, work_phases
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
-from .wavefronts import WORK_PHASES
 from .window import select_window
 
+WORK_PHASES = FALLBACK_WORK  # (files without /phases; analyse() takes the file's work class)
 #: non-work phases the ideal-network replay keeps (busy work, not communication)
 REPLAYED = FALLBACK_DELAY  # (files without /phases; analyse() takes the file's delay class)
 #: phases after which every rank has waited for every other rank
@@ -155,37 +158,3 @@ def analyse(f):
             "iterations": len(tl.iterations),
         }
     return result
-
-
-def report(result, path):
-    lines = ["POP efficiencies of %s (useful = %s; span %.4g s):"
-             % (path, "+".join(result["work_phases"]), result["span_s"]),
-             "  load balance              %.3f" % result["load_balance"],
-             "  communication efficiency  %.3f" % result["communication_efficiency"]]
-    if "serialization_efficiency" in result:
-        r = result["replay"]
-        lines += ["    serialization efficiency  %.3f  (ideal-network replay: %.4g s; partners: %s; "
-                  "%d of %d iterations end globally)"
-                  % (result["serialization_efficiency"], result["ideal_time_s"], r["dependencies"],
-                     r["global_iterations"], r["iterations"]),
-                  "    transfer efficiency       %.3f" % result["transfer_efficiency"]]
-    lines.append("  parallel efficiency       %.3f" % result["parallel_efficiency"])
-    return "\n".join(lines)
-
-
-def cmd_efficiency(args):
-    import json
-
-    from .errors import DesyncError
-    from .h5file import open_output
-
-    with open_output(args.file) as f:
-        result = analyse(f)
-    if result is None:
-        raise DesyncError("no work phase in this file (looked for %s)" % ", ".join(WORK_PHASES))
-    print(report(result, args.file))
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(result, out, indent=1)
-        print("wrote %s" % args.json)
-    return 0

@@ -1,14 +1,11 @@
 """The idle heat map (papers.md A.7, peers.md 4.1's PPAM'22 set): rank x iteration picture of
 each rank's idle time minus the mean over all ranks and iterations, so a travelling idle wave is a
-diagonal stripe whatever the run's length. Idle time as in idle_waves.py (the waiting phases)."""
+diagonal stripe whatever the run's length. Idle time as in idle_waves.py (the waiting phases,
+idle.py); the `heatmap` subcommand is view_commands/heatmap.py."""
 
 import numpy as np
 
-from .h5file import root_attributes
 from .idle import IDLE_PHASES, idle_times
-from .phase_classes import idle_phases
-from .timeline import read_timeline
-from .window import select_window
 
 
 def idle_minus_mean(tl, phases=IDLE_PHASES):
@@ -35,18 +32,3 @@ def draw_heatmap(matrix, ranks, iterations, title):
     fig.tight_layout()
     return fig
 
-
-def cmd_heatmap(args):
-    from .h5file import open_output
-
-    with open_output(args.file) as f:
-        window = select_window(f, args.ranks, args.iterations, args.include_warmup)
-        tl = read_timeline(f, window)
-        attrs = root_attributes(f)
-        idle = idle_phases(f)
-    matrix, present = idle_minus_mean(tl, idle)
-    title = "idle heat map: %s, %s (idle = %s)" % (attrs.get("workload", "?"), args.file, "+".join(present))
-    fig = draw_heatmap(matrix, tl.ranks, tl.iterations, title)
-    fig.savefig(args.output)
-    print("wrote %s (%d ranks x %d iterations)" % (args.output, len(tl.ranks), len(tl.iterations)))
-    return 0

@@ -5,7 +5,8 @@ iteration with an idle period and the middle one of the ranks idling in it (appr
 delayed rank itself does not idle, its neighbours do).
 
 Idle time of (rank, iteration): the summed duration of its idle phases (default: the phases in
-which a rank waits for others: wait, sync, barrier and the global reductions), minus the rank's
+which a rank waits for others, classes wait and sync of the file's /phases,
+phase_classes.idle_phases: wait, sync, barrier and the global reductions), minus the rank's
 median over the measured iterations (the lock-step baseline). An excess above the cut
 max(threshold x the largest excess, floor) is an idle period (threshold default 0.2; floor =
 min_idle lock-step iterations: default 0 when the file records a delay, 2 when it records none,
@@ -38,9 +39,10 @@ ranks inside a work phase between the first and the last idle end of the wave
 front the ranks ahead are blocked, so N is smaller than P and the wave runs faster than one
 step per lock-step iteration on oversubscribed cores. With several nodes, T_exec is the mean
 over the wave's points of the value of the node holding the point's rank.
+
+The `idlewave` subcommand is view_commands/idlewave.py.
 """
 
-import json
 import tomllib
 
 import numpy as np
@@ -50,7 +52,7 @@ from .concurrency_plot import concurrency_series, domain_cores
 from .errors import DesyncError
 from .h5file import read
 from .idle import idle_times
-from .phase_classes import idle_phases, not_communication, work_phases
+from .phase_classes import FALLBACK_DELAY, delay_phases, idle_phases, not_communication, work_phases
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
 from .wavefronts import compute_and_comm
@@ -151,15 +153,18 @@ def max_distance(f):
     return int(d.max()) if d.size else None
 
 
-def recorded_delay(tl):
+def recorded_delay(tl, delays=FALLBACK_DELAY):
     """(rank, iteration) of the longest delay phase on the timeline (injected delays are
-    recorded as delay_begin/delay_end), or None."""
+    recorded as delay_begin/delay_end; delays: the phases of class delay, phase_classes.
+    delay_phases), or None."""
     intervals = phase_intervals(tl)
-    if "delay" not in intervals:
-        return None
-    b, e = intervals["delay"]
-    d = np.where(valid(b, e), e - b, -np.inf)
-    if not np.isfinite(d).any():
+    d = None
+    for p in delays:
+        if p in intervals:
+            b, e = intervals[p]
+            dp = np.where(valid(b, e), e - b, -np.inf)
+            d = dp if d is None else np.fmax(d, dp)
+    if d is None or not np.isfinite(d).any():
         return None
     i, k = np.unravel_index(int(np.argmax(d)), d.shape)
     return int(tl.ranks[i]), int(tl.iterations[k])
@@ -244,7 +249,7 @@ def analyse(f, phases=None, threshold=0.2, min_idle=None, sigma=1.0):
     window = select_window(f)
     tl = read_timeline(f, window)
     idle, end, present = idle_times(tl, phases or idle_phases(f))
-    source = injection(f) or recorded_delay(tl)
+    source = injection(f) or recorded_delay(tl, delay_phases(f))
     # lock-step iteration time: median over ranks and iterations of the iteration phase
     intervals = phase_intervals(tl, iteration=True)
     b, e = intervals.pop("iteration")
@@ -274,46 +279,3 @@ def analyse(f, phases=None, threshold=0.2, min_idle=None, sigma=1.0):
             if "sigma_eff_contention" in w["model"]:
                 w["sigma_eff_contention"] = w["model"]["sigma_eff_contention"]
     return result
-
-
-def report(result, path):
-    if "no_wave" in result:
-        return ("no idle wave in %s: %s (idle phases %s; floor %.3g lock-step iterations of %.3g ms)"
-                % (path, result["no_wave"].replace("no idle wave: ", ""), "+".join(result["idle_phases"]),
-                   result["min_idle_iterations"], result["iteration_time_s"] * 1e3))
-    s = result["source"]
-    lines = ["idle waves in %s: source rank %d at iteration %d (%s), idle phases %s, threshold %.3g ms"
-             % (path, s["rank"], s["iteration"], "recorded" if s["given"] else "detected, approximate",
-                "+".join(result["idle_phases"]), result["threshold_s"] * 1e3)]
-    for w in result["waves"]:
-        if "speed_ranks_per_s" not in w:
-            lines.append("  %-4s reached %d rank(s): %s" % (w["direction"], w["reached"], w.get("note", "")))
-            continue
-        lines.append("  %-4s reached %d rank(s): %.4g ranks/s (r^2 %.3f), %.3g ranks/iteration, decay %.3g ms/rank "
-                     "(idle %.3g -> %.3g ms)%s"
-                     % (w["direction"], w["reached"], w["speed_ranks_per_s"], w["speed_r2"], w["speed_ranks_per_iteration"],
-                        w["decay_s_per_rank"] * 1e3, w["idle_first_s"] * 1e3, w["idle_last_s"] * 1e3,
-                        ", sigma_eff %.3g" % w["sigma_eff"] if "sigma_eff" in w else ""))
-        m = w.get("model")
-        if m and "note" in m:
-            lines.append("       %s" % m["note"])
-        elif m:
-            lines.append("       contention model v = sigma d / (t1 max(1, N/C) + T_comm) = %g x %d / (%.3g ms x max(1, %.2f/%g)"
-                         " + %.3g ms) = %.4g ranks/s; measured / model %.3f, sigma_eff_contention %.3g"
-                         % (m["sigma"], m["distance"], m["t1_s"] * 1e3, m["concurrency"], m["cores"], m["comm_s"] * 1e3,
-                            m["speed_ranks_per_s"], m["measured_over_model"], m["sigma_eff_contention"]))
-    return "\n".join(lines)
-
-
-def cmd_idlewave(args):
-    from .h5file import open_output
-
-    with open_output(args.file) as f:
-        result = analyse(f, tuple(args.phases.split(",")) if args.phases else None, args.threshold,
-                         args.min_idle, args.sigma)
-    print(report(result, args.file))
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(result, out, indent=1)
-        print("wrote %s" % args.json)
-    return 0

@@ -20,18 +20,20 @@ reported in percent per rank and as min / mean / max over the ranks (as IMB prin
 paired run with another rank count gives every rank the mean of its ranks' t_pure. OSU's
 t_compute leaves out its MPI_Test calls; here, with `[comm] progress = "test"`, the tests inside
 the work phase are counted as compute.
-"""
 
-import json
+The `overlap` subcommand is view_commands/overlap.py.
+"""
 
 import numpy as np
 
 from .errors import DesyncError
+from .h5file import open_output, root_attributes
+from .phase_classes import FALLBACK_WORK, work_phases
 from .phases import event_phases, phase_intervals, valid
 from .timeline import read_timeline
-from .phase_classes import work_phases
-from .wavefronts import WORK_PHASES
 from .window import select_window
+
+WORK_PHASES = FALLBACK_WORK  # (files without /phases; analyse() takes the file's work class)
 
 
 def sections(tl, work=WORK_PHASES):
@@ -146,8 +148,7 @@ def overlap(tl, pure_tl=None, pure_name=None, notes=None, work=WORK_PHASES, pure
 
 
 def analyse(path, pure_path=None):
-    from .h5file import open_output, root_attributes
-
+    """The overlap of the run file path (module doc); pure_path: the paired run without overlap."""
     with open_output(path) as f:
         tl = read_timeline(f, select_window(f))
         workload = root_attributes(f).get("workload")
@@ -161,31 +162,3 @@ def analyse(path, pure_path=None):
         if pure_workload != workload:
             notes.append("the paired run is a %s run, this one %s" % (pure_workload, workload))
     return overlap(tl, pure_tl, pure_path, notes, work, pure_work)
-
-
-def report(result, path):
-    def row(name, s, fmt):
-        return "  %-18s min %s (rank %d), mean %s, max %s (rank %d)" % (
-            name, fmt(s["min"]), s["argmin_rank"], fmt(s["mean"]), fmt(s["max"]), s["argmax_rank"])
-
-    pct = lambda x: "%.1f%%" % x  # noqa: E731
-    ms = lambda x: "%.4g ms" % (x * 1e3)  # noqa: E731
-    lines = ["overlap in %s: compute = %s between post and wait, %d overlapped sections; t_pure from %s"
-             % (path, "+".join(result["compute_phases"]), result["overlapped_sections"], result["t_pure_source"])]
-    lines += ["  note: " + n for n in result["notes"]]
-    for key, name, fmt in (("t_overall_s", "t_overall", ms), ("t_compute_s", "t_compute", ms),
-                           ("t_pure_s", "t_pure", ms), ("osu_percent", "overlap (OSU)", pct),
-                           ("imb_nbc_percent", "overlap (IMB-NBC)", pct)):
-        if result[key] is not None:
-            lines.append(row(name, result[key], fmt))
-    return "\n".join(lines)
-
-
-def cmd_overlap(args):
-    result = analyse(args.file, args.pure)
-    print(report(result, args.file))
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(result, out, indent=1)
-        print("wrote %s" % args.json)
-    return 0

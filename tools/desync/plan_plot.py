@@ -1,5 +1,6 @@
-"""The `plan-plot` subcommand: pictures of a matrix plan, `desync plan DECK --ranks P --format
-json` (papers.md A.7, Fig. 3(a,b) and 4(a,b): spy plot and rank x rank communication map).
+"""Pictures of a matrix plan, `desync plan DECK --ranks P --format json` (papers.md A.7, Fig.
+3(a,b) and 4(a,b): spy plot and rank x rank communication map; the `plan-plot` subcommand,
+view_commands/plan_plot.py).
 
 Left: the spy density. The plan's "spy_grid" counts the nonzeros of a G x G grid of row and
 column blocks, block b = rows [edges[b], edges[b+1]), edges[b] = ceil(b nr / G) (a row r is in
@@ -154,33 +155,13 @@ def human_bytes(b):
     return "%d B" % b
 
 
-def cmd_plan_plot(args):
-    plan = read_plan(args.plan)
+def analyse(plan):
+    """What the plan-plot draws and reports: {"spy": spy_density, "volume": volume_matrix,
+    "result": the volumes (intra/inter-node) plus, with a spy grid, its size, sum and nonzero
+    blocks}."""
     spy = spy_density(plan)
-    v = volume_matrix(plan)
-    vol = volumes(plan)
-    lines = ["plan %s: %s, nr %d, nnz %d, bandwidth %d, %d ranks (%s per node)"
-             % (args.plan, plan.get("generator", "?"), plan["nr"], plan["nnz"], plan["bandwidth"], plan["ranks_total"],
-                plan["ranks_per_node"] or "all")]
-    result = dict(vol)
-    if spy is None:
-        lines.append("  no spy_grid in the plan: only the communication map is drawn")
-    else:
-        total = int(spy[0].sum())
-        result.update(spy_grid_size=len(spy[0]), spy_grid_sum=total, spy_grid_nonzero_blocks=int((spy[0] > 0).sum()))
-        lines.append("  spy grid %d x %d blocks, %d of them with nonzeros, sum %d%s"
-                     % (len(spy[0]), len(spy[0]), result["spy_grid_nonzero_blocks"], total,
-                        " = nnz" if total == plan["nnz"] else " (nnz %d: the plan scanned some ranks only)" % plan["nnz"]))
-    lines.append("  per exchange: intra-node %d B in %d messages, inter-node %d B in %d messages"
-                 % (vol["intra_node_bytes"], vol["intra_node_messages"], vol["inter_node_bytes"], vol["inter_node_messages"]))
-    print("\n".join(lines))
-    title = "desync plan: %s, %d ranks%s" % (plan.get("generator", "?"), plan["ranks_total"],
-                                            ", %d per node" % plan["ranks_per_node"] if plan["ranks_per_node"] else "")
-    fig = draw_plan(plan, spy, v, title)
-    fig.savefig(args.output)
-    print("wrote %s" % args.output)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=1)
-        print("wrote %s" % args.json)
-    return 0
+    result = dict(volumes(plan))
+    if spy is not None:
+        result.update(spy_grid_size=len(spy[0]), spy_grid_sum=int(spy[0].sum()),
+                      spy_grid_nonzero_blocks=int((spy[0] > 0).sum()))
+    return {"spy": spy, "volume": volume_matrix(plan), "result": result}

@@ -1,11 +1,12 @@
 """The PPAM'22 analysis set (peers.md section 4.1, papers.md A.5/A.7): statistics of the idle
 and MPI time of every (rank, iteration) of a window.
 
-  I(r, n)   idle time: the waiting phases (idle_waves.idle_times: wait, sync, barrier, the
-            global reductions)
-  M(r, n)   MPI time: every phase that is neither user code (wavefronts.WORK_PHASES) nor
-            LOCAL_PHASES (injected delay, pack, unpack, injected latency): post, wait, reply,
-            sync and the reductions, and the collective workloads' communication phases
+  I(r, n)   idle time: the waiting phases (idle.idle_times over phase_classes.idle_phases,
+            classes wait and sync: wait, sync, barrier, the global reductions)
+  M(r, n)   MPI time: the phases of classes communication, wait and sync except the local
+            ones phase_classes.NOT_MPI (pack, unpack, the injected latency)
+            (phase_classes.mpi_phases): post, wait, reply, sync and the reductions, and the
+            collective workloads' communication phases; not user code, not injected delay
   Z(r, n)   = (I(r, n) - mean_n I(r, .)) / std_n I(r, .), the idle time z-scored per rank
             (0 for a rank whose idle time is constant)
 
@@ -25,24 +26,21 @@ and from them
     silhouette_samples); the match of the clusters with the contention domains and sockets as
     adjusted Rand index (sklearn.metrics.adjusted_rand_score; 1 = the same partition, about 0 =
     unrelated).
+
+The `ppam` subcommand (text and panels) is view_commands/ppam.py.
 """
 
-import json
 import warnings
 
 import numpy as np
 
 from .errors import DesyncError
-from .h5file import read, root_attributes
+from .h5file import read
 from .idle import idle_times
-from .phase_classes import idle_phases, work_phases
+from .phase_classes import described, idle_phases, mpi_phases
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
-from .wavefronts import WORK_PHASES
-from .window import select_window
 
-#: local phases that are not MPI time
-LOCAL_PHASES = ("delay", "pack", "unpack", "latency")
 #: spread (s) below which a series counts as constant: timer resolution, far above float64
 #: rounding of timestamp differences
 CONSTANT_S = 1e-9
@@ -51,10 +49,11 @@ SEED = 0
 N_INIT = 10
 
 
-def mpi_times(tl, work=WORK_PHASES):
-    """M[p, n] (s): summed durations of the MPI phases (module doc), and their names."""
+def mpi_times(tl, table=None):
+    """M[p, n] (s): summed durations of the MPI phases (module doc), and their names; table: the
+    file's /phases (phase_classes.described; None: a file without it)."""
     intervals = phase_intervals(tl)
-    names = [p for p in intervals if p not in work and p not in LOCAL_PHASES]
+    names = mpi_phases(intervals, table)
     m = np.zeros(tl.events.shape[:2])
     for p in names:
         b, e = intervals[p]
@@ -187,7 +186,7 @@ def choose_k(k, socket_ids, domains):
 def analyse(f, window, k=None, bins=20):
     tl = read_timeline(f, window)
     idle, _, idle_names = idle_times(tl, idle_phases(f))
-    mpi, mpi_phases = mpi_times(tl, work_phases(f))
+    mpi, mpi_names = mpi_times(tl, described(f))
     dom = read(f, "topology/contention_domain")
     domains = np.zeros(len(tl.ranks), np.int64) if dom is None else np.asarray(dom)[tl.ranks]
     socket_ids = sockets(f, tl.ranks)
@@ -197,7 +196,7 @@ def analyse(f, window, k=None, bins=20):
     off = corr[~np.eye(len(corr), dtype=bool)]
     result = {
         "ranks": [int(r) for r in tl.ranks], "iterations": [int(n) for n in tl.iterations],
-        "idle_phases": idle_names, "mpi_phases": mpi_phases,
+        "idle_phases": idle_names, "mpi_phases": mpi_names,
         "contention_domain": [int(d) for d in domains],
         "socket": None if socket_ids is None else [int(s) for s in socket_ids],
         "idle_s": idle.tolist(), "mpi_s": mpi.tolist(), "idle_zscore": z.tolist(),
@@ -220,42 +219,6 @@ def json_safe(x):
     if isinstance(x, float) and not np.isfinite(x):
         return None
     return x
-
-
-def report(result, path):
-    c = result["clustering"]
-    ps = result["phase_space"]
-    n_r, n_i = len(result["ranks"]), len(result["iterations"])
-    fmt = lambda v: "-" if v is None or not np.isfinite(v) else "%.3f" % v  # noqa: E731
-    lines = ["PPAM'22 set of %s: %d ranks x %d iterations (idle = %s; MPI = %s)"
-             % (path, n_r, n_i, "+".join(result["idle_phases"]), "+".join(result["mpi_phases"]))]
-    mpi = np.asarray(result["mpi_s"])
-    for d, counts in result["histograms"]["mpi"]["domains"].items():
-        sel = np.asarray(result["contention_domain"]) == int(d)
-        lines.append("  domain %s (%d ranks): MPI time per iteration median %.4g ms, max %.4g ms"
-                     % (d, sel.sum(), np.median(mpi[sel]) * 1e3, mpi[sel].max() * 1e3))
-    lines.append("  idle-time correlation: mean off-diagonal %s%s"
-                 % (fmt(result["correlation_mean_offdiagonal"]),
-                    "; constant (no correlation): ranks %s" % result["constant_idle_ranks"] if result["constant_idle_ranks"] else ""))
-    lines.append("  phase space M(n) vs M(n+1): lag-1 autocorrelation overall %s, per rank %s"
-                 % (fmt(ps["lag1_overall"]), " ".join(fmt(v) for v in ps["lag1_per_rank"][:16])
-                    + (" ..." if n_r > 16 else "")))
-    ev = [v for v in c["explained_variance_ratio"][:3] if v is not None]
-    lines.append("  PCA of the z-scored idle times: explained variance %s"
-                 % (", ".join("%.3f" % v for v in ev) or "undefined (every rank's idle time is constant)"))
-    lines.append("  k-means on PC1, PC2: k = %d (%s), silhouette %s, %s rank(s) with negative silhouette"
-                 % (c["k"], result["k_source"], fmt(c["silhouette"]),
-                    "-" if c["negative_silhouette_ranks"] is None else c["negative_silhouette_ranks"]))
-    if c["silhouette_by_k"]:
-        lines.append("  silhouette by k: " + ", ".join("%s: %s" % (kk, fmt(v)) for kk, v in c["silhouette_by_k"].items()))
-    lines.append("  cluster of each rank: %s" % " ".join(str(v) for v in c["labels"][:64]) + (" ..." if n_r > 64 else ""))
-    if c["k"] == 1:
-        lines.append("  one cluster: nothing to match with the contention domains (the silhouette by k says how "
-                     "well k >= 2 would separate the ranks)")
-    else:
-        lines.append("  match with the contention domains: adjusted Rand index %.3f%s"
-                     % (c["ari_domains"], "; with the sockets %.3f" % c["ari_sockets"] if "ari_sockets" in c else ""))
-    return "\n".join(lines)
 
 
 def draw_panels(result, title):
@@ -336,23 +299,3 @@ def draw_panels(result, title):
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
     return fig
-
-
-def cmd_ppam(args):
-    from .h5file import open_output
-
-    with open_output(args.file) as f:
-        window = select_window(f, args.ranks, args.iterations, args.include_warmup)
-        result = analyse(f, window, args.k)
-        workload = root_attributes(f).get("workload", "?")
-    print(report(result, args.file))
-    if args.output:
-        fig = draw_panels(result, "PPAM'22 set: %s, %s (%d ranks x %d iterations)"
-                          % (workload, args.file, len(result["ranks"]), len(result["iterations"])))
-        fig.savefig(args.output)
-        print("wrote %s" % args.output)
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(json_safe(result), out, indent=1)
-        print("wrote %s" % args.json)
-    return 0

@@ -17,10 +17,8 @@ stencil study's Table I.
     desync_view.py saturation FILE -o OUT.png [--json OUT.json]
 
 draws b(N) per kernel (GB/s) with the model line dashed and N_s marked, prints the numbers and
-optionally writes them as JSON.
+optionally writes them as JSON (view_commands/saturation.py).
 """
-
-import json
 
 import numpy as np
 
@@ -97,28 +95,6 @@ def stream_table(f):
             "node": [float(x) for x in read(f, "provenance/stream/node_bandwidth")]}
 
 
-def format_text(path, r):
-    w = len(r["n"])
-    out = ["saturation sweep of %s: mode %s, N = 1..%d, %s elements per array, tolerance %g"
-           % (path, r["mode"], w, r["elements"], r["tolerance"])]
-    out.append("  %5s" % "N" + "".join(" %16s" % ("%s [GB/s]" % k["kernel"]) for k in r["kernels"]))
-    for i, n in enumerate(r["n"]):
-        out.append("  %5d" % n + "".join(" %16.3f" % (1e-9 * k["bandwidth"][i]) for k in r["kernels"]))
-    for k in r["kernels"]:
-        out.append("  %-10s N_s = %d, b1 = %.3f GB/s, b_S = max b = %.3f GB/s, model knee b_S / b1 = %.2f"
-                   % (k["kernel"], k["n_s"], 1e-9 * k["b1"], 1e-9 * k["b_max"], k["n_knee"]))
-    if w < 3:
-        out.append("  note: %d worker(s) cannot show saturation (N_s <= %d by construction); sweep a whole "
-                   "contention domain (inputs/saturation/domain.toml)" % (w, w))
-    t = r["stream_table"]
-    if t:
-        out.append("STREAM table (provenance, MB/s):")
-        out.append("  %-12s" % "" + "".join(" %12s" % k.upper() for k in t["kernels"]))
-        out.append("  %-12s" % "1 thread" + "".join(" %12.1f" % (1e-6 * v) for v in t["single_thread"]))
-        out.append("  %-12s" % "node" + "".join(" %12.1f" % (1e-6 * v) for v in t["node"]))
-    return "\n".join(out)
-
-
 def draw(r, title):
     import matplotlib
 
@@ -158,20 +134,3 @@ def finite_or_none(value):
     if isinstance(value, float) and not np.isfinite(value):
         return None
     return value
-
-
-def cmd_saturation(args):
-    from .h5file import open_output
-
-    with open_output(args.file) as f:
-        r = analyse(f)
-    print(format_text(args.file, r))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(finite_or_none(r), out, indent=1, allow_nan=False)
-        print("wrote %s" % args.json)
-    title = "saturation: %s, tolerance %g (star: N_s; dashed: min(N b1, b_S))" % (args.file, r["tolerance"])
-    fig = draw(r, title)
-    fig.savefig(args.output)
-    print("wrote %s (%d kernel(s), N = 1..%d)" % (args.output, len(r["kernels"]), len(r["n"])))
-    return 0

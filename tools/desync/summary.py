@@ -1,4 +1,4 @@
-"""The `summary` subcommand: a text summary of a desync output file.
+"""The text summary of a desync output file (the `summary` subcommand, view_commands/summary.py).
 
 Run attributes (workload, verification verdict, ranks, iterations, versions, start time),
 topology in short form (hosts, threads per rank, placement warnings), the matrix share (rows,
@@ -10,22 +10,21 @@ bandwidth metrics, every other scalar in /metrics with its units, and the total 
 import numpy as np
 
 from .formatting import format_quantity, format_si, format_time, rank_ranges
-from .h5file import lines, open_output, read, read_attr, root_attributes
+from .h5file import lines, read, read_attr, root_attributes
 
 
-def cmd_summary(args):
-    with open_output(args.file) as f:
-        out = []
-        out += summary_run(f, args.file)
-        out += summary_topology(f)
-        out += summary_matrix(f)
-        out += summary_phases(f)
-        out += summary_comm(f)
-        out += summary_bandwidth(f)
-        out += summary_other_metrics(f)
-        out += ["", row("total time", format_time(read(f, "metrics/total_time")))]
-    print("\n".join(out))
-    return 0
+def summary_lines(f, path):
+    """The text summary of an open file (path: the name to show), as a list of lines."""
+    out = []
+    out += summary_run(f, path)
+    out += summary_topology(f)
+    out += summary_matrix(f)
+    out += summary_phases(f)
+    out += summary_comm(f)
+    out += summary_bandwidth(f)
+    out += summary_other_metrics(f)
+    out += ["", row("total time", format_time(read(f, "metrics/total_time")))]
+    return out
 
 
 def row(key, value):

@@ -1,8 +1,10 @@
-"""The `timeline` subcommand: the per-rank timeline picture.
+"""The per-rank timeline picture (the `timeline` subcommand, view_commands/timeline.py).
 
 One row per rank (first rank of the window at the top), wall time on the common time base on
-the x axis, one bar per phase and iteration (phases by the rule of phases.py), coloured by
-phase name. Any format matplotlib's Agg backend writes (png, pdf, svg), by suffix.
+the x axis, one bar per phase and iteration (phases by the rule of phases.py), in the colour and
+with the legend label the file's /phases gives the phase (phase_classes.style; older files: the
+colours the tools always used). Any format matplotlib's Agg backend writes (png, pdf, svg), by
+suffix.
 
 Options beyond the rank/iteration window:
   --time T0:T1   zoom by time: T0, T1 in seconds after the first event of the rank/iteration
@@ -19,150 +21,43 @@ Options beyond the rank/iteration window:
                  beside it as OUT_heatmap.<suffix>, with a note (--no-heatmap: do not).
 """
 
-import os
-
 import numpy as np
 
 from .errors import DesyncError
 from .formatting import iteration_span, rank_ranges
-from .h5file import open_output, read, root_attributes
-from .phase_classes import described, idle_phases
+from .phase_classes import FALLBACK, UNKNOWN
+from .phase_classes import style as phase_style
 from .phases import phase_intervals, valid
-from .collectives import lanes, read_collectives
-from .messages import in_window, read_messages
-from .timeline import Timeline, first_event, latest_event, read_timeline
-from .wavefront_overlay import draw_wavefronts, parse_steps, wavefront_handles, window_fronts
-from .window import Window, select_window
+from .collectives import lanes
+from .messages import in_window
+from .timeline import Timeline, first_event, latest_event
+from .wavefront_overlay import draw_wavefronts, wavefront_handles
+from .window import Window
 
-# colours and hatches of the phases in the timeline picture, by phase name (any workload)
-STYLE = {
-    "compute": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="compute"),
-    "local": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="local part"),
-    "remote": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="remote part"),
-    "exec": dict(facecolor="#a6dba0", edgecolor="#5fa356", hatch=None, label="exec"),
-    "delay": dict(facecolor="#1f5fd6", edgecolor="#1f5fd6", hatch=None, label="injected delay"),
-    "pack": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="pack (send buffer)"),
-    "post": dict(facecolor="#bdbdbd", edgecolor="#808080", hatch=None, label="post (Isend/Irecv)"),
-    "wait": dict(facecolor="#e0201b", edgecolor="#e0201b", hatch=None, label="wait (Waitall)"),
-    "barrier": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="barrier"),
-    "sync": dict(facecolor="#f5a623", edgecolor="#8b2500", hatch="////", label="sync (barrier/allreduce)"),
-    # work phases of the other workloads: greens
-    "sweep": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="sweep (stencil)"),
-    "fused": dict(facecolor="#a6dba0", edgecolor="#5fa356", hatch=None, label="fused kernel"),
-    "part1": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="compute part 1"),
-    "part2": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="compute part 2"),
-    "interior": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="SpMV rows without halo"),
-    "spmv": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="SpMV (rest)"),
-    "pq": dict(facecolor="#d9f0d3", edgecolor="#6aa760", hatch=None, label="vector operations"),
-    "update": dict(facecolor="#d9f0d3", edgecolor="#6aa760", hatch=None, label="vector operations"),
-    "direction": dict(facecolor="#d9f0d3", edgecolor="#6aa760", hatch=None, label="vector operations"),
-    # injected time: blues (the delay slot, the stencil's added latency)
-    "latency": dict(facecolor="#6baed6", edgecolor="#1f5fd6", hatch="\\\\", label="injected latency"),
-    # communication of the other workloads: greys, the global reductions orange like sync
-    "unpack": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="unpack (halo)"),
-    "reply": dict(facecolor="#bdbdbd", edgecolor="#808080", hatch=None, label="reply"),
-    "pq_allreduce": dict(facecolor="#fdd49e", edgecolor="#8b2500", hatch=None, label="dot-product allreduce"),
-    "rr_allreduce": dict(facecolor="#fdd49e", edgecolor="#8b2500", hatch=None, label="dot-product allreduce"),
-    # the collective workloads (matvec2d, symmsquarecube): local products green, collectives in
-    # blues and reds, point-to-point transfers grey
-    "product": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="local product"),
-    "gemm1": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="local product (gemm)"),
-    "gemm2": dict(facecolor="#b9e3b0", edgecolor="#6aa760", hatch=None, label="local product (gemm)"),
-    "cannon1": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="Cannon steps (gemm + shifts)"),
-    "cannon2": dict(facecolor="#8fd18a", edgecolor="#4f9a48", hatch=None, label="Cannon steps (gemm + shifts)"),
-    "bcast": dict(facecolor="#9ecae1", edgecolor="#3182bd", hatch=None, label="broadcast"),
-    "bcast1": dict(facecolor="#9ecae1", edgecolor="#3182bd", hatch=None, label="broadcast"),
-    "bcast2": dict(facecolor="#9ecae1", edgecolor="#3182bd", hatch=None, label="broadcast"),
-    "reduce": dict(facecolor="#fc9272", edgecolor="#de2d26", hatch=None, label="reduction"),
-    "reduce1": dict(facecolor="#fc9272", edgecolor="#de2d26", hatch=None, label="reduction"),
-    "reduce2": dict(facecolor="#fc9272", edgecolor="#de2d26", hatch=None, label="reduction"),
-    "allreduce": dict(facecolor="#fcbba1", edgecolor="#de2d26", hatch=None, label="allreduce"),
-    "reduce_bcast": dict(facecolor="#c6b3e0", edgecolor="#6a51a3", hatch=None, label="reduce + broadcast (pipelined)"),
-    "reduce_p2p": dict(facecolor="#dadaeb", edgecolor="#6a51a3", hatch=None, label="reduce + transfers (overlapped)"),
-    "p2p": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="block transfers"),
-    "p2p1": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="block transfers"),
-    "p2p2": dict(facecolor="#d4d4d4", edgecolor="#909090", hatch=None, label="block transfers"),
-    "transpose": dict(facecolor="#bdbdbd", edgecolor="#707070", hatch=None, label="transpose (transfers)"),
-}
-UNKNOWN_STYLE = dict(facecolor="#a0a0a0", edgecolor="#707070", hatch=None)
+#: the look of the phases of files without /phases, by name (phase_classes.FALLBACK)
+STYLE = {name: phase_style(name) for name in FALLBACK}
+#: a phase nobody describes: grey (labelled by its name)
+UNKNOWN_STYLE = dict(facecolor=UNKNOWN["colour"], edgecolor=UNKNOWN["edgecolor"], hatch=None)
 BAR_HEIGHT = 0.8
 RECTS_PER_PATH = 100_000  # compound paths are split so that Agg never gets a giant one
 
 
-def darker(colour, factor=0.6):
-    """#rrggbb scaled towards black: the edge of a bar of that face colour."""
-    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join("%02x" % int(c * factor) for c in rgb)
-
-
 def style(phase, described=None):
-    """The bar style of a phase: the phases the tools have always drawn keep their look; any
-    other takes the colour and label the file gives it (/phases, phase_classes.described); a
-    phase neither knows is grey, labelled by name."""
-    if phase in STYLE:
-        return STYLE[phase]
-    d = (described or {}).get(phase)
-    if d and len(d["colour"]) == 7 and d["colour"].startswith("#"):
-        return dict(facecolor=d["colour"], edgecolor=darker(d["colour"]),
-                    hatch="////" if d["class"] == "sync" else None, label=d["label"] or phase)
-    return dict(UNKNOWN_STYLE, label=phase)
+    """The bar style {facecolor, edgecolor, hatch, label} of a phase: from the file's /phases
+    (described: phase_classes.described), else phase_classes.FALLBACK, else grey, labelled by
+    name (phase_classes.style)."""
+    return phase_style(phase, described)
 
 
 LONG_RUN_ITERATIONS = 60  # more iterations than this: bars too thin to read, heat map beside
 MIN_ITERATION_PIXELS = 2.0  # a median iteration narrower than this (in pixels): the same
 
 
-def cmd_timeline(args):
-    with open_output(args.file) as f:
-        window = select_window(f, args.ranks, args.iterations, args.include_warmup)
-        tl = read_timeline(f, window)
-        attrs = root_attributes(f)
-        msgs = None if getattr(args, "no_messages", False) else read_messages(f)
-        colls = None if getattr(args, "no_messages", False) else read_collectives(f)
-        domains = read(f, "topology/contention_domain")
-        phases = described(f)
-        idle = idle_phases(f)
-    time_range = None
-    if getattr(args, "time", None) is not None:
-        tl, time_range = zoom_time(tl, args.time)
-    fronts = None
-    if getattr(args, "wavefronts", False) or getattr(args, "steps", None):
-        fronts = window_fronts(tl, domains, parse_steps(getattr(args, "steps", None)))
-    fig = draw_timeline(tl, attrs, args.title, args.dpi, msgs, colls, time_range, fronts, phases)
-    fig.savefig(args.output, dpi=args.dpi)
-    print("wrote %s (%d ranks x %d iterations)" % (args.output, len(tl.ranks), len(tl.iterations)))
-    if fronts is not None:
-        for text in fronts["labels"]:
-            print("  wavefront " + text)
-        if not fronts["labels"]:
-            print("  no wavefront to draw: no chosen step has 3 ranks with different finish times")
+def too_long(tl, fig):
+    """(whether the window is too long for readable bars, median pixels per iteration): more
+    than LONG_RUN_ITERATIONS iterations or iterations narrower than MIN_ITERATION_PIXELS."""
     width = iteration_pixels(tl, fig)
-    if len(tl.iterations) > LONG_RUN_ITERATIONS or width < MIN_ITERATION_PIXELS:
-        long_run_note(args, tl, attrs, width, idle)
-    return 0
-
-
-def long_run_note(args, tl, attrs, width, idle=None):
-    """A window too long for bars: say so and write the idle heat map beside the timeline."""
-    from .heatmap import draw_heatmap, idle_minus_mean
-
-    print("note: %d iterations, %.1f pixels per iteration: too many for readable bars (more than %d iterations "
-          "or less than %g pixels each). Zoom with --iterations K0:K1 or --time T0:T1."
-          % (len(tl.iterations), width, LONG_RUN_ITERATIONS, MIN_ITERATION_PIXELS))
-    if getattr(args, "no_heatmap", False):
-        return
-    try:
-        matrix, present = idle_minus_mean(tl, idle) if idle else idle_minus_mean(tl)
-    except DesyncError as exc:
-        print("note: no idle heat map either: %s" % exc)
-        return
-    base, suffix = os.path.splitext(args.output)
-    out = "%s_heatmap%s" % (base, suffix or ".png")
-    title = "idle heat map: %s, %s (idle = %s)" % (attrs.get("workload", "?"), args.file, "+".join(present))
-    fig = draw_heatmap(matrix, tl.ranks, tl.iterations, title)
-    fig.savefig(out)
-    print("wrote %s (rank x iteration idle time minus its mean: an idle wave is a diagonal stripe; "
-          "--no-heatmap to skip)" % out)
+    return len(tl.iterations) > LONG_RUN_ITERATIONS or width < MIN_ITERATION_PIXELS, width
 
 
 def iteration_pixels(tl, fig):

@@ -9,19 +9,22 @@ is the one that finishes it last; its position over the steps shows where the fr
 travels.
 
 Concurrency: at S instants evenly spread over the measured span (default 200), the number of
-ranks of each contention domain inside a work phase (WORK_PHASES: the phases that execute user
-code, not waiting or communicating, not injected delay); per domain its mean, min and max over
+ranks of each contention domain inside a work phase (class work of the file's /phases,
+phase_classes.work_phases: the phases that execute user code, not waiting or communicating, not
+injected delay); per domain its mean, min and max over
 the instants.
 
 Lock-step vs. wave phase (papers.md A.6: runs leave lock-step after a disturbance and build
 wavefronts): iteration n of the window is in the wave phase when
   its amplitude A(n) = max_r F(r, n) - min_r F(r, n) > max(2 median_n A, 0.1 T_iter), or
   some rank has an idle period in it: E(r, n) = I(r, n) - median_k I(r, k) > 0.25 T_iter
-(I the idle time of idle_waves.py, T_iter the median iteration time over ranks and iterations;
+(I the idle time of idle.py, over the phases of classes wait and sync; T_iter the median iteration time over ranks and iterations;
 the factors are the parameters of iteration_classes); every other iteration is lock-step. For
 each class: the iterations in it and the mean over its (rank, iteration) pairs of the compute
-time (WORK_PHASES) and of the communication time (every other phase except the injected delay)
-per iteration.
+time (class work) and of the communication time (every other phase except the injected delay,
+class delay, and the sums, class total: phase_classes.not_communication) per iteration.
+
+The `wavefront` subcommand is view_commands/wavefront.py.
 """
 
 import numpy as np
@@ -203,50 +206,3 @@ def analyse(f, steps=None, samples=200):
     result["work_phases"] = [p for p in work if p in intervals]
     result["lockstep_vs_wave"] = lockstep_vs_wave(tl, intervals, finish, work, not_communication(f), idle_phases(f))
     return result
-
-
-def report(result, path):
-    w = result["wavefront"]
-    lines = ["computational wavefronts in %s:" % path]
-    if "median_slope_ranks_per_s" in w:
-        lines.append("  all steps: median slope %.4g ranks/s, median |r| %.3f, median amplitude %.3g ms"
-                     % (w["median_slope_ranks_per_s"], w["median_abs_r"], w["median_amplitude_s"] * 1e3))
-    for s in w["steps"]:
-        lines.append("  step %d: slope %.4g ranks/s (r %.3f), amplitude %.3g ms%s"
-                     % (s["iteration"], s["slope_ranks_per_s"], s["r"], s["amplitude_s"] * 1e3,
-                        "".join("; domain %s %.4g ranks/s" % (d, v["slope_ranks_per_s"])
-                                for d, v in s.get("per_domain", {}).items())))
-    lines.append("concurrency (ranks in %s at %s instants):" % ("+".join(result["work_phases"]) or "no work phase", result.get("samples", 200)))
-    for d, c in result["concurrency"].items():
-        lines.append("  domain %s (%d ranks): mean %.2f, min %d, max %d" % (d, c["ranks"], c["mean"], c["min"], c["max"]))
-    lw = result.get("lockstep_vs_wave")
-    if lw:
-        lines.append("lock-step vs. wave phase (wave: amplitude > %.3g ms%s; per rank and iteration, "
-                     "communication = %s):"
-                     % (lw["amplitude_cut_s"] * 1e3,
-                        "" if lw["idle_cut_s"] is None else " or an idle period > %.3g ms" % (lw["idle_cut_s"] * 1e3),
-                        "+".join(lw["communication_phases"]) or "none"))
-        for key, label in (("lock_step", "lock-step"), ("wave_phase", "wave phase")):
-            c = lw[key]
-            if "compute_s" in c:
-                lines.append("  %-10s %4d iterations: compute %.4g ms, communication %.4g ms"
-                             % (label, c["iterations"], c["compute_s"] * 1e3, c["communication_s"] * 1e3))
-            else:
-                lines.append("  %-10s %4d iterations" % (label, c["iterations"]))
-    return "\n".join(lines)
-
-
-def cmd_wavefront(args):
-    import json
-
-    from .h5file import open_output
-
-    steps = [int(x) for x in args.steps.split(",")] if args.steps else None
-    with open_output(args.file) as f:
-        result = analyse(f, steps, args.samples)
-    print(report(result, args.file))
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(result, out, indent=1)
-        print("wrote %s" % args.json)
-    return 0
