@@ -141,7 +141,8 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   g_pending = out.path + ".tmp";
   commit_output(out.path,
                 RunRecord{cfg, prov, {{&topo, clock, &result}}, metrics, verification, errors, planned, mpi, nullptr, &gpu_aware,
-                          phase_styles(cfg, metrics.layout.names, result.work_phase)},
+                          phase_styles(cfg, metrics.layout.names, result.work_phase),
+                          workload_module(cfg.run.workload).deck.collective},
                 comm);
   g_pending.clear();
 

@@ -52,6 +52,9 @@ struct RunRecord {
   const GpuAwareChoice* gpu_aware = nullptr;     // [comm] gpu_aware_mpi as resolved; real runs only
   // What each phase of metrics.layout is (class, colour): /phases, in the layout's order.
   std::vector<PhaseStyle> phases;
+  // The workload's communication is collectives over sub-communicators (WorkloadDeck::collective):
+  // every iteration synchronizes its ranks (root attribute `collective`).
+  bool collective = false;
 };
 
 // Writes `path` directly (collective; h5::Error on every rank if any rank's write fails). A run

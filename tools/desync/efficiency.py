@@ -44,7 +44,7 @@ REPLAYED = FALLBACK_DELAY  # (files without /phases; analyse() takes the file's 
 #: phases after which every rank has waited for every other rank
 GLOBAL_PHASES = FALLBACK_SYNC  # (files without /phases; analyse() takes the file's sync class)
 #: workloads whose communication is collective (every iteration synchronizes all ranks)
-COLLECTIVE_WORKLOADS = ("collbench", "matvec2d", "symmsquarecube")
+COLLECTIVE_WORKLOADS = ("collbench", "matvec2d", "symmsquarecube")  # files without the `collective` attribute
 
 
 def phase_sum(intervals, names):
@@ -144,7 +144,8 @@ def analyse(f):
     extra = phase_sum(intervals, delays)
     replayed = useful if extra is None else useful + extra
     workload = to_scalar(f.attrs["workload"]) if "workload" in f.attrs else ""
-    collective = workload in COLLECTIVE_WORKLOADS
+    # The file says it (root attribute `collective`); older files: the workloads known then.
+    collective = bool(to_scalar(f.attrs["collective"])) if "collective" in f.attrs else workload in COLLECTIVE_WORKLOADS
     recv = read(f, "comm/recv_partner")
     dep = dependencies(tl.ranks, recv)
     glob = global_iterations(intervals, len(tl.iterations), collective, sync_phases(f))
