@@ -1,4 +1,5 @@
 #include "workloads/chebfd/chebfd.hpp"
+#include "workload/halo_metrics.hpp"
 
 #include <fmt/format.h>
 
@@ -128,34 +129,28 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
     r.bytes_per_iteration += per_it * ((complex ? 20.0 : 12.0) * static_cast<double>(f.sell()->stored - f.sell()->nnz) + 4.0 * f.rows);
   r.partners = halo_partners(plan, static_cast<int>(sizeof(T)), nb);
 
-  // Run-level numbers (docs/method.md, section 15).
-  const PhaseLayout layout = phase_layout(r.timeline.event_names(), r.composites);
-  const auto d = phase_durations(r.timeline, layout);
-  const double exec = phase_total(d, layout, "exec"), comm_time = phase_total(d, layout, "comm");
-  double sums[3] = {static_cast<double>(nnz), static_cast<double>(plan.recv.size()), 0.0};
+  // Run-level numbers (docs/method.md, section 15): the halo workloads' shared ones, then its own.
+  const HaloTotals halo_t = halo_totals(r, plan, nnz, comm);
+  double sums[1] = {0.0};
   auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.x);
-  for (std::size_t e = 0; e < hx.extent(0); ++e) sums[2] += mod(hx(e)) * mod(hx(e));
+  for (std::size_t e = 0; e < hx.extent(0); ++e) sums[0] += mod(hx(e)) * mod(hx(e));
   r.nonfinite = count_nonfinite(reinterpret_cast<const double*>(hx.data()), hx.extent(0) * sizeof(T) / sizeof(double));
-  MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, sums, 1, MPI_DOUBLE, MPI_SUM, comm);
+  const double nnz_total = halo_t.nnz_total;
   const double nr = static_cast<double>(gen.rows());
   const double measured = static_cast<double>(total - r.timeline.warmup());
-  const double flops = measured * per_it * flops_per_step(complex, nr, sums[0], nb);
-  const double bytes = measured * per_it * bytes_per_step(complex, nr, sums[0], nb);
+  const double flops = measured * per_it * flops_per_step(complex, nr, nnz_total, nb);
+  const double bytes = measured * per_it * bytes_per_step(complex, nr, nnz_total, nb);
   const double wall = measured_wall(r.timeline, comm);
-  double cer = comm_to_exec(comm_time, exec);
-  std::vector<double> all(static_cast<std::size_t>(size));
-  MPI_Allgather(&cer, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, comm);
   r.metrics = {{"gflops", wall > 0 ? 1e-9 * flops / wall : 0.0, "Gflop/s"},
                {"bandwidth", wall > 0 ? 1e-9 * bytes / wall : 0.0, "GB/s"},
-               {"code_balance", bytes_per_step(complex, nr, sums[0], nb) / flops_per_step(complex, nr, sums[0], nb), "B/flop"},
-               {"bytes_per_degree", (c.ns / c.nb) * bytes_per_step(complex, nr, sums[0], nb), "B"},
-               {"flops_per_degree", (c.ns / c.nb) * flops_per_step(complex, nr, sums[0], nb), "flop"},
-               {"cer_median", min_med_max(all).median, "1"},
-               {"partners_mean", sums[1] / size, "1"},
-               count_value("nnz_total", static_cast<std::int64_t>(sums[0])),
+               {"code_balance", bytes_per_step(complex, nr, nnz_total, nb) / flops_per_step(complex, nr, nnz_total, nb), "B/flop"},
+               {"bytes_per_degree", (c.ns / c.nb) * bytes_per_step(complex, nr, nnz_total, nb), "B"},
+               {"flops_per_degree", (c.ns / c.nb) * flops_per_step(complex, nr, nnz_total, nb), "flop"},
                {"spectrum_lower_bound", lo, "1"},
                {"spectrum_upper_bound", hi, "1"},
-               {"x_norm2", sums[2], "1"}};
+               {"x_norm2", sums[0], "1"}};
+  for (auto& v : halo_metrics(halo_t)) r.metrics.push_back(std::move(v));
   return r;
 }
 

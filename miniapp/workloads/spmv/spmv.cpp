@@ -19,6 +19,7 @@
 #include "metrics/barrier_bench.hpp"
 #include "metrics/desync_speedup.hpp"
 #include "metrics/phase_stats.hpp"
+#include "workload/halo_metrics.hpp"
 #include "loop/experiment_loop.hpp"
 #include "workloads/spmv/spmv_state.hpp"
 #include "workload/halo_partners.hpp"
@@ -71,12 +72,6 @@ std::uint64_t fingerprint(const Vector& x, std::int32_t rows, std::int64_t* nonf
   if (nonfinite) *nonfinite = count_nonfinite(h.data(), static_cast<std::size_t>(rows));
   if (norm2) *norm2 = sum_of_squares(h.data(), static_cast<std::size_t>(rows));
   return fingerprint_bytes(h.data(), static_cast<std::size_t>(rows) * sizeof(double));
-}
-
-double median_over_ranks(double mine, MPI_Comm comm) {
-  std::vector<double> all(static_cast<std::size_t>(comm_size(comm)));
-  MPI_Allgather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, comm);
-  return min_med_max(all).median;
 }
 
 }  // namespace
@@ -158,24 +153,18 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   r.flops_per_iteration = 2.0 * static_cast<double>(nnz);
   r.partners = halo_partners(plan, 8, 1);
 
-  // Run-level numbers (docs/method.md, section 13).
-  const PhaseLayout layout = phase_layout(r.timeline.event_names(), r.composites);
-  const auto d = phase_durations(r.timeline, layout);
-  const double exec = phase_total(d, layout, "exec"), comm_time = phase_total(d, layout, "comm");
-  double counts[3] = {static_cast<double>(nnz), static_cast<double>(plan.recv.size()), 0.0};
-  for (const auto& p : plan.recv) counts[2] += static_cast<double>(HaloPlan::bytes(p, 8, 1));
-  const double mean_msg = plan.recv.empty() ? 0.0 : counts[2] / static_cast<double>(plan.recv.size());
-  MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_DOUBLE, MPI_SUM, comm);
+  // Run-level numbers (docs/method.md, section 13): the halo workloads' shared ones, then its own.
+  const HaloTotals halo_t = halo_totals(r, plan, nnz, comm);
+  double bytes = 0.0;
+  for (const auto& p : plan.recv) bytes += static_cast<double>(HaloPlan::bytes(p, 8, 1));
+  const double mean_msg = plan.recv.empty() ? 0.0 : bytes / static_cast<double>(plan.recv.size());
   const auto measured = static_cast<double>(r.timeline.iterations() - r.timeline.warmup());
-  const double flops = 2.0 * counts[0] * measured;
+  const double flops = 2.0 * halo_t.nnz_total * measured;
   const double wall = measured_wall(r.timeline, comm);
   const double perf = wall > 0 ? flops / wall : 0.0;
-  r.metrics = {{"barrier_cost", barrier, "s"},
-               {"gflops", 1e-9 * perf, "Gflop/s"},
-               {"cer_median", median_over_ranks(comm_to_exec(comm_time, exec), comm), "1"},
-               {"partners_mean", counts[1] / size, "1"},
-               {"msg_bytes_mean", median_over_ranks(mean_msg, comm), "B"},
-               count_value("nnz_total", static_cast<std::int64_t>(counts[0]))};
+  r.metrics = {{"barrier_cost", barrier, "s"}, {"gflops", 1e-9 * perf, "Gflop/s"}};
+  for (auto& v : halo_metrics(halo_t)) r.metrics.push_back(std::move(v));
+  r.metrics.push_back({"msg_bytes_mean", median_over_ranks(mean_msg, comm), "B"});
   if (sell) {
     std::int64_t sc[2] = {a.local.nnz, sell->stored};
     MPI_Allreduce(MPI_IN_PLACE, sc, 2, MPI_INT64_T, MPI_SUM, comm);
