@@ -26,6 +26,28 @@ class ExperimentLoop {
   // The timeline must have the events delay_end and sync_end (delay_begin is optional).
   ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, SyncMode sync);
 
+  // The measured loop, written once: start(); then per iteration work(it), the delay slot,
+  // after_delay(it) (what the workload does between its delay slot and the sync, e.g. the
+  // triad's exchange; nothing by default), sync(it) and the stop agreement; finish(). A workload
+  // supplies the bodies and cannot forget the slot. Returns the stop signal (0: all ran).
+  struct Nothing {
+    void operator()(std::int64_t) const {}
+  };
+  template <class Work, class AfterDelay = Nothing>
+  int run(std::int64_t iterations, Work&& work, AfterDelay&& after_delay = {}) {
+    start();
+    for (std::int64_t it = 0; it < iterations; ++it) {
+      work(it);
+      delay(it);
+      after_delay(it);
+      sync(it);
+      if (stop_after(it)) break;
+    }
+    return finish();
+  }
+
+  // The pieces of run(), for workloads whose loops have another shape (ChebFD's blocks and
+  // pipeline, the collective workloads' sizes and parked ranks).
   void start();
   void delay(std::int64_t it) {
     const double d = delay_[static_cast<std::size_t>(it)];

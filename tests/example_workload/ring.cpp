@@ -9,6 +9,21 @@
 #include "ring_config.hpp"
 
 namespace desync {
+namespace {
+
+// The kernels as functors: nvcc does not take a device lambda inside the loop body's lambda.
+struct Sum {
+  Kokkos::View<double*> a;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& s) const { s += a(i); }
+};
+
+struct Fill {
+  Kokkos::View<double*> a;
+  double value;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { a(i) = value; }
+};
+
+}  // namespace
 
 WorkloadResult run_ring(const Config& cfg, MPI_Comm comm) {
   const RingConfig& c = cfg.params.get<RingConfig>();
@@ -28,11 +43,9 @@ WorkloadResult run_ring(const Config& cfg, MPI_Comm comm) {
   ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
   double sum = 0.0, received = 0.0;
   MPI_Request req[2];
-  loop.start();
-  for (std::int64_t it = 0; it < total; ++it) {
+  r.stop_signal = loop.run(total, [&](std::int64_t it) {
     tl.mark(it, 0);
-    Kokkos::parallel_reduce(
-        "desync::ring::crunch", n, KOKKOS_LAMBDA(std::int64_t i, double& s) { s += a(i); }, sum);
+    Kokkos::parallel_reduce("desync::ring::crunch", n, Sum{a}, sum);
     tl.mark(it, 1);
     MPI_Irecv(&received, 1, MPI_DOUBLE, left, 0, ring, &req[0]);
     MPI_Isend(&sum, 1, MPI_DOUBLE, right, 0, ring, &req[1]);
@@ -40,20 +53,15 @@ WorkloadResult run_ring(const Config& cfg, MPI_Comm comm) {
     MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
     tl.mark(it, 3);
     const double share = received / static_cast<double>(n);
-    Kokkos::parallel_for("desync::ring::spread", n, KOKKOS_LAMBDA(std::int64_t i) { a(i) = share; });
+    Kokkos::parallel_for("desync::ring::spread", n, Fill{a, share});
     Kokkos::fence();
     tl.mark(it, 4);
-    loop.delay(it);
-    loop.sync(it);
-    if (loop.stop_after(it)) break;
-  }
-  r.stop_signal = loop.finish();
+  });
   MPI_Comm_free(&ring);
 
   // The conserved quantity: the sum over ranks of every array is n (1 + ... + P) always.
   double local = 0.0, global = 0.0;
-  Kokkos::parallel_reduce(
-      "desync::ring::check", n, KOKKOS_LAMBDA(std::int64_t i, double& s) { s += a(i); }, local);
+  Kokkos::parallel_reduce("desync::ring::check", n, Sum{a}, local);
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm);
   const double expected = static_cast<double>(n) * size * (size + 1) / 2.0;
   r.elements_checked = 1;

@@ -136,8 +136,7 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   std::vector<double> residual{std::sqrt(rr0)};
   residual.reserve(static_cast<std::size_t>(total) + 1);
   ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
-  loop.start();
-  for (std::int64_t it = 0; it < total; ++it) {
+  res.stop_signal = loop.run(total, [&](std::int64_t it) {
     tl.mark(it, begin);
     spmv(&tl, it);
     double pq = cg::dot(p, q, n);
@@ -169,11 +168,7 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
       ExecSpace().fence();
       rr = rr0;
     }
-    loop.delay(it);
-    loop.sync(it);
-    if (loop.stop_after(it)) break;
-  }
-  res.stop_signal = loop.finish();
+  });
   res.messages = comms.log();
 
   // Verification: the true residual ||b - A x|| against the recurrence's, and the error

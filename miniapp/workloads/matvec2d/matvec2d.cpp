@@ -115,17 +115,12 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
         piped ? std::function<void(std::int64_t)>(pipelined) : std::function<void(std::int64_t)>(blocking);
 
     ExperimentLoop loop(cfg, act.comm(), tl, cfg.comm.sync);
-    loop.start();
-    for (std::int64_t it = 0; it < total; ++it) {
+    r.stop_signal = loop.run(total, [&](std::int64_t it) {
       tl.mark(it, 0);
       product();
       tl.mark(it, 1);
       communicate(it);
-      loop.delay(it);
-      loop.sync(it);
-      if (loop.stop_after(it)) break;
-    }
-    r.stop_signal = loop.finish();
+    });
 
     // y_j against a serial product of A's block row j with x.
     auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ycol);

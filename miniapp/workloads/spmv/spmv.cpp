@@ -121,14 +121,8 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
     Kokkos::parallel_for("desync::spmv::init_x", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, a.rows),
                          InitX{s.x, first});
     ExperimentLoop loop(cfg, comm, tl, sync);
-    loop.start();
-    for (std::int64_t it = 0; it < total; ++it) {
-      iteration(s, tl, it);
-      loop.delay(it);  // after the product, before the next exchange
-      loop.sync(it);
-      if (loop.stop_after(it)) break;
-    }
-    return loop.finish();
+    // The delay slot after the product, before the next exchange.
+    return loop.run(total, [&](std::int64_t it) { iteration(s, tl, it); });
   };
 
   WorkloadResult r(Timeline(spmv_event_names(cfg.params.get<SpmvConfig>().scheme), total, cfg.run.warmup));

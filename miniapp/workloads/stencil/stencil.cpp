@@ -92,8 +92,7 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   WorkloadResult r(Timeline(stencil_event_names(), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
   ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
-  loop.start();
-  for (std::int64_t it = 0; it < total; ++it) {
+  const auto step = [&](std::int64_t it) {
     tl.mark(it, begin);
     const std::int64_t k = it % s;  // position in the CA cycle (always 0 for base and spmv)
     if (k == 0) {
@@ -112,12 +111,9 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
     }
     sweep(k);
     tl.mark(it, sweep_end);
-    loop.delay(it);  // after the sweep, before the next exchange
-    loop.sync(it);
-    std::swap(x, y);
-    if (loop.stop_after(it)) break;
-  }
-  r.stop_signal = loop.finish();
+  };
+  // The delay slot after the sweep, before the next exchange; the grids swap after it.
+  r.stop_signal = loop.run(total, step, [&](std::int64_t) { std::swap(x, y); });
   r.messages = comms.log();
 
   // Verification against the serial reference (docs/method.md, section 14).

@@ -152,15 +152,10 @@ WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
     void (*call)(SscMesh&, std::int64_t) = algorithm_call(c.algorithm, m.ndup);
 
     ExperimentLoop loop(cfg, act.comm(), tl, cfg.comm.sync);
-    loop.start();
-    for (std::int64_t it = 0; it < total; ++it) {
+    r.stop_signal = loop.run(total, [&](std::int64_t it) {
       tl.mark(it, 0);
       call(m, it);
-      loop.delay(it);
-      loop.sync(it);
-      if (loop.stop_after(it)) break;
-    }
-    r.stop_signal = loop.finish();
+    });
 
     // The call time: the slowest rank's, median over the measured calls.
     const std::int64_t done = tl.iterations();

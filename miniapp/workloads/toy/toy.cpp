@@ -124,8 +124,7 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
   const std::function<void(std::int64_t)> complete_and_compute =
       overlap ? std::function<void(std::int64_t)>(overlapped) : std::function<void(std::int64_t)>(plain);
 
-  loop.start();
-  for (std::int64_t it = 0; it < total; ++it) {
+  r.stop_signal = loop.run(total, [&](std::int64_t it) {
     tl.mark(it, 0);
     for (const Slot& m : out)
       if (m.bytes >= stamp_bytes) {
@@ -142,11 +141,7 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
         wrong += stamp[0] != m.peer || stamp[1] != it;
         ++checked;
       }
-    loop.delay(it);
-    loop.sync(it);
-    if (loop.stop_after(it)) break;
-  }
-  r.stop_signal = loop.finish();
+  });
   r.messages = comms.log();
 
   // Every byte past the stamps of the last iteration's messages.

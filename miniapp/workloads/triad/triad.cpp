@@ -105,21 +105,21 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
   WorkloadResult r(Timeline(iteration_event_names(), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
   ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
-  loop.start();
-
-  for (std::int64_t it = 0; it < total; ++it) {
-    tl.mark(it, ev::compute_begin);
-    sweep(cfg.params.get<TriadConfig>(), x);
-    tl.mark(it, ev::compute_end);
-    loop.delay(it);  // the papers' delay: extra work after the sweep, before communicating
-    exchange.post(it);
-    tl.mark(it, ev::post_end);
-    exchange.wait();
-    tl.mark(it, ev::wait_end);
-    loop.sync(it);
-    if (loop.stop_after(it)) break;
-  }
-  r.stop_signal = loop.finish();
+  const TriadConfig& t = cfg.params.get<TriadConfig>();
+  // The papers' delay slot: extra work after the sweep, before communicating.
+  r.stop_signal = loop.run(
+      total,
+      [&](std::int64_t it) {
+        tl.mark(it, ev::compute_begin);
+        sweep(t, x);
+        tl.mark(it, ev::compute_end);
+      },
+      [&](std::int64_t it) {
+        exchange.post(it);
+        tl.mark(it, ev::post_end);
+        exchange.wait();
+        tl.mark(it, ev::wait_end);
+      });
   r.messages = comms.log();
 
   const std::int64_t wrong = triad_count_wrong(x.a, x.offset, cfg.params.get<TriadConfig>());
