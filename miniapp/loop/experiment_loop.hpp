@@ -27,8 +27,8 @@ class ExperimentLoop {
   ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, SyncMode sync);
 
   // The measured loop, written once: start(); then per iteration work(it), the delay slot,
-  // after_delay(it) (what the workload does between its delay slot and the sync, e.g. the
-  // triad's exchange; nothing by default), sync(it) and the stop agreement; finish(). A workload
+  // after_delay(it) (what the workload does between its delay slot and the sync, e.g. an
+  // exchange that follows the delay; nothing by default), sync(it) and the stop agreement; finish(). A workload
   // supplies the bodies and cannot forget the slot. Returns the stop signal (0: all ran).
   struct Nothing {
     void operator()(std::int64_t) const {}
