@@ -1,7 +1,7 @@
 #pragma once
 // Block sizes of the dense workloads on a process mesh (papers.md E.2; matvec2d, symmsquarecube):
-// N is cut into p blocks of b = ceil(N / p) rows, the last holding the remainder (the deck
-// validation, app/workloads.cpp, refuses an N that would leave a block empty).
+// N is cut into p blocks of b = ceil(N / p) rows, the last holding the remainder (the modules'
+// rank rules, workload/placement_rules.cpp, refuse an N that would leave a block empty).
 #include <Kokkos_Macros.hpp>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 """calibrate_toml: the platform file (platforms/*.toml, docs/simulate.md) of
 tools/calibrate_platform.py (`desync-calibrate`) as text: the TOML writer (every value with its
 source as a comment), the platform dict built from the measurements, and the checks of the
-simulator's platform loader (miniapp/simulate/platform_file.cpp) on a parsed file. No MPI."""
+simulator's platform loader (miniapp/sim_model/platform_file.cpp) on a parsed file. No MPI."""
 
 import json
 import math

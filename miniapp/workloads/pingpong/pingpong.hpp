@@ -20,7 +20,7 @@
 
 namespace desync {
 
-// Collective over comm; needs at least 2 ranks (app/workloads.cpp checks).
+// Collective over comm; needs at least 2 ranks (its module checks: pingpong_module.cpp).
 WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm);
 
 // Peak memory of `rank` of `size`, estimated from the deck.

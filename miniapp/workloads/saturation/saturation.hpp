@@ -26,7 +26,7 @@ int saturation_max_n(const SaturationConfig& c, int nranks);
 // Collective over comm.
 WorkloadResult run_saturation(const Config& cfg, MPI_Comm comm);
 
-// The registry's hooks (app/workloads.cpp).
+// Its module's hooks (saturation_module.cpp).
 MemoryEstimate saturation_memory(const Config& cfg, int rank, int size);
 std::int64_t saturation_rows(const Config& cfg);             // W x kernels x repetitions
 void saturation_ranks(const Config& cfg, int nranks);        // threads: 1 rank; ranks: max_n <= ranks

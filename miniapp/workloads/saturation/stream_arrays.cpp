@@ -71,7 +71,7 @@ SweepInterval StreamArrays::sweep(SaturationKernel k) const {
     case SaturationKernel::add: Kokkos::parallel_for("desync::saturation::add", p, Add{x_}); break;
     case SaturationKernel::triad: Kokkos::parallel_for("desync::saturation::triad", p, Triad{x_}); break;
     case SaturationKernel::triad_nt:
-      // Refused at load where not available (config/load_workload_tables.cpp); the host space is
+      // Refused at load where not available (saturation_rules.cpp, its module's deck rule); the host space is
       // then the default one, so the arrays are the workers' own.
       if (!nt_stores_available) throw std::logic_error("triad_nt without non-temporal stores");
       Kokkos::parallel_for("desync::saturation::triad_nt", workers_policy<HostWorkerPolicy>(x_.workers), TriadNt{x_});

@@ -28,7 +28,7 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 // Mesh extent p (q for 2.5d) and layers of `size` active ranks; the deck validation
-// (app/workloads.cpp) guarantees they fit.
+// (symmsquarecube_module.cpp) guarantees they fit.
 void mesh_shape(const SymmSquareCubeConfig& c, int size, int& p, int& layers) {
   if (c.algorithm == SscAlgorithm::twofive) {
     layers = static_cast<int>(c.replication);
