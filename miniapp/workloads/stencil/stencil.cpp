@@ -92,16 +92,21 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   WorkloadResult r(Timeline(stencil_event_names(), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
   ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
+  // [stencil] latency: busy work in every exchange standing for network latency, or nothing;
+  // chosen once.
+  const auto added_latency = [&](std::int64_t it) {
+    busy_divide(c.latency);
+    tl.mark(it, latency_end);
+  };
+  const std::function<void(std::int64_t)> latency =
+      c.latency > 0.0 ? std::function<void(std::int64_t)>(added_latency) : std::function<void(std::int64_t)>([](std::int64_t) {});
   const auto step = [&](std::int64_t it) {
     tl.mark(it, begin);
     const std::int64_t k = it % s;  // position in the CA cycle (always 0 for base and spmv)
     if (k == 0) {
       halo.pack(x);
       tl.mark(it, pack_end);
-      if (c.latency > 0.0) {
-        busy_divide(c.latency);
-        tl.mark(it, latency_end);
-      }
+      latency(it);
       halo.post();
       tl.mark(it, post_end);
       halo.wait();
