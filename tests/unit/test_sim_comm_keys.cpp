@@ -13,30 +13,14 @@
 #include "config/config.hpp"
 #include "core/errors.hpp"
 #include "sim_model/sim_program.hpp"
+#include "sim_test_platform.hpp"
 #include "workloads/registry.hpp"
 #include "workloads/simulated_programs.hpp"
 
 namespace desync::sim {
 namespace {
 
-const Platform& platform() {
-  static const Platform p = parse_platform(R"([platform]
-name = "t"
-[node]
-cores_per_domain = 4
-[memory]
-b1 = 1e9
-b_saturated = 2e9
-[core]
-divide_time = 2e-9
-[network]
-intra_node_latency = 1e-6
-intra_node_bandwidth = 1e9
-inter_node_latency = 1e-6
-inter_node_bandwidth = 1e9
-)", "p.toml", {"node.count=8"});
-  return p;
-}
+const Platform& platform() { return test_platform(); }
 
 // The (key, value) lines of the resolved deck's [comm] table.
 std::vector<std::pair<std::string, std::string>> comm_lines(const std::string& resolved) {

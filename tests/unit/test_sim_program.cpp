@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "record/iteration_events.hpp"
 #include "sim_model/sim_program.hpp"
+#include "sim_test_platform.hpp"
 #include "workloads/simulated_programs.hpp"
 #include "workloads/triad/neighbour_partners.hpp"
 #include "workloads/triad/triad.hpp"
@@ -15,24 +16,7 @@
 namespace desync::sim {
 namespace {
 
-const Platform& platform() {
-  static const Platform p = parse_platform(R"([platform]
-name = "t"
-[node]
-cores_per_domain = 4
-[memory]
-b1 = 1e9
-b_saturated = 2e9
-[core]
-divide_time = 2e-9
-[network]
-intra_node_latency = 1e-6
-intra_node_bandwidth = 1e9
-inter_node_latency = 1e-6
-inter_node_bandwidth = 1e9
-)", "p.toml", {"node.count=8"});
-  return p;
-}
+const Platform& platform() { return test_platform(); }
 
 Config deck(const std::string& extra) {
   return load_deck("[run]\niterations = 7\nwarmup = 2\n[triad]\nsize_per_rank = 1000\n" + extra, "d.toml", {});

@@ -106,19 +106,31 @@ void Filter<T>::finish_step(Timeline* tl, std::int64_t it) {
   loop_->sync(it);
 }
 
+// The coefficients of degree step p (p = 1: the init).
+template <class T>
+Step Filter<T>::step_of(int p) const {
+  return p == 1 ? Step{s_.alpha, s_.beta, gc_[1], gc_[0]} : Step{2 * s_.alpha, 2 * s_.beta, gc_[static_cast<std::size_t>(p)], 0};
+}
+
+// Both schemes start a step alike: pack u's halo entries and post the exchange.
+template <class T>
+void Filter<T>::post_halo(const Values<T>& u, Timeline* tl, std::int64_t it) {
+  if (tl) tl->mark(it, begin);
+  halo_ex_.pack(u);
+  if (tl) tl->mark(it, pack_end);
+  halo_ex_.post(u);
+  if (tl) tl->mark(it, post_end);
+}
+
 // NON-SPLIT (and PIPELINE's init): exchange, then one fused kernel over all rows; tl == nullptr:
 // not recorded (the init).
 template <class T>
 void Filter<T>::product_whole(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it) {
   auto mark = [&](int e) { if (tl) tl->mark(it, e); };
   const bool init = p == 1;
-  const Step st = init ? Step{s_.alpha, s_.beta, gc_[1], gc_[0]} : Step{2 * s_.alpha, 2 * s_.beta, gc_[static_cast<std::size_t>(p)], 0};
+  const Step st = step_of(p);
   const std::size_t x_off = static_cast<std::size_t>(b) * rows * nb_;
-  mark(begin);
-  halo_ex_.pack(u);
-  mark(pack_end);
-  halo_ex_.post(u);
-  mark(post_end);
+  post_halo(u, tl, it);
   halo_ex_.wait();
   mark(ns_wait_end);
   (this->*fused_fn_[init])(u, w, x_off, st, 0, items(), slot(b, p));
@@ -131,13 +143,9 @@ template <class T>
 void Filter<T>::product_split(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it) {
   auto mark = [&](int e) { if (tl) tl->mark(it, e); };
   const bool init = p == 1;
-  const Step st = init ? Step{s_.alpha, s_.beta, gc_[1], gc_[0]} : Step{2 * s_.alpha, 2 * s_.beta, gc_[static_cast<std::size_t>(p)], 0};
+  const Step st = step_of(p);
   const std::size_t x_off = static_cast<std::size_t>(b) * rows * nb_;
-  mark(begin);
-  halo_ex_.pack(u);
-  mark(pack_end);
-  halo_ex_.post(u);
-  mark(post_end);
+  post_halo(u, tl, it);
   // The messages travel meanwhile; progress = "test" cuts the rows into chunks (comm/overlap.hpp).
   const LocalFn local = local_fn_[init];
   overlap_exchange(halo_ex_.exchange(), items(), [&](std::int64_t b0, std::int64_t e0) {

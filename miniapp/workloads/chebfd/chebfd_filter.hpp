@@ -73,6 +73,8 @@ class Filter {
   void product(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it) {
     (this->*product_)(u, w, b, p, tl, it);
   }
+  Step step_of(int p) const;
+  void post_halo(const Values<T>& u, Timeline* tl, std::int64_t it);
   void product_whole(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
   void product_split(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
   void run_pipeline(Timeline& tl, ExperimentLoop& loop);

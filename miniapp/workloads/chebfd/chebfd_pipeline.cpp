@@ -29,7 +29,7 @@ void Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
   loop.start();
   for (int p = 2; p <= np_; ++p) {
     const std::int64_t it = p - 2;
-    const Step st{2 * s_.alpha, 2 * s_.beta, gc_[static_cast<std::size_t>(p)], 0};
+    const Step st = step_of(p);
     for (int b = 0; b < blocks_; ++b) std::swap(u[b], w[b]);
     tl.mark(it, begin);
     halo_ex_.pack(u[0]);
