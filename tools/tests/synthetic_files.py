@@ -16,19 +16,14 @@ import warnings
 import h5py
 import numpy as np
 
+from synthetic_phases import fixed, write_phases  # noqa: F401 (fixed: for the tests that import it from here)
+
 EVENTS = ["compute_begin", "compute_end", "delay_begin", "delay_end", "post_end", "wait_end",
           "barrier_end"]
 PHASES = ["compute", "delay", "post", "wait", "barrier", "iteration"]
 DELAY_RANK, DELAY_ITERATION, DELAY = 0, 8, 5e-3  # deck numbering: measured iteration 8
 WARMUP = 2
 COMPUTE, POST, MIN_WAIT, LATENCY = 1e-3, 10e-6, 20e-6, 5e-6
-
-
-def fixed(strings, size=None):
-    """Fixed-length, null-padded byte strings as the C++ side writes them."""
-    data = np.char.encode(np.array(strings, dtype=str), "ascii")
-    width = size or max(1, data.dtype.itemsize)
-    return data.astype("S%d" % width)
 
 
 def simulate(n_ranks, n_iter, warmup):
@@ -146,31 +141,6 @@ def write_common(f, workload, ev, event_names, phases, durations, bytes_per_iter
     if description is not None:
         write_phases(f, description)
     return ds
-
-
-def write_phases(f, description):
-    """/phases (docs/output.md) of an open file: description = [(name, class, colour, label)],
-    one row per phase of phase_names, as the C++ side writes it (fixed-length strings, units
-    "text")."""
-    g = f.require_group("phases")
-    for k, key in enumerate(("name", "class", "colour", "label")):
-        if key in g:
-            del g[key]
-        g.create_dataset(key, data=fixed([row[k] for row in description])).attrs["units"] = fixed("text")
-
-
-def describe(path, description):
-    """Add (or replace) /phases in an existing file (write_phases)."""
-    with h5py.File(path, "r+") as f:
-        write_phases(f, description)
-
-
-def fallback_description(phase_names):
-    """The /phases rows a file written today would hold for phases the tools always knew: their
-    class, face colour and label from desync.phase_classes.FALLBACK (iteration: total)."""
-    from desync.phase_classes import FALLBACK
-
-    return [(n, FALLBACK[n]["class"], FALLBACK[n]["colour"], FALLBACK[n]["label"]) for n in phase_names]
 
 
 def write_synthetic(path, n_ranks=4, n_iter=20, warmup=WARMUP, fmt="desync-output",
@@ -463,64 +433,3 @@ def stamp_run(path, overrides=None, deck_text=None, complete=None, verification=
             replace("topology/threads", np.full(n, threads, np.int32), "1")
         for name, (value, units) in (metrics or {}).items():
             replace("metrics/" + name, np.float64(value), units)
-
-
-# A workload no Python code knows: "crunch" (its work), "chat" (its communication), with the
-# shared wait, delay and sync phases. Rank r passes a message to r+1 after chatting (open chain)
-# and waits for the one from r-1; rank MADE_UP_DELAY_RANK is delayed in measured iteration
-# MADE_UP_DELAY_ITERATION, so the idle period travels up the chain, one rank per iteration. The
-# sync phase is a constant short collective (it does not wait for the others).
-MADE_UP_EVENTS = ["begin", "crunch_end", "delay_end", "chat_end", "wait_end", "sync_end"]
-MADE_UP_DESCRIPTION = [
-    ("crunch", "work", "#123456", "crunch (made up)"),
-    ("delay", "delay", "#1f5fd6", "injected delay"),
-    ("chat", "communication", "#abcdef", "chat (made up)"),
-    ("wait", "wait", "#e0201b", "wait (Waitall)"),
-    ("sync", "sync", "#f5a623", "sync (barrier/allreduce)"),
-    ("iteration", "total", "#ffffff", "iteration"),
-]
-MADE_UP_DELAY_RANK, MADE_UP_DELAY_ITERATION, MADE_UP_SYNC = 0, 6, 5e-6
-
-
-def simulate_made_up(n_ranks=6, n_iter=20, warmup=WARMUP):
-    names = MADE_UP_EVENTS
-    ix = {n: i for i, n in enumerate(names)}
-    ev = np.full((n_ranks, n_iter, len(names)), np.nan)
-    chat_end = np.zeros((n_ranks, n_iter))
-    clock = np.array([3e-6 * r for r in range(n_ranks)])
-    for k in range(n_iter):
-        for r in range(n_ranks):
-            t = clock[r]
-            ev[r, k, ix["begin"]] = t
-            t += COMPUTE * (1 + 0.01 * r)
-            ev[r, k, ix["crunch_end"]] = t
-            if (r, k - warmup) == (MADE_UP_DELAY_RANK, MADE_UP_DELAY_ITERATION):
-                t += DELAY
-                ev[r, k, ix["delay_end"]] = t
-            t += POST
-            ev[r, k, ix["chat_end"]] = chat_end[r, k] = t
-            arrival = chat_end[r - 1, k] + LATENCY if r > 0 else -np.inf
-            t = max(t + MIN_WAIT, arrival)
-            ev[r, k, ix["wait_end"]] = t
-            t += MADE_UP_SYNC
-            ev[r, k, ix["sync_end"]] = t
-            clock[r] = t
-    return ev - ev[0, warmup, 0]
-
-
-def write_synthetic_made_up(path, described=True, n_ranks=6, n_iter=20, warmup=WARMUP):
-    """A file of the made-up workload ("ring"-like, workload name "madeup"), with /phases
-    (MADE_UP_DESCRIPTION) or, described=False, without it as an older file would be. Returns the
-    events array."""
-    ev = simulate_made_up(n_ranks, n_iter, warmup)
-    phases, d = generic_durations(ev, MADE_UP_EVENTS)
-    with h5py.File(path, "w") as f:
-        ds = write_common(f, "madeup", ev, MADE_UP_EVENTS, phases, d, np.full(n_ranks, 1e6), "crunch", warmup,
-                          description=MADE_UP_DESCRIPTION if described else None)
-        send = np.array([[r + 1 if r + 1 < n_ranks else -1] for r in range(n_ranks)], np.int32)
-        recv = np.array([[r - 1] for r in range(n_ranks)], np.int32)
-        ds("comm/send_partner", send, "1")
-        ds("comm/recv_partner", recv, "1")
-        ds("comm/send_bytes", np.where(send >= 0, 4096, 0).astype(np.int64), "B")
-        ds("comm/recv_bytes", np.where(recv >= 0, 4096, 0).astype(np.int64), "B")
-    return ev

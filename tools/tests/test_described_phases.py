@@ -27,9 +27,10 @@ from desync import phase_classes as pc
 from desync.concurrency_plot import analyse as concurrency_analyse
 from desync.h5file import open_output
 from desync.timeline_plot import UNKNOWN_STYLE, draw_timeline, style
-from synthetic_files import (COMPUTE, MADE_UP_DELAY_ITERATION, MADE_UP_DELAY_RANK, MADE_UP_DESCRIPTION, PHASES,
-                             SPMV_PHASES, WARMUP, describe, fallback_description, write_synthetic,
-                             write_synthetic_made_up, write_synthetic_spmv)
+from synthetic_files import COMPUTE, PHASES, SPMV_PHASES, WARMUP, write_synthetic, write_synthetic_spmv  # noqa: E402
+from synthetic_made_up import (MADE_UP_DELAY_ITERATION, MADE_UP_DELAY_RANK, MADE_UP_DESCRIPTION,  # noqa: E402
+                               write_synthetic_made_up)
+from synthetic_phases import describe, fallback_description  # noqa: E402
 
 CRUNCH, GREY = [0x12, 0x34, 0x56], [0xA0, 0xA0, 0xA0]
 
