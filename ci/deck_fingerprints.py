@@ -133,6 +133,7 @@ def main():
         sys.exit(compare(*args.compare))
     if not args.desync or not args.out:
         ap.error("--desync and --out are needed to run the decks")
+    args.desync = os.path.abspath(args.desync)  # the decks run in a scratch folder each
     run_all(args)
 
 

@@ -3,14 +3,30 @@
 namespace desync {
 namespace {
 
-struct Pack {
+// Chosen once by the block width: a vector's pack copies one value per row, a block's nb.
+template <class View, class T>
+struct PackRows {
   LocalColumns index;
-  Vector x, buf;
+  View x;
+  Values<T> buf;
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const { buf(i) = x(index(i)); }
 };
+
+template <class View, class T>
+struct PackBlock {
+  LocalColumns index;
+  View u;
+  Values<T> buf;
+  int nb;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int32_t j) const {
+    const std::size_t src = static_cast<std::size_t>(index(j)) * nb, dst = static_cast<std::size_t>(j) * nb;
+    for (int k = 0; k < nb; ++k) buf(dst + k) = u(src + k);
+  }
+};
+
 }  // namespace
 
-// One message per partner (tag 0), counted in bytes of `scalar_bytes * nb` per entry.
+// One message per partner (tag 0), counted in bytes of `entry_bytes` per row.
 std::vector<Message> halo_messages(const std::vector<HaloPartner>& list, std::size_t entry_bytes) {
   std::vector<Message> m;
   for (const auto& p : list)
@@ -18,23 +34,39 @@ std::vector<Message> halo_messages(const std::vector<HaloPartner>& list, std::si
   return m;
 }
 
-HaloExchange::HaloExchange(const HaloPlan& plan, std::int32_t rows, const Communicators& comms, const CommConfig& opt)
+template <class View>
+HaloExchange<View>::HaloExchange(const HaloPlan& plan, std::int32_t rows, const Communicators& comms, const CommConfig& opt, int nb,
+                                 Channel channel)
     : plan_(plan),
       rows_(rows),
-      send_("desync::comm::halo_send", plan.send_index_host.size()),
-      exchange_(comms, Channel::halo, halo_messages(plan.send, sizeof(double)), halo_messages(plan.recv, sizeof(double)), opt,
-                BufferSpace::device) {}
+      nb_(nb),
+      send_("desync::comm::halo_send", plan.send_index_host.size() * static_cast<std::size_t>(nb)),
+      exchange_(comms, channel, halo_messages(plan.send, sizeof(value_type) * static_cast<std::size_t>(nb)),
+                halo_messages(plan.recv, sizeof(value_type) * static_cast<std::size_t>(nb)), opt, BufferSpace::device) {}
 
-void HaloExchange::pack(const Vector& x) {
-  const auto n = static_cast<std::int32_t>(send_.extent(0));
-  if (n > 0)
-    Kokkos::parallel_for("desync::comm::halo_pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, n),
-                         Pack{plan_.send_index, x, send_});
+template <class View>
+void HaloExchange<View>::pack(const View& x) {
+  const auto n = static_cast<std::int32_t>(plan_.send_index_host.size());
+  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>> rows(0, n);
+  if (n > 0 && nb_ == 1)
+    Kokkos::parallel_for("desync::comm::halo_pack", rows, PackRows<View, value_type>{plan_.send_index, x, send_});
+  else if (n > 0)
+    Kokkos::parallel_for("desync::comm::halo_pack_block", rows, PackBlock<View, value_type>{plan_.send_index, x, send_, nb_});
   ExecSpace().fence();  // the buffer must be complete before MPI reads it
 }
 
-void HaloExchange::post(const Vector& x) { exchange_.post(send_.data(), x.data() + rows_); }
+template <class View>
+void HaloExchange<View>::post(const View& x) {
+  exchange_.post(send_.data(), x.data() + static_cast<std::size_t>(rows_) * nb_);
+}
 
-void HaloExchange::wait() { exchange_.complete(); }
+template <class View>
+void HaloExchange<View>::wait() {
+  exchange_.complete();
+}
+
+template class HaloExchange<Vector>;
+template class HaloExchange<Values<double>>;
+template class HaloExchange<Values<Complex>>;
 
 }  // namespace desync

@@ -1,28 +1,37 @@
 #pragma once
-// The halo exchange of a distributed vector, for the SpMV and ChebFD schemes: pack the entries
-// partners need (a labelled kernel, fenced before any send), post all receives first, straight
-// into the halo part of the vector, then the sends; wait() completes both. Buffers and requests
-// are allocated once; post() and wait() allocate nothing.
+// The halo exchange of a distributed vector or of a block of nb vectors stored row-major
+// (element (i, k) at i*nb + k), for the SpMV, CG and ChebFD schemes: pack the rows partners need
+// (a labelled kernel, fenced before any send), post all receives first, straight into the halo
+// rows, then the sends; wait() completes both. One template for the scalar vector (nb = 1) and
+// the block; a message carries count * nb * sizeof(value) bytes. Buffers and requests are
+// allocated once; pack(), post() and wait() allocate nothing.
 #include <mpi.h>
 
 #include <vector>
 
+#include "comm/channels.hpp"
 #include "comm/exchange.hpp"
 #include "comm/halo_plan.hpp"
 #include "core/types.hpp"
 
 namespace desync {
 
-// The exchange's messages for a plan's partner list: entry_bytes per vector entry (scalar bytes
-// times the block width), offsets relative to the send buffer or to the first halo entry.
+// The exchange's messages for a plan's partner list: entry_bytes per vector row (value bytes
+// times the block width), offsets relative to the send buffer or to the first halo row.
 std::vector<Message> halo_messages(const std::vector<HaloPartner>& list, std::size_t entry_bytes);
 
+// View: the vector's storage type, a rank-1 device view ((rows + halo) * nb values).
+template <class View>
 class HaloExchange {
  public:
-  HaloExchange(const HaloPlan& plan, std::int32_t rows, const Communicators& comms, const CommConfig& opt);
+  using value_type = typename View::non_const_value_type;
 
-  void pack(const Vector& x);
-  void post(const Vector& x);  // receives into x(rows + offset ...)
+  // nb: values per row (1 for a vector); channel: the tags' base (comm/channels.hpp).
+  HaloExchange(const HaloPlan& plan, std::int32_t rows, const Communicators& comms, const CommConfig& opt, int nb = 1,
+               Channel channel = Channel::halo);
+
+  void pack(const View& x);
+  void post(const View& x);  // receives into the halo rows, x(rows * nb ...)
   void wait();
   Exchange& exchange() { return exchange_; }  // for computation that overlaps it (comm/overlap.hpp)
 
@@ -31,8 +40,13 @@ class HaloExchange {
  private:
   const HaloPlan& plan_;
   std::int32_t rows_;
-  Vector send_;
+  int nb_;
+  Values<value_type> send_;
   Exchange exchange_;
 };
+
+extern template class HaloExchange<Vector>;
+extern template class HaloExchange<Values<double>>;
+extern template class HaloExchange<Values<Complex>>;
 
 }  // namespace desync

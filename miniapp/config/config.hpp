@@ -53,7 +53,7 @@ struct RunConfig {
   double progress_interval = 5.0;
   double memory_limit_gib = 0.0;  // per node; 0: what the node has available
   SourcePos output_pos;
-  bool stream_table = false;      // measure a STREAM table before the run (app/run_deck.cpp)
+  bool stream_table = false;      // measure a STREAM table before the run (commands/run_deck.cpp)
   std::int64_t stream_size = 0;   // its elements per array and rank; 0: from the node's caches
 };
 

@@ -1,13 +1,13 @@
 #pragma once
 // The frame every workload's measured loop runs in (docs/method.md, section 6):
-//   start()        common start: the device is idle and every rank leaves a barrier together;
-//   delay(it)      the delay slot, where [[inject]] delays and [noise] act as core-bound busy
+//   start          common start: the device is idle and every rank leaves a barrier together;
+//   delay slot     the delay slot, where [[inject]] delays and [noise] act as core-bound busy
 //                  work (marks delay_begin if the timeline has it, and delay_end, only when a
 //                  delay happens: otherwise the events stay NaN and the phase does not exist);
-//   sync(it)       the global synchronization after the iteration, [comm] sync: none, an
+//   sync           the global synchronization after the iteration, [comm] sync: none, an
 //                  MPI_Barrier or a one-double MPI_Allreduce (marks sync_end);
-//   stop_after(it) progress line and the stop-signal agreement (loop/iteration_control.hpp);
-//   finish()       completes the agreement, keeps the iterations done on the timeline.
+//   stop agreement progress line and the stop-signal agreement (loop/iteration_control.hpp);
+//   finish         completes the agreement, keeps the iterations done on the timeline.
 // The delays of every iteration are drawn before the loop, and the sync function is chosen when
 // the loop is built: nothing is decided inside the loop.
 #include <mpi.h>
@@ -28,38 +28,53 @@ class ExperimentLoop {
 
   // The measured loop, written once: start(); then per iteration work(it), the delay slot,
   // after_delay(it) (what the workload does between its delay slot and the sync, e.g. an
-  // exchange that follows the delay; nothing by default), sync(it) and the stop agreement; finish(). A workload
-  // supplies the bodies and cannot forget the slot. Returns the stop signal (0: all ran).
+  // exchange that follows the delay; nothing by default), sync(it) and the stop agreement;
+  // finish(). A workload supplies the bodies and cannot forget the slot. Returns the stop signal
+  // (0: all ran).
   struct Nothing {
     void operator()(std::int64_t) const {}
   };
   template <class Work, class AfterDelay = Nothing>
   int run(std::int64_t iterations, Work&& work, AfterDelay&& after_delay = {}) {
     start();
-    for (std::int64_t it = 0; it < iterations; ++it) {
-      work(it);
-      delay(it);
-      after_delay(it);
-      sync(it);
-      if (stop_after(it)) break;
+    for (std::int64_t it = 0; it < iterations; ++it)
+      if (step(it, work, after_delay)) break;
+    return finish();
+  }
+
+  // The same loop cut into cells of per_cell iterations (it = cell * per_cell + i), for loops
+  // with set-up between groups of iterations: message sizes and operations of the benchmarks,
+  // ChebFD's blocks. begin_cell(cell) runs before a cell's first iteration (untimed set-up:
+  // buffers, a barrier, warm-up, a block's start vector); end_cell(cell, complete) after its last
+  // iteration done, complete false when the run stopped inside the cell (nothing follows then).
+  template <class BeginCell, class Work, class EndCell>
+  int run_cells(std::int64_t cells, std::int64_t per_cell, BeginCell&& begin_cell, Work&& work, EndCell&& end_cell) {
+    start();
+    bool stop = false;
+    for (std::int64_t cell = 0; cell < cells && !stop; ++cell) {
+      begin_cell(cell);
+      for (std::int64_t i = 0; i < per_cell && !stop; ++i) stop = step(cell * per_cell + i, work, Nothing{});
+      end_cell(cell, !stop);
     }
     return finish();
   }
 
-  // The pieces of run(), for workloads whose loops have another shape (ChebFD's blocks and
-  // pipeline, the collective workloads' sizes and parked ranks).
-  void start();
-  void delay(std::int64_t it) {
-    const double d = delay_[static_cast<std::size_t>(it)];
-    if (d > 0.0) inject(it, d);
-  }
-  void sync(std::int64_t it) { sync_(*this, it); }
-  bool stop_after(std::int64_t it) { return control_.stop_after(it); }
-  // Returns the stop signal (0: every iteration ran); the timeline keeps the iterations done.
-  int finish();
   std::int64_t iterations_done() const { return control_.iterations_done(); }
 
  private:
+  // One iteration's frame; returns true if the run is to stop.
+  template <class Work, class AfterDelay>
+  bool step(std::int64_t it, Work& work, AfterDelay&& after_delay) {
+    work(it);
+    const double d = delay_[static_cast<std::size_t>(it)];
+    if (d > 0.0) inject(it, d);
+    after_delay(it);
+    sync_(*this, it);
+    return control_.stop_after(it);
+  }
+  void start();
+  // Returns the stop signal (0: every iteration ran); the timeline keeps the iterations done.
+  int finish();
   void inject(std::int64_t it, double seconds);
   static void sync_none(ExperimentLoop&, std::int64_t) {}
   static void sync_barrier(ExperimentLoop& l, std::int64_t it);

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "app/preflight.hpp"
+#include "commands/preflight.hpp"
 #include "workloads/registry.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "workloads/registry.hpp"
-#include "app/run_deck.hpp"
+#include "commands/run_deck.hpp"
 #include "core/mpi_util.hpp"
 #include "io/h5.hpp"
 

@@ -66,7 +66,7 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   const LocalColumns inner = to_device("desync::cg::inner_rows", inner_h), outer = to_device("desync::cg::outer_rows", outer_h);
 
   const Communicators comms(comm, cfg.comm);
-  HaloExchange halo(plan, n, comms, cfg.comm);
+  HaloExchange<Vector> halo(plan, n, comms, cfg.comm);
   Vector x("desync::cg::x", static_cast<std::size_t>(n)), r("desync::cg::r", static_cast<std::size_t>(n)),
       p("desync::cg::p", nh), q("desync::cg::q", static_cast<std::size_t>(n)), b("desync::cg::b", static_cast<std::size_t>(n));
   const GlobalIndex first = m.first_row;

@@ -1,5 +1,5 @@
 #pragma once
-// The CG's kernels (workloads/cg/cg.cpp), in a header so that bench/cg_kernels.cpp measures exactly these:
+// The CG's kernels (workloads/cg/cg.cpp), in a header so that bench/cg_ratios.cpp measures exactly these:
 // the SpMV is desync's row kernel (spmv::LocalProduct: one row whole, the same loop in every
 // SpMV variant), applied to all rows or to a list of rows; then the dot product, the fused
 // update of x and r with <r, r>, and the new direction. Traffic per row (docs/method.md,

@@ -53,7 +53,7 @@ Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c,
       np_(static_cast<int>(c.np)),
       blocks_(static_cast<int>(c.ns / c.nb)),
       value_count_(static_cast<unsigned>(nb_ * (Traits<T>::R + 1))),
-      halo_ex_(plan, m.rows, nb_, comms, opt) {
+      halo_ex_(plan, m.rows, comms, opt, nb_, Channel::block_halo) {
   if (c.scheme == ChebfdScheme::splitwait) {
     LocalRemote<T> parts = split_local_remote(m, "desync::chebfd");
     local_ = std::move(parts.local);
@@ -99,13 +99,6 @@ void Filter<T>::start(const Values<T>& u, int b) {
   ExecSpace().fence();
 }
 
-template <class T>
-void Filter<T>::finish_step(Timeline* tl, std::int64_t it) {
-  if (!tl) return;  // the init step is not on the timeline
-  loop_->delay(it);
-  loop_->sync(it);
-}
-
 // The coefficients of degree step p (p = 1: the init).
 template <class T>
 Step Filter<T>::step_of(int p) const {
@@ -135,7 +128,6 @@ void Filter<T>::product_whole(const Values<T>& u, const Values<T>& w, int b, int
   mark(ns_wait_end);
   (this->*fused_fn_[init])(u, w, x_off, st, 0, items(), slot(b, p));
   mark(fused_end);
-  finish_step(tl, it);
 }
 
 // SPLIT-WAIT: the local part while the halo travels, then the remote part.
@@ -159,7 +151,6 @@ void Filter<T>::product_split(const Values<T>& u, const Values<T>& w, int b, int
   if (init) reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, true>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
   else reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
   mark(remote_end);
-  finish_step(tl, it);
 }
 
 template <class T>
@@ -186,26 +177,33 @@ void Filter<T>::local_part(const Values<T>& u, const Values<T>& w, const Step& s
 
 template <class T>
 int Filter<T>::run(Timeline& tl, ExperimentLoop& loop) {
-  loop_ = &loop;
-  if (c_.scheme == ChebfdScheme::pipeline) {
-    run_pipeline(tl, loop);
-  } else {
-    const std::size_t n = (static_cast<std::size_t>(rows) + halo) * nb_;
-    Values<T> u("desync::chebfd::u", n), w("desync::chebfd::w", n);
-    loop.start();  // nothing collective inside the loops but the experiment's sync
-    bool stop = false;
-    for (int b = 0; b < blocks_ && !stop; ++b) {
-      start(u, b);
-      product(u, w, b, 1, nullptr, 0);
-      for (int p = 2; p <= np_ && !stop; ++p) {
+  const int signal = c_.scheme == ChebfdScheme::pipeline ? run_pipeline(tl, loop) : run_blocks(tl, loop);
+  reduce_moments();
+  return signal;
+}
+
+template <class T>
+int Filter<T>::run_blocks(Timeline& tl, ExperimentLoop& loop) {
+  // One cell per block: its start vector and the untimed init product, then its degree steps
+  // 2..np, each one iteration of the loop (the loop adds the delay slot and the sync).
+  const std::size_t n = (static_cast<std::size_t>(rows) + halo) * nb_;
+  Values<T> u("desync::chebfd::u", n), w("desync::chebfd::w", n);
+  const std::int64_t steps = np_ - 1;
+  return loop.run_cells(
+      blocks_, steps,
+      [&](std::int64_t b) {
+        start(u, static_cast<int>(b));
+        product(u, w, static_cast<int>(b), 1, nullptr, 0);
+      },
+      [&](std::int64_t it) {
         std::swap(u, w);  // u = T_{p-1} x, w = T_{p-2} x
-        const std::int64_t it = static_cast<std::int64_t>(b) * (np_ - 1) + p - 2;
-        product(u, w, b, p, &tl, it);
-        stop = loop.stop_after(it);
-      }
-    }
-  }
-  const int signal = loop.finish();
+        product(u, w, static_cast<int>(it / steps), static_cast<int>(it % steps) + 2, &tl, it);
+      },
+      [](std::int64_t, bool) {});
+}
+
+template <class T>
+void Filter<T>::reduce_moments() {
   // The one global reduction of the run: all moments of all blocks.
   MPI_Allreduce(MPI_IN_PLACE, sums_.data(), static_cast<int>(sums_.size()), MPI_DOUBLE, MPI_SUM, comm_);
   moments = Moments{np_, nb_, blocks_, {}, {}, {}};
@@ -223,7 +221,6 @@ int Filter<T>::run(Timeline& tl, ExperimentLoop& loop) {
         if (R == 2) moments.eta_im[e] = sl[k * R + 1];
         moments.mu[e] = sl[nb_ * R + k];
       }
-  return signal;
 }
 
 template class Filter<double>;

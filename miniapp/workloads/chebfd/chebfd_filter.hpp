@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/chebfd/block_halo.hpp"
+#include "comm/halo_exchange.hpp"
 #include "comm/halo_plan.hpp"
 #include "config/config.hpp"
 #include "workloads/chebfd/chebfd_config.hpp"
@@ -77,7 +77,11 @@ class Filter {
   void post_halo(const Values<T>& u, Timeline* tl, std::int64_t it);
   void product_whole(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
   void product_split(const Values<T>& u, const Values<T>& w, int b, int p, Timeline* tl, std::int64_t it);
-  void run_pipeline(Timeline& tl, ExperimentLoop& loop);
+  // The two loop shapes, each on loop (its delay slot and sync after every degree step):
+  // blocks one after the other (NON-SPLIT, SPLIT-WAIT), or all blocks per degree step (PIPELINE).
+  int run_blocks(Timeline& tl, ExperimentLoop& loop);
+  int run_pipeline(Timeline& tl, ExperimentLoop& loop);
+  void reduce_moments();  // the run's one global reduction, after the loop
   // Work items of the kernels that overlap an exchange: rows, or SELL chunks.
   std::int64_t items() const { return items_; }
   // The fused step (Init: the init; Sell: on sell_, else on full_) over items [b0, e0), sums
@@ -96,11 +100,9 @@ class Filter {
   FusedFn fused_fn_[2] = {nullptr, nullptr};  // [Init]
   LocalFn local_fn_[2] = {nullptr, nullptr};  // [Init]
   std::int64_t items_ = 0;
-  void finish_step(Timeline* tl, std::int64_t it);
   double* slot(int b, int p) { return sums_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_; }
 
   const ChebfdConfig& c_;
-  ExperimentLoop* loop_ = nullptr;
   Scaling s_;
   std::vector<double> gc_;
   MPI_Comm comm_;
@@ -108,7 +110,7 @@ class Filter {
   unsigned value_count_;
   Crs<T> full_, local_, remote_;  // full: NON-SPLIT, PIPELINE; local + remote: SPLIT-WAIT
   std::optional<SellMatrix<T>> sell_;  // replaces full_ or local_ (remote_ stays CRS)
-  BlockHalo<T> halo_ex_;
+  HaloExchange<Values<T>> halo_ex_;
   Sums sums_;
   Sums partial_;  // one chunk's sums (PIPELINE with progress = "test")
 };

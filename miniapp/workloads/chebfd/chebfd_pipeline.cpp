@@ -15,7 +15,7 @@ enum : int { begin, pack_end, post_end, wait_end, fused_end };
 }  // namespace
 
 template <class T>
-void Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
+int Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
   const std::size_t n = (static_cast<std::size_t>(rows) + halo) * nb_;
   std::vector<Values<T>> u, w;
   for (int b = 0; b < blocks_; ++b) {
@@ -26,9 +26,9 @@ void Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
     start(u[b], b);
     product(u[b], w[b], b, 1, nullptr, 0);
   }
-  loop.start();
-  for (int p = 2; p <= np_; ++p) {
-    const std::int64_t it = p - 2;
+  // One iteration per degree step p = it + 2, over all blocks.
+  return loop.run(np_ - 1, [&](std::int64_t it) {
+    const int p = static_cast<int>(it) + 2;
     const Step st = step_of(p);
     for (int b = 0; b < blocks_; ++b) std::swap(u[b], w[b]);
     tl.mark(it, begin);
@@ -56,12 +56,10 @@ void Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
       }
     }
     tl.mark(it, fused_end);
-    finish_step(&tl, it);
-    if (loop.stop_after(it)) break;
-  }
+  });
 }
 
-template void Filter<double>::run_pipeline(Timeline&, ExperimentLoop&);
-template void Filter<Complex>::run_pipeline(Timeline&, ExperimentLoop&);
+template int Filter<double>::run_pipeline(Timeline&, ExperimentLoop&);
+template int Filter<Complex>::run_pipeline(Timeline&, ExperimentLoop&);
 
 }  // namespace desync::chebfd

@@ -120,69 +120,68 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
     using Repetition = std::function<void(double*, double*)>;
     const Repetition one_of[2][2] = {{blocking_bcast, blocking_reduce}, {nonblocking_bcast, nonblocking_reduce}};
 
-    loop.start();
-    bool stop = false;
-    for (std::int64_t s = 0; s < nsizes && !stop; ++s) {
-      count = part_of(c.sizes[static_cast<std::size_t>(s)] / 4, k, l.local).count;
-      for (std::int64_t o = 0; o < nops && !stop; ++o) {
-        const bool bcast = c.ops[static_cast<std::size_t>(o)] == CollOp::bcast;
-        const bool nb = c.mode == CollMode::nonblocking;
-        const Repetition& one = one_of[nb ? 1 : 0][bcast ? 0 : 1];
-        for (std::int64_t i = 0; i < count; ++i) send[static_cast<std::size_t>(i)] = pattern(fam->rank(), i);
-        bbuf = root ? send.data() : recv.data();
-        std::fill(post_d.begin(), post_d.end(), nan);
-        std::fill(wait_d.begin(), wait_d.end(), nan);
-        MPI_Barrier(act.comm());
-        for (std::int64_t w = 0; w < cfg.run.warmup; ++w) one(scratch.data(), scratch.data());
-        for (std::int64_t i = 0; i < reps; ++i) {
-          const std::int64_t it = (s * nops + o) * reps + i;
+    // One cell per (size, operation): its buffers, a barrier and the untimed warm-up, then the
+    // timed repetitions (each one iteration of the loop), then the cell's post/wait split and the
+    // check of what the last repetition delivered.
+    bool bcast = false;
+    const Repetition* one = nullptr;
+    r.stop_signal = loop.run_cells(
+        nsizes * nops, reps,
+        [&](std::int64_t cell) {
+          const std::int64_t s = cell / nops, o = cell % nops;
+          count = part_of(c.sizes[static_cast<std::size_t>(s)] / 4, k, l.local).count;
+          bcast = c.ops[static_cast<std::size_t>(o)] == CollOp::bcast;
+          one = &one_of[c.mode == CollMode::nonblocking ? 1 : 0][bcast ? 0 : 1];
+          for (std::int64_t i = 0; i < count; ++i) send[static_cast<std::size_t>(i)] = pattern(fam->rank(), i);
+          bbuf = root ? send.data() : recv.data();
+          std::fill(post_d.begin(), post_d.end(), nan);
+          std::fill(wait_d.begin(), wait_d.end(), nan);
+          MPI_Barrier(act.comm());
+          for (std::int64_t w = 0; w < cfg.run.warmup; ++w) (*one)(scratch.data(), scratch.data());
+        },
+        [&](std::int64_t it) {
+          const std::int64_t i = it % reps;
           if (i == reps - 1) std::fill(recv.begin(), recv.end(), -1.0f);  // what arrives last is checked
           tl.mark(it, begin);
-          one(&post_d[static_cast<std::size_t>(i * ndup)], &wait_d[static_cast<std::size_t>(i * ndup)]);
+          (*one)(&post_d[static_cast<std::size_t>(i * ndup)], &wait_d[static_cast<std::size_t>(i * ndup)]);
           tl.mark(it, post_end);
           tl.mark(it, wait_end);
-          loop.sync(it);
-          if (loop.stop_after(it)) {
-            stop = true;
-            break;
+        },
+        [&](std::int64_t cell, bool complete) {
+          const bool nb = c.mode == CollMode::nonblocking;
+          // The post/wait split is known per part only here: rewrite post_end as the end of the
+          // posts (blocking: the call itself, so wait is 0).
+          for (std::int64_t i = 0; i < reps; ++i) {
+            const std::int64_t it = cell * reps + i;
+            if (std::isnan(post_d[static_cast<std::size_t>(i * ndup)])) continue;
+            double posts = 0;
+            for (int d = 0; d < ndup; ++d) posts += post_d[static_cast<std::size_t>(i * ndup + d)];
+            tl.set(it, post_end, std::min(tl.at(it, begin) + posts, tl.at(it, wait_end)));
+            duration[static_cast<std::size_t>(it)] = tl.at(it, wait_end) - tl.at(it, begin);
           }
-        }
-        // The post/wait split is known per part only here: rewrite post_end as the end of the
-        // posts (blocking: the call itself, so wait is 0).
-        for (std::int64_t i = 0; i < reps; ++i) {
-          const std::int64_t it = (s * nops + o) * reps + i;
-          if (std::isnan(post_d[static_cast<std::size_t>(i * ndup)])) continue;
-          double posts = 0;
-          for (int d = 0; d < ndup; ++d) posts += post_d[static_cast<std::size_t>(i * ndup + d)];
-          tl.set(it, post_end, std::min(tl.at(it, begin) + posts, tl.at(it, wait_end)));
-          duration[static_cast<std::size_t>(it)] = tl.at(it, wait_end) - tl.at(it, begin);
-        }
-        const std::size_t cell = static_cast<std::size_t>(s * nops + o);
-        std::vector<double> v(static_cast<std::size_t>(reps));
-        for (int d = 0; d < ndup; ++d) {
-          for (std::int64_t i = 0; i < reps; ++i) v[static_cast<std::size_t>(i)] = post_d[static_cast<std::size_t>(i * ndup + d)];
-          post_med[cell * static_cast<std::size_t>(ndup) + static_cast<std::size_t>(d)] = min_med_max(v).median;
-          if (!nb) continue;
-          for (std::int64_t i = 0; i < reps; ++i) v[static_cast<std::size_t>(i)] = wait_d[static_cast<std::size_t>(i * ndup + d)];
-          wait_med[cell * static_cast<std::size_t>(ndup) + static_cast<std::size_t>(d)] = min_med_max(v).median;
-        }
-        // Verify what the last repetition delivered (skipped if the run stopped inside this cell).
-        if (stop) break;
-        if (bcast) {
-          const float* got = bbuf;
-          for (std::int64_t i = 0; i < count; ++i) wrong += got[i] != pattern(0, i);
-          checked += count;
-        } else if (root) {
-          for (std::int64_t i = 0; i < count; ++i) {
-            double sum = 0;
-            for (int q = 0; q < p; ++q) sum += pattern(q, i);
-            wrong += static_cast<double>(recv[static_cast<std::size_t>(i)]) != sum;
+          std::vector<double> v(static_cast<std::size_t>(reps));
+          for (int d = 0; d < ndup; ++d) {
+            for (std::int64_t i = 0; i < reps; ++i) v[static_cast<std::size_t>(i)] = post_d[static_cast<std::size_t>(i * ndup + d)];
+            post_med[static_cast<std::size_t>(cell) * static_cast<std::size_t>(ndup) + static_cast<std::size_t>(d)] = min_med_max(v).median;
+            if (!nb) continue;
+            for (std::int64_t i = 0; i < reps; ++i) v[static_cast<std::size_t>(i)] = wait_d[static_cast<std::size_t>(i * ndup + d)];
+            wait_med[static_cast<std::size_t>(cell) * static_cast<std::size_t>(ndup) + static_cast<std::size_t>(d)] = min_med_max(v).median;
           }
-          checked += count;
-        }
-      }
-    }
-    r.stop_signal = loop.finish();
+          // Verify what the last repetition delivered (skipped if the run stopped inside this cell).
+          if (!complete) return;
+          if (bcast) {
+            const float* got = bbuf;
+            for (std::int64_t i = 0; i < count; ++i) wrong += got[i] != pattern(0, i);
+            checked += count;
+          } else if (root) {
+            for (std::int64_t i = 0; i < count; ++i) {
+              double sum = 0;
+              for (int q = 0; q < p; ++q) sum += pattern(q, i);
+              wrong += static_cast<double>(recv[static_cast<std::size_t>(i)]) != sum;
+            }
+            checked += count;
+          }
+        });
     MPI_Allreduce(MPI_IN_PLACE, duration.data(), static_cast<int>(rows), MPI_DOUBLE, MPI_MAX, act.comm());
   }
   finish_active_subset(r, comm, act, l, static_cast<int>(cfg.placement.active_ppn), park);

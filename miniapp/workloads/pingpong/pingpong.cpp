@@ -151,46 +151,44 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
     x.out->complete();
     mark(t, it, reply_end);
   };
-  // Warm-up and timed repetitions of size s with `one`; returns true if the run is to stop.
-  const auto repeat = [&](SizeExchanges& x, std::int64_t s, const auto& one) {
-    for (std::int64_t w = 0; w < cfg.run.warmup; ++w) one(x, nullptr, 0);
-    for (std::int64_t i = 0; i < reps; ++i) {
-      const std::int64_t it = s * reps + i;
-      one(x, &tl, it);
-      loop.sync(it);
-      if (loop.stop_after(it)) return true;
-    }
-    return false;
-  };
-
+  // One cell per message size: set-up and the untimed warm-up, then the timed repetitions (each
+  // one iteration of the loop), then the check of what arrived (also after a stop inside the
+  // size: every repetition delivers the whole pattern). The role's repetition is chosen once.
   std::int64_t checked = 0, wrong = 0;
-  loop.start();
-  bool stop = false;
-  for (std::int64_t s = 0; s < nsizes && !stop; ++s) {
-    const std::size_t bytes = static_cast<std::size_t>(c.sizes[static_cast<std::size_t>(s)]);
-    SizeExchanges x = build(comms, cfg.comm, c, me, bytes);
-    // The data this rank sends, and receive buffers that differ from what must arrive in every
-    // byte. What arrives last: the first rank of a ping-pong pair gets its own data back (the
-    // echo); every other receiver gets its partner's data, in every slot of a window.
-    const int origin = !bw && me.first ? rank : me.peer;
-    const bool receives = me.peer >= 0 && (!bw || !me.first);
-    for (std::size_t k = 0; k < bytes; ++k) send[k] = pattern(k, rank, static_cast<std::size_t>(s));
-    if (receives)
-      for (std::size_t j = 0; j < window; ++j)
-        for (std::size_t k = 0; k < bytes; ++k)
-          recv[j * bytes + k] = static_cast<unsigned char>(pattern(k, origin, static_cast<std::size_t>(s)) ^ 0x5au);
-    MPI_Barrier(comm);  // sizes start together; outside the timed repetitions
-    if (me.peer < 0) stop = repeat(x, s, idle);
-    else if (!me.first) stop = repeat(x, s, second);
-    else if (bw) stop = repeat(x, s, first_bandwidth);
-    else stop = repeat(x, s, first_pingpong);
-    if (receives) {
-      for (std::size_t j = 0; j < window; ++j)
-        for (std::size_t k = 0; k < bytes; ++k) wrong += recv[j * bytes + k] != pattern(k, origin, static_cast<std::size_t>(s));
-      checked += static_cast<std::int64_t>(bytes * window);
-    }
-  }
-  r.stop_signal = loop.finish();
+  SizeExchanges x;
+  std::size_t size_bytes = 0;
+  int origin = -1;
+  const bool receives = me.peer >= 0 && (!bw || !me.first);
+  const auto run_sizes = [&](const auto& one) {
+    return loop.run_cells(
+        nsizes, reps,
+        [&](std::int64_t s) {
+          size_bytes = static_cast<std::size_t>(c.sizes[static_cast<std::size_t>(s)]);
+          x = build(comms, cfg.comm, c, me, size_bytes);
+          // The data this rank sends, and receive buffers that differ from what must arrive in
+          // every byte. What arrives last: the first rank of a ping-pong pair gets its own data
+          // back (the echo); every other receiver gets its partner's data, in every slot of a window.
+          origin = !bw && me.first ? rank : me.peer;
+          for (std::size_t k = 0; k < size_bytes; ++k) send[k] = pattern(k, rank, static_cast<std::size_t>(s));
+          if (receives)
+            for (std::size_t j = 0; j < window; ++j)
+              for (std::size_t k = 0; k < size_bytes; ++k)
+                recv[j * size_bytes + k] = static_cast<unsigned char>(pattern(k, origin, static_cast<std::size_t>(s)) ^ 0x5au);
+          MPI_Barrier(comm);  // sizes start together; outside the timed repetitions
+          for (std::int64_t w = 0; w < cfg.run.warmup; ++w) one(x, nullptr, 0);
+        },
+        [&](std::int64_t it) { one(x, &tl, it); },
+        [&](std::int64_t s, bool) {
+          if (!receives) return;
+          for (std::size_t j = 0; j < window; ++j)
+            for (std::size_t k = 0; k < size_bytes; ++k) wrong += recv[j * size_bytes + k] != pattern(k, origin, static_cast<std::size_t>(s));
+          checked += static_cast<std::int64_t>(size_bytes * window);
+        });
+  };
+  if (me.peer < 0) r.stop_signal = run_sizes(idle);
+  else if (!me.first) r.stop_signal = run_sizes(second);
+  else if (bw) r.stop_signal = run_sizes(first_bandwidth);
+  else r.stop_signal = run_sizes(first_pingpong);
   r.messages = comms.log();
 
   // Per pair and size: the first rank's times (reply_end - begin), median and minimum.

@@ -107,7 +107,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   const std::int64_t nnz = m.nnz;
   m = LocalMatrix<double>();  // the split copy is what the kernels use
   const Communicators comms(comm, cfg.comm);
-  HaloExchange halo(plan, a.rows, comms, cfg.comm);
+  HaloExchange<Vector> halo(plan, a.rows, comms, cfg.comm);
   const auto n = static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.halo);
   SpmvState s{a, halo, cfg.params.get<SpmvConfig>().kernel, sell ? &*sell : nullptr, Vector("desync::spmv::x", n), Vector("desync::spmv::y", n)};
 

@@ -54,7 +54,7 @@ void remote_crs(SpmvState& s) {
 
 }  // namespace
 
-SpmvState::SpmvState(const SplitMatrix& a_, HaloExchange& halo_, SpmvKernel kernel, const SellMatrix<double>* sell_, Vector x_,
+SpmvState::SpmvState(const SplitMatrix& a_, HaloExchange<Vector>& halo_, SpmvKernel kernel, const SellMatrix<double>* sell_, Vector x_,
                      Vector y_)
     : a(a_), halo(halo_), sell(sell_), x(std::move(x_)), y(std::move(y_)) {
   const bool kk = kernel == SpmvKernel::kokkoskernels;

@@ -18,10 +18,10 @@ namespace desync {
 
 struct SpmvState {
   // kernel: "desync" or "kokkoskernels"; sell non-null: the local part is SELL-C-sigma.
-  SpmvState(const SplitMatrix& a, HaloExchange& halo, SpmvKernel kernel, const SellMatrix<double>* sell, Vector x, Vector y);
+  SpmvState(const SplitMatrix& a, HaloExchange<Vector>& halo, SpmvKernel kernel, const SellMatrix<double>* sell, Vector x, Vector y);
 
   const SplitMatrix& a;
-  HaloExchange& halo;
+  HaloExchange<Vector>& halo;
   const SellMatrix<double>* sell;
   Vector x, y;  // x: rows + halo entries (input); y: output, the same size so they can swap
 

@@ -1,4 +1,4 @@
-#include "app/plan_command.hpp"
+#include "commands/plan_command.hpp"
 
 #include <fmt/format.h>
 

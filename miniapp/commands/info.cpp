@@ -1,4 +1,4 @@
-#include "app/info.hpp"
+#include "commands/info.hpp"
 
 #include <fmt/format.h>
 #include <hwloc.h>

@@ -1,4 +1,4 @@
-#include "app/read_deck.hpp"
+#include "commands/read_deck.hpp"
 
 #include <cerrno>
 #include <cstring>

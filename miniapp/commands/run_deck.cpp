@@ -1,4 +1,4 @@
-#include "app/run_deck.hpp"
+#include "commands/run_deck.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "app/preflight.hpp"
+#include "commands/preflight.hpp"
 #include "workloads/registry.hpp"
 #include "comm/gpu_aware.hpp"
 #include "comm/clock_sync.hpp"

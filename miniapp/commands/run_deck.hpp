@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "app/preflight.hpp"
+#include "commands/preflight.hpp"
 #include "config/config.hpp"
 #include "core/memory.hpp"
 
@@ -16,7 +16,7 @@ struct RunOptions {
   bool force = false;        // --force: replace an existing output file
 };
 
-// What the checks before any work found (app/preflight.hpp): where the file goes, the memory.
+// What the checks before any work found (commands/preflight.hpp): where the file goes, the memory.
 struct RunPreflight {
   OutputTarget output;
   MemoryEstimate memory;

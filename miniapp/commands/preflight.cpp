@@ -1,4 +1,4 @@
-#include "app/preflight.hpp"
+#include "commands/preflight.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,0 +1,117 @@
+// The experiment loop's two shapes (loop/experiment_loop.hpp): run() and run_cells() call the
+// workload's bodies in order, put the delay slot after every iteration's work (an [[inject]]
+// delay lands in the iteration it names, on the rank it names, and nowhere else), sync after it,
+// and run_cells() brackets each cell with its set-up and its end. A stop request ends both on
+// every rank after the same iteration and keeps the iterations done (last test: the stop request
+// stays recorded for the rest of the process).
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <csignal>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "config/config.hpp"
+#include "core/mpi_util.hpp"
+#include "core/stop_request.hpp"
+#include "loop/experiment_loop.hpp"
+#include "record/timeline.hpp"
+
+namespace desync {
+namespace {
+
+enum : int { work_end, delay_begin, delay_end, sync_end };
+const std::vector<std::string> events{"work_end", "delay_begin", "delay_end", "sync_end"};
+
+Config small(std::int64_t iterations) {
+  Config cfg;
+  cfg.run.iterations = iterations;
+  cfg.run.warmup = 0;
+  cfg.run.progress_interval = 0;
+  return cfg;
+}
+
+TEST(ExperimentLoop, RunPutsTheDelaySlotAfterTheWorkAndBeforeTheSync) {
+  const int size = comm_size(MPI_COMM_WORLD), rank = comm_rank(MPI_COMM_WORLD);
+  Config cfg = small(6);
+  cfg.inject.push_back({size - 1, 3, 0.02, {}, {}});  // 20 ms on the last rank, iteration 3
+  Timeline tl(events, 6, 0);
+  ExperimentLoop loop(cfg, MPI_COMM_WORLD, tl, SyncMode::barrier);
+  std::vector<std::int64_t> order;
+  const int signal = loop.run(
+      6, [&](std::int64_t it) { order.push_back(it), tl.mark(it, work_end); },
+      [&](std::int64_t it) { order.push_back(100 + it); });
+  EXPECT_EQ(signal, 0);
+  EXPECT_EQ(order, (std::vector<std::int64_t>{0, 100, 1, 101, 2, 102, 3, 103, 4, 104, 5, 105}));
+  ASSERT_EQ(tl.iterations(), 6);
+  for (std::int64_t it = 0; it < 6; ++it) {
+    const bool delayed = rank == size - 1 && it == 3;
+    EXPECT_EQ(std::isnan(tl.at(it, delay_end)), !delayed) << "iteration " << it;
+    if (delayed) {
+      EXPECT_LE(tl.at(it, work_end), tl.at(it, delay_begin));
+      EXPECT_GE(tl.at(it, delay_end) - tl.at(it, delay_begin), 0.019);  // busy work of the duration
+      EXPECT_LE(tl.at(it, delay_end), tl.at(it, sync_end));
+    }
+    EXPECT_LE(tl.at(it, work_end), tl.at(it, sync_end));
+  }
+}
+
+TEST(ExperimentLoop, RunCellsBracketsEveryCell) {
+  Config cfg = small(12);
+  cfg.inject.push_back({0, 5, 0.005, {}, {}});  // cell 1, its second iteration
+  Timeline tl(events, 12, 0);
+  ExperimentLoop loop(cfg, MPI_COMM_WORLD, tl, SyncMode::allreduce);
+  std::vector<std::string> order;
+  const int signal = loop.run_cells(
+      3, 4, [&](std::int64_t c) { order.push_back("begin " + std::to_string(c)); },
+      [&](std::int64_t it) { order.push_back(std::to_string(it)), tl.mark(it, work_end); },
+      [&](std::int64_t c, bool complete) { order.push_back((complete ? "end " : "cut ") + std::to_string(c)); });
+  EXPECT_EQ(signal, 0);
+  const std::vector<std::string> want{"begin 0", "0", "1", "2",  "3",  "end 0",  "begin 1", "4",    "5",
+                                      "6",       "7", "end 1", "begin 2", "8", "9", "10", "11", "end 2"};
+  EXPECT_EQ(order, want);
+  ASSERT_EQ(tl.iterations(), 12);
+  for (std::int64_t it = 0; it < 12; ++it) {
+    EXPECT_EQ(std::isnan(tl.at(it, delay_end)), !(comm_rank(MPI_COMM_WORLD) == 0 && it == 5)) << "iteration " << it;
+    EXPECT_FALSE(std::isnan(tl.at(it, sync_end))) << "iteration " << it;
+  }
+}
+
+// Last: the stop request stays recorded in this process. Rank 0 raises SIGUSR1 inside cell 1;
+// every rank leaves after the same iteration, the cut cell is reported as such, nothing follows.
+// Iterations of 2 ms: the agreement points are about a second apart (loop/iteration_control.hpp),
+// so the stop comes after about 500 to 1000 iterations of the 2000.
+TEST(ExperimentLoop, ZStopRequestEndsRunCellsOnEveryRankAtOneIteration) {
+  install_stop_handlers();
+  const std::int64_t cells = 40, per_cell = 50;
+  Config cfg = small(cells * per_cell);
+  Timeline tl(events, cells * per_cell, 0);
+  ExperimentLoop loop(cfg, MPI_COMM_WORLD, tl, SyncMode::none);
+  std::int64_t last = -1, cut = -1, ends = 0;
+  const int signal = loop.run_cells(
+      cells, per_cell, [](std::int64_t) {},
+      [&](std::int64_t it) {
+        if (it == per_cell + 3 && comm_rank(MPI_COMM_WORLD) == 0) std::raise(SIGUSR1);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        last = it;
+      },
+      [&](std::int64_t c, bool complete) {
+        ++ends;
+        if (!complete) cut = c;
+      });
+  EXPECT_EQ(signal, SIGUSR1);
+  EXPECT_LT(last, cells * per_cell - 1);  // stopped early
+  EXPECT_EQ(tl.iterations(), last + 1);   // the timeline keeps what ran
+  EXPECT_EQ(cut, last / per_cell);        // the cell it stopped in is the last one, cut
+  EXPECT_EQ(ends, cut + 1);
+  std::int64_t lo = last, hi = last;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(lo, hi);  // the same iteration on every rank
+}
+
+}  // namespace
+}  // namespace desync
