@@ -1,6 +1,6 @@
 #pragma once
 // The halo exchange of a distributed vector or of a block of nb vectors stored row-major
-// (element (i, k) at i*nb + k), for the SpMV, CG and ChebFD schemes: pack the rows partners need
+// (element (i, k) at i*nb + k), for the matrix workloads' schemes: pack the rows partners need
 // (a labelled kernel, fenced before any send), post all receives first, straight into the halo
 // rows, then the sends; wait() completes both. One template for the scalar vector (nb = 1) and
 // the block; a message carries count * nb * sizeof(value) bytes. Buffers and requests are

@@ -130,7 +130,7 @@ struct Config {
   std::string resolved_toml;  // every key with its final value
 
   RunConfig run;
-  WorkloadParams params;  // the workload's own table: params.get<SpmvConfig>() etc.
+  WorkloadParams params;  // the workload's own table: params.get<TheModulesConfig>()
   PlacementConfig placement;
   CommConfig comm;
   std::vector<InjectConfig> inject;

@@ -95,7 +95,7 @@ RunConfig read_run(TableReader& r, const Catalog& catalog) {
   return c;
 }
 
-// A workload whose steps follow from its own table (WorkloadDeck::steps, e.g. ChebFD's degree
+// A workload whose steps follow from its own table (WorkloadDeck::steps, e.g. a filter's degree
 // steps) takes no [run] iterations: an explicit one would be ignored, and a warm-up must leave at
 // least one measured step. The default warm-up is min(10, steps - 1).
 void resolve_own_steps(RunConfig& run, std::int64_t steps, const WorkloadDeck& w, const TableReader& r, toml::table& out) {
@@ -202,7 +202,7 @@ NoiseConfig read_noise(TableReader r) {
   return c;
 }
 
-// Bounds are checked against [run]'s resolved iterations and warm-up (ChebFD's degree steps); the
+// Bounds are checked against [run]'s resolved iterations and warm-up (a module's own steps); the
 // write clips to the rows a run recorded (a run stopped early) and says so (record/record_window.cpp).
 RecordConfig read_record(TableReader r, const RunConfig& run) {
   RecordConfig c;

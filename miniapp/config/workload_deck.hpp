@@ -42,7 +42,7 @@ struct WorkloadDeck {
   std::string (*no_overlap)(const Config& cfg) = nullptr;
 
   // steps(cfg): the timeline iterations (warm-up + measured) when they follow from its own table
-  // rather than [run] iterations (ChebFD's degree steps). Then [run] iterations is refused and the
+  // rather than [run] iterations (e.g. a filter's degree steps). Then [run] iterations is refused and the
   // warm-up defaults to min(10, steps - 1). Null: [run] warmup + iterations. Either way, after
   // loading cfg.run.iterations holds the measured steps: [[inject]], [record] window, progress
   // and the stop agreement are validated against it.

@@ -25,7 +25,7 @@ template <class T>
 using Values = Kokkos::View<T*, MemSpace>;
 using Complex = Kokkos::complex<double>;
 // A dense column-major block (LayoutLeft, what BLAS expects) over a caller's buffer: the
-// SymmSquareCube blocks live in flat buffers whose parts the collectives move.
+// dense blocks live in flat buffers whose parts the collectives move.
 using DenseBlock = Kokkos::View<double**, Kokkos::LayoutLeft, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 using ConstDenseBlock = Kokkos::View<const double**, Kokkos::LayoutLeft, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 using RangePolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>>;

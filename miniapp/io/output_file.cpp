@@ -64,7 +64,7 @@ void write_root(const Context& c, hid_t file, const RunRecord& r) {
   h5::attr(c, file, "start_time", r.prov.start_time);
   h5::attr(c, file, "command_line", r.prov.command_line);
   h5::attr(c, file, "ranks", static_cast<std::int64_t>(c.rows));
-  // From the timeline: ChebFD's iterations are its degree steps, not [run] iterations.
+  // From the timeline: a module's own steps (WorkloadDeck::steps) may differ from [run] iterations.
   const Timeline& tl = first(r).timeline;
   h5::attr(c, file, "iterations", tl.iterations() - tl.warmup());
   h5::attr(c, file, "warmup_iterations", tl.warmup());

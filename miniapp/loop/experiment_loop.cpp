@@ -19,7 +19,7 @@ ExperimentLoop::ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, S
       control_(comm, tl.iterations(), cfg.run.progress_interval) {
   if (delay_end_ < 0 || sync_end_ < 0) throw std::logic_error("ExperimentLoop: the timeline needs delay_end and sync_end");
   // The schedule covers [run] warmup + iterations, which is the timeline's length for every
-  // workload (ChebFD's iterations are resolved to its degree steps at load).
+  // workload (a module's own steps, WorkloadDeck::steps, are resolved at load).
   delay_.resize(static_cast<std::size_t>(tl.iterations()), 0.0);
   switch (sync) {
     case SyncMode::none: sync_ = sync_none; break;

@@ -44,7 +44,7 @@ class ExperimentLoop {
 
   // The same loop cut into cells of per_cell iterations (it = cell * per_cell + i), for loops
   // with set-up between groups of iterations: message sizes and operations of the benchmarks,
-  // ChebFD's blocks. begin_cell(cell) runs before a cell's first iteration (untimed set-up:
+  // a filter's blocks. begin_cell(cell) runs before a cell's first iteration (untimed set-up:
   // buffers, a barrier, warm-up, a block's start vector); end_cell(cell, complete) after its last
   // iteration done, complete false when the run stopped inside the cell (nothing follows then).
   template <class BeginCell, class Work, class EndCell>

@@ -1,5 +1,5 @@
 #pragma once
-// The SpMV study's run-level metrics (papers.md A.5, docs/method.md section 13).
+// The desynchronization study's run-level metrics (papers.md A.5, docs/method.md section 13).
 #include <cstdint>
 
 namespace desync {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The shared layers name no workload (docs/design.md): no word equal to a workload's name
-(a folder of miniapp/workloads/, case-sensitive, whole words) in any file of miniapp/config,
+(a folder of miniapp/workloads/, in any case: "ChebFD" as well as "chebfd"; whole words) in any file of miniapp/config,
 comm, record, io, metrics, loop or core. What a workload is lives in its module; a lower layer
 that needs a workload's property reads it from the module's entry.
 
@@ -21,7 +21,7 @@ def offences(root):
                    if os.path.isdir(os.path.join(miniapp, "workloads", d)))
     if not names:
         raise SystemExit("no workload folders under %s/workloads" % miniapp)
-    word = re.compile(r"(?<![\w])(%s)(?![\w])" % "|".join(map(re.escape, names)))
+    word = re.compile(r"(?<![\w])(%s)(?![\w])" % "|".join(map(re.escape, names)), re.IGNORECASE)
     found = []
     for layer in SHARED:
         for dirpath, _, files in os.walk(os.path.join(miniapp, layer)):
@@ -42,8 +42,8 @@ def self_test():
             fh.write("// frobnicate is fine, frob_x too\nint a;\n")
         ok = not offences(tmp)[1]
         with open(os.path.join(tmp, "miniapp/config/y.hpp"), "w") as fh:
-            fh.write("const char* w = \"frob\";\n")
-        caught = offences(tmp)[1] == ["miniapp/config/y.hpp:1: frob"]
+            fh.write("const char* w = \"frob\";\n// the Frob study's metric\n")
+        caught = offences(tmp)[1] == ["miniapp/config/y.hpp:1: frob", "miniapp/config/y.hpp:2: Frob"]
     print("self-test: clean tree passes: %s, offence caught: %s" % (ok, caught))
     return 0 if ok and caught else 1
 
