@@ -288,11 +288,12 @@ class TimeSharedCores(unittest.TestCase):
 
     def test_the_real_run_checker_passes_and_misses(self):
         # tools/tests/check_idle_wave_speed.py (the ctests idle_wave_*): exit 0 within the
-        # tolerance, 1 on a miss
+        # tolerance or factor, 1 on a miss
         check = os.path.join(os.path.dirname(__file__), "check_idle_wave_speed.py")
         lockstep = os.path.join(self.dir.name, "checker_lockstep.h5")
         write_shared(lockstep, n_ranks=4, jitter=0.2)
         for args, code in ((["wave", self.wave], 0), (["wave", self.wave, "--tolerance", "0.001"], 1),
+                           (["wave", self.wave, "--factor", "2"], 0), (["wave", self.wave, "--factor", "1.0001"], 1),
                            (["wave", lockstep], 1), (["nowave", lockstep], 0), (["nowave", self.wave], 1)):
             run = subprocess.run([sys.executable, check] + args, capture_output=True, text=True)
             self.assertEqual(run.returncode, code, run.stdout + run.stderr)
