@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""desync across two emulated nodes (issue 30; ci/two_nodes.sh makes them, docs/install.md).
+
+  check_two_nodes.py --build BUILD --launcher "ci/two_nodes.sh mpirun" [--only NAME ...] [--list]
+
+Each check runs desync with the launcher (Open MPI's mpirun on node0, both nodes in its hostfile,
+TCP between them, shared memory within each) and reads the result file:
+
+  topology     2 nodes x 2 ranks: /topology names node0, node0, node1, node1 (host names, node
+               index, ranks per node) and the triad verifies
+  placement    collbench with [placement] active_ppn = 1 and nodes detected (ranks_per_node = 0):
+               /placement shows two nodes, one rank of each parked, and it verifies
+  eager        1 rank per node, so every message crosses the link: the eager limit of the TCP
+               transport that MPI_T reports (/provenance/mpi_eager) is the one the launcher set
+               (4 KiB, 4 MiB), and the overlap toy's blocking sends of 64 KiB wait for the target's
+               compute part 1 under the 4 KiB limit (rendezvous) and return at once under 4 MiB
+  workloads    triad, spmv, stencil, chebfd, cg on 2 x 2 and symmsquarecube on 2 x 4 verify,
+               with the default [comm] and with fragments of 4000 bytes over 2 duplicated
+               communicators (symmsquarecube: N_DUP 2; it has no messages to fragment)
+  stop         SIGUSR1 to mpirun (docs/decks.md, "Stopping a run early") stops the ranks of both
+               nodes after the same iteration; the file is kept, complete = 0, exit code 5
+
+All checks run (one failure does not hide another); each prints PASS or FAIL with what it saw.
+Exit 0 when all pass, 1 otherwise. --expect-fail NAME inverts one check (the leg's own control:
+a deliberately broken node detection must fail `topology`).
+"""
+import argparse
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DECKS = os.path.join(ROOT, "inputs")
+
+
+class Runner:
+    def __init__(self, build, launcher, work, extra_env):
+        self.desync = os.path.join(build, "miniapp", "desync")
+        self.launcher = shlex.split(launcher)
+        if os.path.exists(self.launcher[0]):  # the runs start in a scratch folder
+            self.launcher[0] = os.path.abspath(self.launcher[0])
+        self.work = work
+        self.env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false", **extra_env)
+
+    def command(self, ranks, args, mpi=()):
+        # -x: these variables reach the ranks on node1 too (the agent starts a fresh shell there)
+        xs = sum((["-x", k] for k in ("OMP_NUM_THREADS", "OMP_PROC_BIND", "LD_PRELOAD") if k in self.env), [])
+        # ranks split evenly over the two nodes, consecutive ranks on a node ("natural" placement),
+        # unless the check maps them itself
+        place = [] if "--map-by" in mpi else ["--map-by", "ppr:%d:node" % max(1, ranks // 2)]
+        return self.launcher + ["-n", str(ranks)] + place + xs + list(mpi) + [self.desync] + list(args)
+
+    def run(self, name, ranks, deck, sets=(), mpi=(), timeout=300):
+        out = os.path.join(self.work, name + ".h5")
+        args = ["run", deck, "-o", out, "--force"] + sum((["--set", s] for s in sets), [])
+        p = subprocess.run(self.command(ranks, args, mpi), capture_output=True, text=True, timeout=timeout,
+                           cwd=self.work, env=self.env)
+        return p, out
+
+
+def verdict(path):
+    with h5py.File(path, "r") as f:
+        return f.attrs["verification"].decode() if isinstance(f.attrs["verification"], bytes) else str(f.attrs["verification"])
+
+
+def text(v):
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def failed_run(p):
+    lines = (p.stdout + p.stderr).strip().splitlines()
+    errors = [l for l in lines if "error" in l.lower()] or lines[-4:]
+    return "exit %d: %s" % (p.returncode, " | ".join(errors[:3]))
+
+
+def check_topology(r):
+    p, out = r.run("topology", 4, os.path.join(DECKS, "quickstart.toml"), ["run.iterations=40"])
+    if p.returncode != 0:
+        return False, failed_run(p)
+    with h5py.File(out, "r") as f:
+        t = f["topology"]
+        hosts = [text(h) for h in t["hostname"][...]]
+        index = t["node_index"][...].tolist()
+        per_node = t["ranks_on_node"][...].tolist()
+    ok = hosts == ["node0", "node0", "node1", "node1"] and index == [0, 0, 1, 1] and per_node == [2, 2, 2, 2]
+    v = verdict(out)
+    return ok and v == "passed", "hostname %s, node_index %s, ranks_on_node %s; verification %s" % (hosts, index, per_node, v)
+
+
+def check_placement(r):
+    p, out = r.run("placement", 4, os.path.join(DECKS, "collbench", "small.toml"),
+                   ["placement.ranks_per_node=0", "placement.active_ppn=1", "run.iterations=6"])
+    if p.returncode != 0:
+        return False, failed_run(p)
+    with h5py.File(out, "r") as f:
+        node = f["placement"]["node"][...].tolist()
+        active = f["placement"]["active"][...].tolist()
+        hosts = [text(h) for h in f["topology"]["hostname"][...]]
+    v = verdict(out)
+    ok = len(set(node)) == 2 and active == [1, 0, 1, 0] and [hosts[i] for i in (0, 2)] == ["node0", "node1"]
+    return ok and v == "passed", "placement node %s, active %s (hosts %s); verification %s" % (node, active, hosts, v)
+
+
+def send_phase(path):
+    """The slowest rank's median blocking-send phase (post_end - begin) and compute part 1."""
+    with h5py.File(path, "r") as f:
+        ev = f["timeline"]["events"]
+        names = [text(n) for n in ev.attrs["event_names"]]
+        e = ev[...]
+        measured = f["timeline"]["warmup"][...] == 0
+    b, pe = names.index("begin"), names.index("post_end")
+    return float(max(np.nanmedian(e[k, measured, pe] - e[k, measured, b]) for k in range(e.shape[0])))
+
+
+def check_eager(r):
+    deck = os.path.join(DECKS, "toy", "overlap_rendezvous.toml")
+    part1 = 0.02 * 0.5  # [toy] compute x part1 of the deck
+    seen, ok = [], True
+    for limit, rendezvous in ((4096, True), (4194304, False)):
+        env = ["-x", "OMPI_MCA_btl_tcp_eager_limit"]
+        r.env["OMPI_MCA_btl_tcp_eager_limit"] = str(limit)
+        try:
+            p, out = r.run("eager_%d" % limit, 2, deck, ["run.iterations=30", "toy.degree=1"], mpi=["--map-by", "node"] + env)
+        finally:
+            del r.env["OMPI_MCA_btl_tcp_eager_limit"]
+        if p.returncode != 0:
+            return False, failed_run(p)
+        with h5py.File(out, "r") as f:
+            eager = text(f["provenance"]["mpi_eager"][()])
+            hosts = [text(h) for h in f["topology"]["hostname"][...]]
+        reported = "btl_tcp_eager_limit = %d" % limit in eager
+        send = send_phase(out)
+        behaves = send > 0.45 * part1 if rendezvous else send < 0.3 * part1
+        ok &= reported and behaves and hosts == ["node0", "node1"] and verdict(out) == "passed"
+        seen.append("limit %d B: MPI_T reports it %s, slowest send phase %.2f ms against part 1 %.0f ms (%s), hosts %s"
+                    % (limit, "yes" if reported else "NO", send * 1e3, part1 * 1e3,
+                       "rendezvous: waits" if rendezvous else "eager: returns", hosts))
+    return ok, "; ".join(seen)
+
+
+# (workload, deck, ranks, overrides, the second [comm]): symmsquarecube's "optimized" runs on a
+# cube of ranks and has no point-to-point messages to fragment (its N_DUP parts the collectives).
+FRAGMENTS_NDUP = ("fragments of 4000 B + N_DUP 2", ["comm.fragment_bytes=4000", "comm.communicators=2"])
+WORKLOADS = [
+    ("triad", "quickstart.toml", 4, ["run.iterations=30"], FRAGMENTS_NDUP),
+    ("spmv", "spmv/spin_nonsplit_barrier.toml", 4, ["run.iterations=10"], FRAGMENTS_NDUP),
+    ("stencil", "stencil/base_512.toml", 4, ["run.iterations=10"], FRAGMENTS_NDUP),
+    ("chebfd", "chebfd/spin_small.toml", 4, [], FRAGMENTS_NDUP),
+    ("cg", "cg/minife_small.toml", 4, ["run.iterations=20"], FRAGMENTS_NDUP),
+    ("symmsquarecube", "symmsquarecube/small.toml", 8, ["run.iterations=3"], ("N_DUP 2", ["comm.communicators=2"])),
+]
+
+
+def check_workloads(r):
+    ok, seen = True, []
+    for name, deck, ranks, sets, second in WORKLOADS:
+        for label, comm in (("default [comm]", []), second):
+            p, out = r.run("%s_%d" % (name, len(comm)), ranks, os.path.join(DECKS, deck), sets + comm)
+            v = verdict(out) if p.returncode == 0 and os.path.exists(out) else failed_run(p)
+            ok &= v == "passed"
+            seen.append("%s on %d ranks (%s): %s" % (name, ranks, label, v))
+    return ok, "; ".join(seen)
+
+
+def check_stop(r):
+    out = os.path.join(r.work, "stop.h5")
+    cmd = r.command(4, ["run", os.path.join(DECKS, "quickstart.toml"), "-o", out, "--force",
+                        "--set", "run.iterations=1000000"])
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=r.work, env=r.env)
+    time.sleep(6)  # started on both nodes and well into the loop
+    p.send_signal(signal.SIGUSR1)
+    try:
+        log, _ = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return False, "still running 60 s after SIGUSR1"
+    if not os.path.exists(out):
+        return False, "no file after SIGUSR1 (exit %d): %s" % (p.returncode, " | ".join(log.strip().splitlines()[-4:]))
+    with h5py.File(out, "r") as f:
+        complete, sig = int(f.attrs["complete"]), text(f.attrs["stop_signal"])
+        ev = f["timeline"]["events"]
+        names = [text(n) for n in ev.attrs["event_names"]]
+        last = ev[:, -1, :]
+        rows = ev.shape[1]
+        hosts = sorted(set(text(h) for h in f["topology"]["hostname"][...]))
+    # every rank, of both nodes, completed the last kept iteration: the same events as rank 0 (which
+    # ones exist depends on [comm] sync and delays), the iteration's first event among them
+    done = np.isfinite(last)
+    same = bool(done[0, 0] and np.all(done == done[0]))
+    ok = p.returncode == 5 and complete == 0 and sig == "SIGUSR1" and same and 0 < rows < 1000000 and hosts == ["node0", "node1"]
+    return ok, ("exit %d, complete %d, stop_signal %s, %d iterations kept, last one done on every rank: %s, hosts %s"
+                % (p.returncode, complete, sig, rows, same, hosts))
+
+
+CHECKS = {"topology": check_topology, "placement": check_placement, "eager": check_eager,
+          "workloads": check_workloads, "stop": check_stop}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--launcher", required=True, help="command that starts mpirun on the two nodes")
+    ap.add_argument("--only", nargs="*", choices=sorted(CHECKS), help="run these checks only")
+    ap.add_argument("--expect-fail", choices=sorted(CHECKS), help="this check must fail (a control)")
+    ap.add_argument("--preload", help="LD_PRELOAD for the ranks (the control's broken node detection)")
+    a = ap.parse_args()
+    env = {"LD_PRELOAD": a.preload} if a.preload else {}
+    status = 0
+    with tempfile.TemporaryDirectory(prefix="desync-two-nodes-") as work:
+        r = Runner(os.path.abspath(a.build), a.launcher, work, env)
+        for name in a.only or list(CHECKS):
+            t0 = time.time()
+            try:
+                ok, what = CHECKS[name](r)
+            except Exception as e:  # a check that crashes fails, the others still run
+                ok, what = False, "%s: %s" % (type(e).__name__, e)
+            want = name != a.expect_fail
+            good = ok == want
+            status |= 0 if good else 1
+            print("%s %-10s %5.1f s  %s%s" % ("PASS" if good else "FAIL", name, time.time() - t0,
+                                             "" if want else "(expected to fail, and %s) " % ("did" if not ok else "did NOT"),
+                                             what), flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
