@@ -17,6 +17,11 @@ TCP between them, shared memory within each) and reads the result file:
   workloads    triad, spmv, stencil, chebfd, cg on 2 x 2 and symmsquarecube on 2 x 4 verify,
                with the default [comm] and with fragments of 4000 bytes over 2 duplicated
                communicators (symmsquarecube: N_DUP 2; it has no messages to fragment)
+  simulate     a platform file of these two nodes (tools/calibrate_platform.py on node0, --quick,
+               the inter-node latency and bandwidth from a ping-pong across the link) and
+               `desync simulate` of a core-bound chain with a delay on rank 0 against the real
+               4-rank run: the same idle-wave arrivals (distance, iteration). The real 4 ranks
+               share this machine's 2 cores, so each simulated node has one core, oversubscribed.
   stop         SIGUSR1 to mpirun (docs/decks.md, "Stopping a run early") stops the ranks of both
                nodes after the same iteration; the file is kept, complete = 0, exit code 5
 
@@ -38,6 +43,8 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DECKS = os.path.join(ROOT, "inputs")
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "simulate"))
 
 
 class Runner:
@@ -169,6 +176,44 @@ def check_workloads(r):
     return ok, "; ".join(seen)
 
 
+def check_simulate(r):
+    from compare_real import DECKS as CHAIN, arrivals  # the single-node comparison's deck and reader
+    from desync.calibrate_measure import measure_network
+    from desync.calibrate_runner import Runner as CalRunner
+    xs = ["-x", "OMP_NUM_THREADS", "-x", "OMP_PLACES", "-x", "OMP_PROC_BIND", "-x", "OMP_WAIT_POLICY"]
+    cal_dir = os.path.join(r.work, "calibrate")
+    os.makedirs(cal_dir, exist_ok=True)
+    # One rank per node: the ping-pong crosses the link.
+    across = CalRunner(r.desync, r.launcher + ["--map-by", "ppr:1:node"] + xs, "none", cal_dir)
+    net = measure_network(across, True, 1)
+    platform = os.path.join(r.work, "two_nodes.toml")
+    cal = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "calibrate_platform.py"), "--desync", r.desync,
+                          "--mpiexec", " ".join(shlex.quote(a) for a in r.launcher + xs), "--bind", "none", "--quick",
+                          "--max-n", "2", "--name", "two_nodes", "-o", platform, "--inter-from", "args",
+                          "--inter-latency", repr(net["latency"]), "--inter-bandwidth", repr(net["bandwidth"])],
+                         capture_output=True, text=True, cwd=r.work, env=r.env)
+    if cal.returncode != 0:
+        return False, "calibration failed: " + " | ".join((cal.stdout + cal.stderr).strip().splitlines()[-3:])
+    deck = os.path.join(r.work, "chain.toml")
+    with open(deck, "w") as fh:
+        fh.write(CHAIN["core"])
+    p, real = r.run("chain_real", 4, deck)
+    if p.returncode != 0:
+        return False, failed_run(p)
+    sim = os.path.join(r.work, "chain_sim.h5")
+    q = subprocess.run([r.desync, "simulate", deck, "--platform", platform, "--ranks", "4", "-o", sim, "-f",
+                        "--pset", "node.count=2", "--pset", "node.domains=1", "--pset", "node.cores_per_domain=1",
+                        "--pset", "placement.ranks_per_node=2", "--pset", "placement.oversubscribe=true"],
+                       capture_output=True, text=True, cwd=r.work, env=r.env)
+    if q.returncode != 0:
+        return False, "simulate: " + failed_run(q)
+    a_real, a_sim = arrivals(real), arrivals(sim)
+    ok = a_real == a_sim and any(a_real.values())
+    return ok, ("inter-node fit L = %.1f us, B = %.2f GB/s; idle-wave arrivals (distance, iteration) real %s, "
+                "simulated %s: %s" % (net["latency"] * 1e6, net["bandwidth"] / 1e9, a_real, a_sim,
+                                      "same" if ok else "DIFFER"))
+
+
 def check_stop(r):
     out = os.path.join(r.work, "stop.h5")
     cmd = r.command(4, ["run", os.path.join(DECKS, "quickstart.toml"), "-o", out, "--force",
@@ -200,7 +245,7 @@ def check_stop(r):
 
 
 CHECKS = {"topology": check_topology, "placement": check_placement, "eager": check_eager,
-          "workloads": check_workloads, "stop": check_stop}
+          "workloads": check_workloads, "simulate": check_simulate, "stop": check_stop}
 
 
 def main():
