@@ -24,6 +24,9 @@ up() {
     mkdir -p "/etc/netns/$p-${nodes[$i]}"
     printf '127.0.0.1 localhost\n%s %s\n%s %s\n' "${addr[0]}" "${nodes[0]}" "${addr[1]}" "${nodes[1]}" \
       > "/etc/netns/$p-${nodes[$i]}/hosts"
+    # and asks no name server: the host's is out of reach from the node, and every look-up of a
+    # name not in hosts (Open MPI and glibc do some at start-up) would wait for its time-out
+    printf 'options timeout:1 attempts:1\n' > "/etc/netns/$p-${nodes[$i]}/resolv.conf"
   done
   ip link add "$p-0" type veth peer name "$p-1"
   for i in 0 1; do
@@ -50,11 +53,16 @@ hostfile() { echo "${TMPDIR:-/tmp}/$DESYNC_NODES_PREFIX.hostfile"; }
 
 # mpirun on node0 with a hostfile of both nodes (4 slots each: ranks are placed per check with --map-by ppr:N:node), TCP on the link between the nodes,
 # shared memory within a node (ob1: the BTLs named, so no other transport is chosen silently).
+# Both nodes share this machine's cores, so the ranks of the two together oversubscribe it while
+# neither node looks full to mpirun: waiting ranks yield (mpi_yield_when_idle), as mpirun does by
+# itself on one oversubscribed host; busy-polling ranks would wait for the scheduler's 4 ms ticks.
+# DESYNC_NODES_BTL replaces the BTL list (e.g. tcp,self: every message over TCP).
 # exec all the way: the caller's pid becomes mpirun's (SIGUSR1 to it stops the run).
 launch() {
   exec "$here/two_nodes/node_agent.sh" node0 \
     "mpirun --allow-run-as-root --hostfile $(hostfile) --mca plm_rsh_agent $here/two_nodes/node_agent.sh" \
-    "--mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include $subnet --mca oob_tcp_if_include $subnet" \
+    "--mca pml ob1 --mca btl ${DESYNC_NODES_BTL:-tcp,vader,self} --mca btl_tcp_if_include $subnet" \
+    "--mca oob_tcp_if_include $subnet --mca mpi_yield_when_idle 1" \
     "--bind-to none $(printf '%q ' "$@")"
 }
 
@@ -70,7 +78,7 @@ case ${1:-} in
     trap 'exit 130' INT TERM
     down
     up
-    python=${DESYNC_PYTHON:-python3}
+    python=${DESYNC_PYTHON:-/usr/bin/python3}  # Debian's, with h5py and numpy (ci/env.sh)
     checks=("$python" "$root/tests/two_nodes/check_two_nodes.py" --build "$build" --launcher "$here/two_nodes.sh mpirun")
     status=0
     "${checks[@]}" || status=1
