@@ -3,7 +3,7 @@
 
   compare_real.py --desync BIN [--platform platforms/this_machine.toml] [--mpiexec "mpiexec ..."]
                   [--work DIR] [--tolerance 0.15] [--memory-tolerance 0.25] [--timing-ranks 2]
-                  [--repeat 3] [--measure-memory] [--measure-core] core|memory ...
+                  [--repeat 3] [--measure-memory] [--measure-core] [--timing-factor F] core|memory ...
 
 The same small deck (ranks in an open chain, a delay on rank 0 at iteration 20) runs with mpiexec
 and with `desync simulate` on the platform, in two placements:
@@ -12,7 +12,10 @@ and with `desync simulate` on the platform, in two placements:
   iteration time (median over ranks of each rank's median) of the simulation within the
   tolerance of the real one (of --repeat real runs the fastest for the core-bound case, the
   median for the memory-bound one, as its calibration counts), and the idle wave's arrivals the
-  same;
+  same. The tolerances are a measurement (bench/simulate_vs_real.sh): with another process on
+  one of the two cores the real core-bound run waits for the scheduler and reads 0.6-0.7 (issue
+  30's flake hunt). The ctest gives --timing-factor 2 instead (1/2 <= sim / real <= 2: the
+  behaviour, which no busy machine breaks) and asserts the arrivals exactly;
 - waves: 4 ranks, two per core here (time-sharing), the simulation with `oversubscribe`: the idle
   wave's arrival iteration at every rank (tools/desync idlewave points) the same. Its median
   iteration is printed, not checked: how two ranks share a core is the kernel scheduler's and
@@ -117,7 +120,7 @@ def run_or_fail(cmd, env):
     return run.returncode == 0
 
 
-def compare(case, label, real_cmds, sim_cmd, real_files, sim_file, tol, env):
+def compare(case, label, real_cmds, sim_cmd, real_files, sim_file, tol, env, factor=None):
     """Runs the real commands and the simulation; the real time counts as its calibration counts
     (PICK); prints and returns (time_ok or None when tol is None, wave_ok), or None when a run
     failed."""
@@ -130,11 +133,17 @@ def compare(case, label, real_cmds, sim_cmd, real_files, sim_file, tol, env):
     best = real_files[int(np.argmin([abs(t - t_real) for t in t_reals]))]
     t_sim = median_iteration(sim_file)
     a_real, a_sim = arrivals(best), arrivals(sim_file)
-    time_ok = None if tol is None else abs(t_sim / t_real - 1) <= tol
+    ratio = t_sim / t_real
+    if tol is None:
+        time_ok = None
+    elif factor:
+        time_ok = 1 / factor <= ratio <= factor
+    else:
+        time_ok = abs(ratio - 1) <= tol
     wave_ok = a_real == a_sim and any(a_real.values())
     runs = "" if len(t_reals) == 1 else " (%s of %s)" % (name, ", ".join("%.3f" % (t * 1e3) for t in t_reals))
-    verdict = "reported, not checked" if tol is None else \
-        "tolerance %.0f %%: %s" % (100 * tol, "ok" if time_ok else "MISS")
+    bound = "within a factor %g" % factor if factor else "tolerance %.0f %%" % (100 * tol if tol else 0)
+    verdict = "reported, not checked" if tol is None else "%s: %s" % (bound, "ok" if time_ok else "MISS")
     print("%s, %s: median iteration real %.3f ms%s, simulated %.3f ms (sim / real %.3f, %s)"
           % (case, label, t_real * 1e3, runs, t_sim * 1e3, t_sim / t_real, verdict))
     print("%s, %s: idle-wave arrivals (distance, iteration) real %s, simulated %s: %s"
@@ -153,6 +162,9 @@ def main():
     ap.add_argument("--work", default="compare_real")
     ap.add_argument("--tolerance", type=float, default=0.15, help="of the core-bound case")
     ap.add_argument("--memory-tolerance", type=float, default=0.25, help="of the memory-bound case")
+    ap.add_argument("--timing-factor", type=float,
+                    help="check 1/F <= sim / real <= F instead of the tolerances: the behaviour that a busy "
+                         "machine cannot break (the ctest); the tolerances are a measurement (bench/simulate_vs_real.sh)")
     ap.add_argument("--timing-ranks", type=int, default=2, help="ranks of the timed placement, one per core")
     ap.add_argument("--repeat", type=int, default=3, help="real runs of the timed placement (see PICK)")
     ap.add_argument("--measure-memory", action="store_true",
@@ -210,7 +222,7 @@ def main():
             sim = stem + "_sim.h5"
             sim_cmd = [args.desync, "simulate", deck, "--platform", args.platform, "--ranks", str(ranks),
                        "-o", sim, "-f"] + pset + [a for p in place for a in ("--pset", p)]
-            got = compare(case, label, real_cmds, sim_cmd, reals, sim, tol if timed else None, env)
+            got = compare(case, label, real_cmds, sim_cmd, reals, sim, tol if timed else None, env, args.timing_factor)
             if got is None:
                 return 2
             ok = ok and got[0] is not False and got[1]
