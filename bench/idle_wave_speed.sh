@@ -20,7 +20,7 @@ for round in $(seq "$rounds"); do
   for case in "4 next_neighbour" "8 next_pair"; do
     set -- $case
     out=$work/$2.h5
-    "${mpi[@]}" -n "$1" "$build/miniapp/desync" run "$root/inputs/triad/idle_wave_$2.toml" -o "$out" --force >/dev/null
+    "${mpi[@]}" -n "$1" "$build/miniapp/desync" run "$root/inputs/triad/idle_wave_$2.toml" -o "$out" --force >/dev/null 2>&1
     printf -- '--- %s, %s ranks, round %s\n' "$2" "$1" "$round"
     "${PYTHON:-python3}" "$root/tools/tests/check_idle_wave_speed.py" wave "$out" --tolerance 0.15 | grep -E "wave: v =|MISS" || true
   done
