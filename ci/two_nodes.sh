@@ -18,6 +18,11 @@ subnet=10.77.0.0/24
 
 up() {
   local p=$DESYNC_NODES_PREFIX i
+  if ! ip netns add "$p-probe" 2>/dev/null || ! ip netns del "$p-probe"; then
+    echo "ci/two_nodes.sh: cannot create a network namespace here (ip netns add needs root, or" \
+         "CAP_SYS_ADMIN and CAP_NET_ADMIN, and iproute2): the two emulated nodes cannot be made" >&2
+    return 1
+  fi
   for i in 0 1; do
     ip netns add "$p-${nodes[$i]}"
     # ip netns exec binds /etc/netns/NS/hosts over /etc/hosts: each node resolves both names.
