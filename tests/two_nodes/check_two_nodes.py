@@ -74,13 +74,14 @@ class Runner:
         return p, out
 
 
-def verdict(path):
-    with h5py.File(path, "r") as f:
-        return f.attrs["verification"].decode() if isinstance(f.attrs["verification"], bytes) else str(f.attrs["verification"])
-
-
 def text(v):
     return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def verdict(path):
+    """The file's /verification verdict ("passed", "failed: ...", "not done: ...")."""
+    with h5py.File(path, "r") as f:
+        return text(f.attrs["verification"])
 
 
 def failed_run(p):
@@ -233,7 +234,6 @@ def check_stop(r):
     with h5py.File(out, "r") as f:
         complete, sig = int(f.attrs["complete"]), text(f.attrs["stop_signal"])
         ev = f["timeline"]["events"]
-        names = [text(n) for n in ev.attrs["event_names"]]
         last = ev[:, -1, :]
         rows = ev.shape[1]
         hosts = sorted(set(text(h) for h in f["topology"]["hostname"][...]))
