@@ -153,13 +153,19 @@ def write_synthetic(path, n_ranks=4, n_iter=20, warmup=WARMUP, fmt="desync-outpu
                           warnings_as_list, old_names)
         # one offset (+1), open boundary: the last rank sends nothing, rank 0 receives nothing
         ds("comm/offsets", np.array([1], np.int32), "1")
-        send = np.array([[r + 1 if r + 1 < n_ranks else -1] for r in range(n_ranks)], np.int32)
-        recv = np.array([[r - 1] for r in range(n_ranks)], np.int32)
-        ds("comm/send_partner", send, "1")
-        ds("comm/recv_partner", recv, "1")
-        ds("comm/send_bytes", np.where(send >= 0, 8192, 0).astype(np.int64), "B")
-        ds("comm/recv_bytes", np.where(recv >= 0, 8192, 0).astype(np.int64), "B")
+        write_open_chain(ds, n_ranks, 8192)
     return ev
+
+
+def write_open_chain(ds, n_ranks, nbytes):
+    """/comm partners and bytes of an open chain: rank r sends nbytes to r + 1 (the last rank to
+    nobody) and receives from r - 1 (rank 0 from nobody, -1)."""
+    send = np.array([[r + 1 if r + 1 < n_ranks else -1] for r in range(n_ranks)], np.int32)
+    recv = np.array([[r - 1] for r in range(n_ranks)], np.int32)
+    ds("comm/send_partner", send, "1")
+    ds("comm/recv_partner", recv, "1")
+    ds("comm/send_bytes", np.where(send >= 0, nbytes, 0).astype(np.int64), "B")
+    ds("comm/recv_bytes", np.where(recv >= 0, nbytes, 0).astype(np.int64), "B")
 
 
 SPMV_EVENTS = {

@@ -4,7 +4,8 @@ only the file's /phases can tell the analyses what they are (synthetic_files.py 
 import h5py
 import numpy as np
 
-from synthetic_files import COMPUTE, DELAY, LATENCY, MIN_WAIT, POST, WARMUP, generic_durations, write_common
+from synthetic_files import (COMPUTE, DELAY, LATENCY, MIN_WAIT, POST, WARMUP, generic_durations, write_common,
+                             write_open_chain)
 
 # A workload no Python code knows: "crunch" (its work), "chat" (its communication), with the
 # shared wait, delay and sync phases. Rank r passes a message to r+1 after chatting (open chain)
@@ -58,10 +59,5 @@ def write_synthetic_made_up(path, described=True, n_ranks=6, n_iter=20, warmup=W
     with h5py.File(path, "w") as f:
         ds = write_common(f, "madeup", ev, MADE_UP_EVENTS, phases, d, np.full(n_ranks, 1e6), "crunch", warmup,
                           description=MADE_UP_DESCRIPTION if described else None)
-        send = np.array([[r + 1 if r + 1 < n_ranks else -1] for r in range(n_ranks)], np.int32)
-        recv = np.array([[r - 1] for r in range(n_ranks)], np.int32)
-        ds("comm/send_partner", send, "1")
-        ds("comm/recv_partner", recv, "1")
-        ds("comm/send_bytes", np.where(send >= 0, 4096, 0).astype(np.int64), "B")
-        ds("comm/recv_bytes", np.where(recv >= 0, 4096, 0).astype(np.int64), "B")
+        write_open_chain(ds, n_ranks, 4096)
     return ev
