@@ -84,7 +84,9 @@ build_preset() {
       cmake --preset "$preset" -DBUILD_TESTING=ON -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
       local args=()
       for t in ${targets[@]+"${targets[@]}"}; do args+=(--target "$t"); done
+      desync_ccache_report start
       cmake --build --preset "$preset" ${args[@]+"${args[@]}"} >&2
+      desync_ccache_report "the $preset build"
     )
   fi
 }
@@ -114,6 +116,8 @@ copy_closure() {
 # holds bin/, lib/ and decks/. The payload is one xz stream with a 512 MiB dictionary: the programs
 # share most of their bytes (desync_core and its device code are linked into each), and a window
 # that spans all of them stores those bytes about once (333 MB of CUDA programs become 7 MB).
+# Preset 1 (xz's fast match finder), not 6: the window does the work, and preset 6 took 110 s
+# for the twin and about 250 s for the CUDA kit of CI's time (docs/method.md, section 31).
 # run_checks.sh unpacks it (tar, else Python's tarfile) into a folder of its own.
 pack() {
   local backend=$1 bdir=$2 kit=$out/$1
@@ -146,7 +150,9 @@ pack() {
   for d in "${decks[@]}"; do cp "$d" "$stage/decks/$(echo "${d#inputs/}" | tr / _)"; done
   (cd "$stage" && find bin lib decks -type f -printf '%s %p\n' | sort -k2) > "$kit/MANIFEST"
   log "compressing $(du -sm "$stage" | cut -f1) MiB (xz, one stream)"
-  tar -C "$stage" -cf - bin lib decks | xz -T1 --lzma2=preset=6,dict=512MiB > "$kit/payload.tar.xz"
+  local t_xz=$SECONDS
+  tar -C "$stage" -cf - bin lib decks | xz -T1 --lzma2=preset=1,dict=512MiB > "$kit/payload.tar.xz"
+  log "compressed in $((SECONDS - t_xz)) s"
   rm -rf "$stage"
   trap - EXIT
   cp ci/gpu_kit/run_checks.sh ci/gpu_kit/kit_report.py "$kit/"
