@@ -23,8 +23,6 @@ source ci/env.sh
 cmake --preset "$preset" -DBUILD_TESTING=ON -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
-desync_ccache_report start
-cmake --build --preset "$preset" ${targets[@]+"${targets[@]}"}
-desync_ccache_report "the $preset build"
+desync_build "$preset" ${targets[@]+"${targets[@]}"}
 printf '[build_cuda] the CUDA build compiled and linked in %d s (deps included); no GPU here, nothing was run\n' \
   $((SECONDS - t0))

@@ -30,17 +30,21 @@ if [ "${DESYNC_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
   export CCACHE_NAMESPACE=${NVCC_APPEND_FLAGS:-}
 fi
 
-# The compiler cache's hits and misses since the call with "start" (one line, for CI's log):
-#   desync_ccache_report start; <build>; desync_ccache_report "the CUDA build"
-desync_ccache_report() {
-  [ -n "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] || return 0
-  local hits misses
-  read -r hits misses < <(ccache --print-stats 2>/dev/null |
-    awk -F'\t' '$1 ~ /^(direct|preprocessed)_cache_hit$/ {h += $2} $1 == "cache_miss" {m += $2} END {print h + 0, m + 0}')
-  if [ "$1" = start ]; then
-    _desync_ccache_at=($hits $misses)
-  else
-    printf '[ccache] %s: %d objects from the compiler cache, %d compiled (%s)\n' "$1" \
-      $((hits - ${_desync_ccache_at[0]:-0})) $((misses - ${_desync_ccache_at[1]:-0})) "$CCACHE_DIR" >&2
-  fi
+# The compiler cache's hit and miss counters, "HITS MISSES" (0 0 without the cache).
+desync_ccache_counts() {
+  [ -n "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] || { echo 0 0; return; }
+  ccache --print-stats 2>/dev/null |
+    awk -F'\t' '$1 ~ /^(direct|preprocessed)_cache_hit$/ {h += $2} $1 == "cache_miss" {m += $2} END {print h + 0, m + 0}'
+}
+
+# cmake --build --preset PRESET [ARGS...], then one line for CI's log: how many objects came from
+# the compiler cache and how many were compiled.
+desync_build() {
+  local preset=$1 h0 m0 h1 m1
+  read -r h0 m0 < <(desync_ccache_counts)
+  cmake --build --preset "$@"
+  read -r h1 m1 < <(desync_ccache_counts)
+  [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] ||
+    printf '[ccache] the %s build: %d objects from the compiler cache, %d compiled (%s)\n' "$preset" \
+      $((h1 - h0)) $((m1 - m0)) "$CCACHE_DIR" >&2
 }

@@ -84,9 +84,7 @@ build_preset() {
       cmake --preset "$preset" -DBUILD_TESTING=ON -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
       local args=()
       for t in ${targets[@]+"${targets[@]}"}; do args+=(--target "$t"); done
-      desync_ccache_report start
-      cmake --build --preset "$preset" ${args[@]+"${args[@]}"} >&2
-      desync_ccache_report "the $preset build"
+      desync_build "$preset" ${args[@]+"${args[@]}"} >&2
     )
   fi
 }
@@ -116,8 +114,8 @@ copy_closure() {
 # holds bin/, lib/ and decks/. The payload is one xz stream with a 512 MiB dictionary: the programs
 # share most of their bytes (desync_core and its device code are linked into each), and a window
 # that spans all of them stores those bytes about once (333 MB of CUDA programs become 7 MB).
-# Preset 1 (xz's fast match finder), not 6: the window does the work, and preset 6 took 110 s
-# for the twin and about 250 s for the CUDA kit of CI's time (docs/method.md, section 31).
+# Preset 1 (xz's fast match finder), not 6: the window does the work; preset 6 took 110 s for the
+# twin and 103 s for the CUDA kit, preset 1 takes 29 s and 20 s (docs/method.md, section 31).
 # run_checks.sh unpacks it (tar, else Python's tarfile) into a folder of its own.
 pack() {
   local backend=$1 bdir=$2 kit=$out/$1

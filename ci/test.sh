@@ -13,7 +13,5 @@ prefix_line=$(ci/install-deps.sh | tail -n 1)
 export "${prefix_line?}"
 source ci/env.sh
 cmake --preset "$preset" -DBUILD_TESTING=ON -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
-desync_ccache_report start
-cmake --build --preset "$preset"
-desync_ccache_report "the $preset build"
+desync_build "$preset"
 ctest --preset "$preset" -j "$(nproc)" "$@"
