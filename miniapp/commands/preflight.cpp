@@ -15,6 +15,7 @@
 #include "core/disk_space.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
+#include "io/output_generations.hpp"
 #include "workloads/registry.hpp"
 
 namespace desync {
@@ -40,6 +41,11 @@ std::string probe(const Config& cfg, const OutputTarget& out, double min_bytes) 
     if (!out.overwrite)
       return fail("exists; pass --force (or set [run] overwrite = true) to replace it, or choose another name with -o");
   }
+  // A killed run's last flush (io/output_generations.hpp) is someone's only copy of that run.
+  const std::string partial = OutputGenerations::link_for(out.path);
+  if (fs::exists(fs::symlink_status(partial, ec)) && !out.overwrite)
+    return fail(partial + " exists: what an earlier run to this file had done when it was killed. Open it (desync-view "
+                "summary " + partial + "), move it and " + partial + ".0/.1 away, or pass --force to replace them");
   const fs::path dir = directory_of(out.path);
   const fs::file_status ds = fs::status(dir, ec);
   if (!fs::exists(ds)) return fail("directory " + dir.string() + " does not exist");

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "commands/preflight.hpp"
+#include "commands/run_flush.hpp"
+#include "commands/run_record.hpp"
 #include "workloads/registry.hpp"
 #include "comm/gpu_aware.hpp"
 #include "comm/clock_sync.hpp"
@@ -17,7 +19,6 @@
 #include "core/mpi_util.hpp"
 #include "io/output_file.hpp"
 #include "kokkos_compat/concurrency.hpp"
-#include "metrics/comm_balance.hpp"
 #include "metrics/phase_stats.hpp"
 #include "report/summary_table.hpp"
 #include "workloads/saturation/stream_table.hpp"
@@ -105,14 +106,15 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   log::info("desync: workload {} on {} rank(s) x {} thread(s) ({}), about {} per rank\n",
             cfg.run.workload, size, compat::concurrency(), compat::execution_space_name(),
             format_bytes(mem.total()));
-  const Provenance prov = collect_provenance(opt.command_line, comm);
-  const MpiLibraryRecord mpi = probe_mpi_library(comm);
-  if (const std::string w = eager_limit_mismatch(mpi, cfg.comm.eager_limit); !w.empty()) log::warn("{}\n", w);
-  const GpuAwareChoice gpu_aware = choose_gpu_aware_mpi(cfg.comm.gpu_aware_mpi);  // as every exchange resolves it
-  if (!gpu_aware.warning.empty()) log::warn("{}\n", gpu_aware.warning);
-  const Topology topo = probe_topology(comm);
-  for (const auto& w : topo.warnings) log::warn("{}\n", w);
-  const ClockOffset clock = estimate_clock_offset(comm);
+  RunContext ctx{cfg, comm, collect_provenance(opt.command_line, comm), probe_mpi_library(comm), {}, {}, {}, planned};
+  if (const std::string w = eager_limit_mismatch(ctx.mpi, cfg.comm.eager_limit); !w.empty()) log::warn("{}\n", w);
+  ctx.gpu_aware = choose_gpu_aware_mpi(cfg.comm.gpu_aware_mpi);  // as every exchange resolves it
+  if (!ctx.gpu_aware.warning.empty()) log::warn("{}\n", ctx.gpu_aware.warning);
+  ctx.topo = probe_topology(comm);
+  for (const auto& w : ctx.topo.warnings) log::warn("{}\n", w);
+  ctx.clock = estimate_clock_offset(comm);
+  // [record] flush_seconds: what ran goes to OUT.partial while the run runs (commands/run_flush.hpp).
+  RunFlusher flusher(ctx, out.path);
 
   const StreamTable stream = measure_stream_table(cfg, comm);  // [run] stream_table: before the workload
   WorkloadResult result = workload_module(cfg.run.workload).run(cfg, comm);
@@ -121,33 +123,26 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
     log::warn("stopped by {} after {} of {} iterations; writing what was recorded, marked incomplete\n",
               signal_name(result.stop_signal), result.timeline.iterations(), planned);
 
-  // Common time base: rank 0's clock, zero at rank 0's first measured iteration.
   const Timeline& tl = result.timeline;
-  double origin = tl.iterations() == 0 ? 0.0 : tl.at(tl.warmup() < tl.iterations() ? tl.warmup() : 0, 0);
-  MPI_Bcast(&origin, 1, MPI_DOUBLE, 0, comm);
-  result.timeline.shift(clock.offset + origin);
-  if (result.messages) result.messages->shift(clock.offset + origin);
-  if (result.collectives) result.collectives->shift(clock.offset + origin);
-  const RunMetrics metrics = compute_metrics(result.timeline, phase_layout(result.timeline.event_names(), result.composites),
-                                             result.work_phase, result.bytes_per_iteration, comm);
-  // Every run: time in MPI and how unevenly ranks send (docs/method.md, section 3).
-  const CommBalance bal = comm_balance(result.timeline, metrics.layout, result.partners, cfg.comm.fragment_bytes,
-                                        result.mpi_phases, comm);
-  record_comm_balance(result, bal, static_cast<std::size_t>(comm_rank(comm)));
+  const RunMetrics metrics = settle_result(result, ctx);
   add_result_digest(result, comm);
   std::int64_t errors = 0;
   const std::string verification = verdict(result, result.timeline, comm, errors);
 
   g_pending = out.path + ".tmp";
-  commit_output(out.path,
-                RunRecord{cfg, prov, {{&topo, clock, &result}}, metrics, verification, errors, planned, mpi, nullptr, &gpu_aware,
-                          phase_styles(cfg, metrics.layout.names, result.work_phase),
-                          workload_module(cfg.run.workload).deck.collective},
-                comm);
+  try {
+    commit_output(out.path, run_record(ctx, result, metrics, verification, errors, false), comm);
+  } catch (const OutputError& e) {
+    g_pending.clear();
+    if (flusher.flushes() == 0) throw;
+    // What the flushes wrote stays: the run is not lost.
+    throw OutputError(std::string(e.what()) + "; what ran until the last flush is in " + flusher.link());
+  }
   g_pending.clear();
+  flusher.remove_generations();
 
   log::info("{}", summary_table(metrics, result.metrics, tl.iterations() - tl.warmup(), verification, out.path,
-                                node_note(result, topo, comm)));
+                                node_note(result, ctx.topo, comm)));
   if (!result.report.empty()) log::info("\n{}", result.report);
   if (result.stop_signal != 0) return exit_interrupted;
   return errors == 0 ? exit_ok : exit_verification_failed;

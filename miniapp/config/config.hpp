@@ -114,6 +114,10 @@ struct RecordConfig {
   std::int64_t window_begin = 0;  // deck numbering, half-open [begin, end); default: every row
   std::int64_t window_end = 0;
   std::int64_t stride = 1;        // keep begin, begin + stride, ... inside the window
+  // Seconds between flushes of what ran to OUT.partial while the run runs (loop/flush_hook.hpp,
+  // docs/method.md "Results on disk while a run runs"); 0: the file is written only at the end.
+  double flush_seconds = 60.0;
+  bool flush_given = false;  // the deck set it: kept as given (the default grows, see run_flush.hpp)
 };
 
 struct ThreadsConfig {

@@ -216,6 +216,8 @@ RecordConfig read_record(TableReader r, const RunConfig& run) {
   c.window_begin = w[0];
   c.window_end = w[1];
   c.stride = r.integer("stride", 1, 1, std::int64_t{1} << 40);
+  c.flush_given = r.has("flush_seconds");
+  c.flush_seconds = r.real("flush_seconds", c.flush_seconds, 0.0, 1e9);
   r.finish();
   return c;
 }

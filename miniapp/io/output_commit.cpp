@@ -16,7 +16,6 @@
 #include "io/output_file.hpp"
 
 namespace desync {
-namespace {
 
 // Rank 0, after every rank closed the file: data on disk, and the file opens with a plain serial
 // reader. Returns the problem, empty if none.
@@ -56,7 +55,14 @@ std::string check_room(const std::string& path, double need) {
                      format_bytes(need));
 }
 
-}  // namespace
+void sync_directory_of(const std::string& path) {
+  // Makes a rename or a new link durable (best effort: not every file system allows it).
+  const int dfd = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
 
 void commit_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) {
   const int rank = comm_rank(comm);
@@ -88,14 +94,7 @@ void commit_output(const std::string& path, const RunRecord& rec, MPI_Comm comm)
     throw OutputError("writing " + path + " failed (" + failure + "); no file was left");
   }
   set_pending_output("");
-  if (rank == 0) {
-    // Make the rename itself durable (best effort: not every file system allows it).
-    const int dfd = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-      ::fsync(dfd);
-      ::close(dfd);
-    }
-  }
+  if (rank == 0) sync_directory_of(path);
 }
 
 }  // namespace desync

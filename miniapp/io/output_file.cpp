@@ -70,12 +70,14 @@ void write_root(const Context& c, hid_t file, const RunRecord& r) {
   h5::attr(c, file, "warmup_iterations", tl.warmup());
   // A run stopped by a signal keeps what it recorded; readers check `complete` first.
   const int stop = first(r).stop_signal;
-  h5::attr(c, file, "complete", std::int64_t{stop == 0 ? 1 : 0});
+  h5::attr(c, file, "complete", std::int64_t{stop == 0 && !r.flushed ? 1 : 0});
   h5::attr(c, file, "stop_signal", stop == 0 ? std::string() : signal_name(stop));
   h5::attr(c, file, "iterations_planned", r.iterations_planned);
   h5::attr(c, file, "last_iteration", tl.iterations() - tl.warmup() - 1);
   // Absent in real runs: readers treat a missing attribute as 0.
   if (r.simulation) h5::attr(c, file, "simulated", std::int64_t{1});
+  // Written while the run ran (OUT.partial, docs/output.md): what it had done at that moment.
+  if (r.flushed) h5::attr(c, file, "flushed", std::int64_t{1});
 }
 
 void write_simulation(const Context& c, hid_t file, const SimulationRecord& s) {

@@ -55,6 +55,9 @@ struct RunRecord {
   // The workload's communication is collectives over sub-communicators (WorkloadDeck::collective):
   // every iteration synchronizes its ranks (root attribute `collective`).
   bool collective = false;
+  // Written during the run (a flush, io/output_generations.hpp): root attributes complete = 0 and
+  // `flushed` = 1; the timeline holds the iterations done so far.
+  bool flushed = false;
 };
 
 // Writes `path` directly (collective; h5::Error on every rank if any rank's write fails). A run
@@ -66,5 +69,14 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm);
 // rank's HDF5 calls agreed on, closed, flushed to disk (fsync) and read back by rank 0, then
 // renamed. On any failure the .tmp is removed and OutputError is thrown on every rank.
 void commit_output(const std::string& path, const RunRecord& rec, MPI_Comm comm);
+
+// Shared by the commit and the flushes during a run (io/output_commit.cpp):
+// bytes the file will take (collective); "" or why the file system of `path` cannot take `need`
+// bytes; rank 0's fsync and serial read-back of a closed file ("" or the problem); an fsync of the
+// directory holding `path` (makes a rename or a new link durable; best effort).
+double expected_file_bytes(const RunRecord& rec, MPI_Comm comm);
+std::string check_room(const std::string& path, double need);
+std::string settle_and_read_back(const std::string& path);
+void sync_directory_of(const std::string& path);
 
 }  // namespace desync

@@ -9,14 +9,20 @@
 
 namespace desync {
 
+ExperimentLoop::ExperimentLoop(const Config& cfg, MPI_Comm comm, WorkloadResult& result, SyncMode sync)
+    : ExperimentLoop(cfg, comm, result.timeline, sync, &result) {}
+
 ExperimentLoop::ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, SyncMode sync)
+    : ExperimentLoop(cfg, comm, tl, sync, nullptr) {}
+
+ExperimentLoop::ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, SyncMode sync, const WorkloadResult* result)
     : comm_(comm),
       tl_(tl),
       delay_(delay_schedule(cfg, comm_rank(comm))),
       delay_begin_(tl.event_index("delay_begin")),
       delay_end_(tl.event_index("delay_end")),
       sync_end_(tl.event_index("sync_end")),
-      control_(comm, tl.iterations(), cfg.run.progress_interval) {
+      control_(comm, tl.iterations(), cfg.run.progress_interval, result) {
   if (delay_end_ < 0 || sync_end_ < 0) throw std::logic_error("ExperimentLoop: the timeline needs delay_end and sync_end");
   // The schedule covers [run] warmup + iterations, which is the timeline's length for every
   // workload (a module's own steps, WorkloadDeck::steps, are resolved at load).

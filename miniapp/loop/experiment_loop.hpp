@@ -6,7 +6,8 @@
 //                  delay happens: otherwise the events stay NaN and the phase does not exist);
 //   sync           the global synchronization after the iteration, [comm] sync: none, an
 //                  MPI_Barrier or a one-double MPI_Allreduce (marks sync_end);
-//   stop agreement progress line and the stop-signal agreement (loop/iteration_control.hpp);
+//   stop agreement progress line, the stop-signal agreement and, when due, a flush of what ran
+//                  (loop/iteration_control.hpp, loop/flush_hook.hpp);
 //   finish         completes the agreement, keeps the iterations done on the timeline.
 // The delays of every iteration are drawn before the loop, and the sync function is chosen when
 // the loop is built: nothing is decided inside the loop.
@@ -18,12 +19,17 @@
 #include "config/config.hpp"
 #include "loop/iteration_control.hpp"
 #include "record/timeline.hpp"
+#include "record/workload_result.hpp"
 
 namespace desync {
 
 class ExperimentLoop {
  public:
-  // The timeline must have the events delay_end and sync_end (delay_begin is optional).
+  // The run's loop: its rows are result.timeline, and a flush during the run ([record]
+  // flush_seconds, loop/flush_hook.hpp) writes `result` as it stands. The timeline must have the
+  // events delay_end and sync_end (delay_begin is optional).
+  ExperimentLoop(const Config& cfg, MPI_Comm comm, WorkloadResult& result, SyncMode sync);
+  // A loop whose rows are not the run's result (a paired run with a barrier): never flushed.
   ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, SyncMode sync);
 
   // The measured loop, written once: start(); then per iteration work(it), the delay slot,
@@ -72,6 +78,7 @@ class ExperimentLoop {
     sync_(*this, it);
     return control_.stop_after(it);
   }
+  ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, SyncMode sync, const WorkloadResult* result);
   void start();
   // Returns the stop signal (0: every iteration ran); the timeline keeps the iterations done.
   int finish();

@@ -10,17 +10,26 @@
 // interval. Intervals are the minimum over ranks of about one second's worth of iterations, at
 // least min_interval, so a stop request ends the loop within about two seconds (docs/decks.md,
 // "Stopping a run early").
+//
+// The same reduction carries "a flush is due" ([record] flush_seconds, loop/flush_hook.hpp): when
+// any rank's clock says the hook's interval has passed, every rank calls the flush hook at the
+// next agreement point, after the same iteration (docs/method.md, "Results on disk while a run
+// runs").
 #include <mpi.h>
 
 #include <cstdint>
 
+#include "loop/flush_hook.hpp"
+#include "record/workload_result.hpp"
 #include "report/progress.hpp"
 
 namespace desync {
 
 class IterationControl {
  public:
-  IterationControl(MPI_Comm comm, std::int64_t total, double progress_interval);
+  // result: the run's result a flush writes (null: this loop never flushes; also when no hook is
+  // installed or comm is not the hook's whole communicator).
+  IterationControl(MPI_Comm comm, std::int64_t total, double progress_interval, const WorkloadResult* result = nullptr);
   ~IterationControl();
   IterationControl(const IterationControl&) = delete;
   IterationControl& operator=(const IterationControl&) = delete;
@@ -43,6 +52,7 @@ class IterationControl {
 
  private:
   bool agreement_point(std::int64_t it);
+  void flush(std::int64_t it);
 
   MPI_Comm comm_;
   std::int64_t total_;
@@ -52,7 +62,10 @@ class IterationControl {
   std::int64_t interval_ = 1;
   bool pending_ = false;
   MPI_Request req_ = MPI_REQUEST_NULL;
-  std::int64_t send_[2] = {0, 0}, recv_[2] = {0, 0};
+  std::int64_t send_[3] = {0, 0, 0}, recv_[3] = {0, 0, 0};  // stop signal, -next interval, flush due
+  FlushHook* hook_ = nullptr;  // null: no flushes
+  const WorkloadResult* result_ = nullptr;
+  double flush_interval_ = 0.0, last_flush_ = 0.0, flush_time_ = 0.0;
   std::int64_t done_;
   int signal_ = 0;
 };

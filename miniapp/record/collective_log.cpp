@@ -1,5 +1,6 @@
 #include "record/collective_log.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace desync {
@@ -25,6 +26,22 @@ void CollectiveLog::shift(double amount) {
     posted_[k] -= amount;
     done_[k] -= amount;
   }
+}
+
+CollectiveLog CollectiveLog::snapshot() const {
+  CollectiveLog c(count_, families_);
+  c.count_ = count_;
+  c.dropped_ = dropped_;
+  const auto n = static_cast<std::ptrdiff_t>(count_);
+  std::copy(kind_.begin(), kind_.begin() + n, c.kind_.begin());
+  std::copy(family_.begin(), family_.begin() + n, c.family_.begin());
+  std::copy(dup_.begin(), dup_.begin() + n, c.dup_.begin());
+  std::copy(root_.begin(), root_.begin() + n, c.root_.begin());
+  std::copy(bytes_.begin(), bytes_.begin() + n, c.bytes_.begin());
+  std::copy(post_.begin(), post_.begin() + n, c.post_.begin());
+  std::copy(posted_.begin(), posted_.begin() + n, c.posted_.begin());
+  std::copy(done_.begin(), done_.begin() + n, c.done_.begin());
+  return c;
 }
 
 }  // namespace desync

@@ -42,6 +42,8 @@ class CollectiveLog {
   const std::vector<std::string>& families() const { return families_; }
   // Converts local clock readings to the common time base (t - amount); NaN stays NaN.
   void shift(double amount);
+  // A copy holding only the events so far (a flush during the run): capacity = count().
+  CollectiveLog snapshot() const;
 
   // Column views of the first count() events.
   std::vector<std::uint8_t> kind() const { return head(kind_); }

@@ -23,4 +23,19 @@ void MessageLog::shift(double amount) {
   }
 }
 
+MessageLog MessageLog::snapshot() const {
+  MessageLog m(count_);
+  m.count_ = count_;
+  m.dropped_ = dropped_;
+  const auto n = static_cast<std::ptrdiff_t>(count_);
+  std::copy(peer_.begin(), peer_.begin() + n, m.peer_.begin());
+  std::copy(comm_.begin(), comm_.begin() + n, m.comm_.begin());
+  std::copy(tag_.begin(), tag_.begin() + n, m.tag_.begin());
+  std::copy(bytes_.begin(), bytes_.begin() + n, m.bytes_.begin());
+  std::copy(send_.begin(), send_.begin() + n, m.send_.begin());
+  std::copy(post_.begin(), post_.begin() + n, m.post_.begin());
+  std::copy(done_.begin(), done_.begin() + n, m.done_.begin());
+  return m;
+}
+
 }  // namespace desync

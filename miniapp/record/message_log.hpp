@@ -37,6 +37,8 @@ class MessageLog {
   std::int64_t dropped() const { return dropped_; }
   // Converts local clock readings to the common time base (t - amount); NaN stays NaN.
   void shift(double amount);
+  // A copy holding only the events so far (a flush during the run): capacity = count().
+  MessageLog snapshot() const;
 
   // Column views of the first count() events.
   std::vector<std::int32_t> peer() const { return {peer_.begin(), peer_.begin() + count_}; }

@@ -30,6 +30,13 @@ void Timeline::truncate(std::int64_t n) {
   data_.resize(static_cast<std::size_t>(n * n_events_));
 }
 
+Timeline Timeline::head(std::int64_t n) const {
+  if (n < 0 || n > iterations_) throw std::invalid_argument("Timeline::head: bad size");
+  Timeline t(names_, n, std::min(warmup_, n));
+  std::copy(data_.begin(), data_.begin() + static_cast<std::ptrdiff_t>(n * n_events_), t.data_.begin());
+  return t;
+}
+
 void Timeline::shift(double amount) {
   for (double& t : data_)
     if (!std::isnan(t)) t -= amount;

@@ -33,6 +33,8 @@ class Timeline {
 
   // Keeps the first n iterations (a run stopped early); warm-up shrinks with it if needed.
   void truncate(std::int64_t n);
+  // A copy of the first n iterations (a flush during the run), warm-up clipped likewise.
+  Timeline head(std::int64_t n) const;
 
   // Converts local clock readings to the common time base: t - offset - origin. NaN stays NaN.
   void shift(double amount);

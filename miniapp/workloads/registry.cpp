@@ -65,6 +65,10 @@ MemoryEstimate estimate_memory(const Config& cfg, int rank, int size) {
   MemoryEstimate m = workload_module(cfg.run.workload).memory(cfg, rank, size);
   // Freed before the workload allocates; counted on top, which overstates the peak a little.
   if (cfg.run.stream_table) m.add("STREAM table (before the run)", stream_table_memory(cfg, rank, size));
+  // A flush during the run copies the timeline rows done (commands/run_flush.cpp): at most one more.
+  if (cfg.record.flush_seconds > 0)
+    for (const auto& [what, bytes] : MemoryEstimate(m).parts)
+      if (what == "timeline") m.add("timeline copy (a flush)", bytes);
   return m;
 }
 

@@ -3,7 +3,9 @@
 // delay lands in the iteration it names, on the rank it names, and nowhere else), sync after it,
 // and run_cells() brackets each cell with its set-up and its end. A stop request ends both on
 // every rank after the same iteration and keeps the iterations done (last test: the stop request
-// stays recorded for the rest of the process).
+// stays recorded for the rest of the process). With a flush hook installed, flushes happen when
+// due, after the same iteration on every rank, and only for a loop over the run's result and all
+// of the hook's ranks.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -18,6 +20,7 @@
 #include "core/mpi_util.hpp"
 #include "core/stop_request.hpp"
 #include "loop/experiment_loop.hpp"
+#include "loop/flush_hook.hpp"
 #include "record/timeline.hpp"
 
 namespace desync {
@@ -32,6 +35,84 @@ Config small(std::int64_t iterations) {
   cfg.run.warmup = 0;
   cfg.run.progress_interval = 0;
   return cfg;
+}
+
+// A flush hook that records where it was called and what the result held then.
+class RecordingHook : public FlushHook {
+ public:
+  explicit RecordingHook(MPI_Comm comm) : comm_(comm) { install_flush_hook(this); }
+  ~RecordingHook() override { install_flush_hook(nullptr); }
+  double flush(const WorkloadResult& r, std::int64_t done) override {
+    at.push_back(done);
+    // The rows done are recorded, the next one not yet.
+    rows_ok = rows_ok && !std::isnan(r.timeline.at(done - 1, work_end)) &&
+              (done == r.timeline.iterations() || std::isnan(r.timeline.at(done, work_end)));
+    MPI_Barrier(comm_);  // collective, as the real one is
+    return 0.001;
+  }
+  MPI_Comm comm() const override { return comm_; }
+  double first_interval() const override { return 0.05; }
+  double next_interval(double) const override { return 0.05; }
+  std::vector<std::int64_t> at;
+  bool rows_ok = true;
+
+ private:
+  MPI_Comm comm_;
+};
+
+std::vector<std::int64_t> run_with_hook(RecordingHook& hook, MPI_Comm comm, bool as_result, std::int64_t n) {
+  Config cfg = small(n);
+  WorkloadResult r(Timeline(events, n, 0));
+  const auto work = [&](std::int64_t it) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    r.timeline.mark(it, work_end);
+  };
+  if (as_result) {
+    ExperimentLoop loop(cfg, comm, r, SyncMode::none);
+    EXPECT_EQ(loop.run(n, work), 0);
+  } else {
+    ExperimentLoop loop(cfg, comm, r.timeline, SyncMode::none);
+    EXPECT_EQ(loop.run(n, work), 0);
+  }
+  return hook.at;
+}
+
+TEST(ExperimentLoop, FlushesAreDueByTimeAndHappenAfterTheSameIterationOnEveryRank) {
+  RecordingHook hook(MPI_COMM_WORLD);
+  // 1600 iterations of at least 2 ms, a flush due every 50 ms. Agreement points come about once a
+  // second and a flush found due at one happens at the next: one or more (two on an idle machine),
+  // in order, inside the run.
+  const std::vector<std::int64_t> at = run_with_hook(hook, MPI_COMM_WORLD, true, 1600);
+  ASSERT_GE(at.size(), 1u);
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    EXPECT_GT(at[k], 0);
+    EXPECT_LE(at[k], 1600);
+    if (k > 0) {
+      EXPECT_GT(at[k], at[k - 1]);
+    }
+  }
+  EXPECT_TRUE(hook.rows_ok);
+  std::vector<std::int64_t> first(at);
+  int count = static_cast<int>(at.size());
+  MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  ASSERT_EQ(count, static_cast<int>(at.size()));
+  MPI_Bcast(first.data(), count, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  EXPECT_EQ(first, at);
+}
+
+TEST(ExperimentLoop, NoFlushForALoopOutsideTheResultOrOnPartOfTheRanks) {
+  {
+    RecordingHook hook(MPI_COMM_WORLD);
+    EXPECT_TRUE(run_with_hook(hook, MPI_COMM_WORLD, false, 1600).empty());  // a paired run's own timeline
+  }
+  if (comm_size(MPI_COMM_WORLD) < 2) return;
+  MPI_Comm part = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, comm_rank(MPI_COMM_WORLD) == 0 ? 0 : 1, 0, &part);
+  {
+    RecordingHook hook(MPI_COMM_WORLD);  // the run's communicator; the loop runs on a part of it
+    EXPECT_TRUE(run_with_hook(hook, part, true, 1600).empty());
+  }
+  MPI_Comm_free(&part);
 }
 
 TEST(ExperimentLoop, RunPutsTheDelaySlotAfterTheWorkAndBeforeTheSync) {

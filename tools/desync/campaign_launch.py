@@ -32,7 +32,7 @@ import shlex
 import shutil
 
 from .errors import DesyncError
-from .h5file import open_output, read, root_attributes
+from .h5file import incomplete_reason, open_output, read, root_attributes
 
 PREFLAGS_ENV = "DESYNC_MPIEXEC_PREFLAGS"
 
@@ -121,7 +121,7 @@ def result_state(path, point=None, deck=None):
     if not os.path.exists(path):
         return "missing", "", ""
     try:
-        with open_output(path) as f:
+        with open_output(path, note_incomplete=False) as f:
             attrs = root_attributes(f)
             overrides = read(f, "config/overrides", "") or ""
             recorded_deck = read(f, "config/deck_text", None)
@@ -129,8 +129,7 @@ def result_state(path, point=None, deck=None):
         return "unreadable", str(exc), ""
     verdict = str(attrs.get("verification", ""))
     if int(attrs.get("complete", 1)) != 1:
-        return "partial", "stopped by %s after iteration %s" % (
-            attrs.get("stop_signal") or "a signal", attrs.get("last_iteration", "?")), verdict
+        return "partial", incomplete_reason(attrs), verdict
     if point is not None:
         if int(attrs.get("ranks", point.ranks)) != point.ranks:
             return "stale", "recorded %s ranks, the point has %d" % (attrs.get("ranks"), point.ranks), verdict

@@ -30,7 +30,7 @@ def compare_files(base, other):
     """The comparison of run files base and other: {"base", "other": {"path", "total_time",
     "gflops"}, "improvement", "reduction", "gflops_change" (None without two Gflop/s),
     "warnings": [text]}."""
-    with open_output(base) as fb, open_output(other) as fo:
+    with open_output(base, note_incomplete=False) as fb, open_output(other, note_incomplete=False) as fo:
         ab, ao = root_attributes(fb), root_attributes(fo)
         warnings = ["%s differs: %r (base) vs %r (other)" % (k, ab.get(k), ao.get(k))
                     for k in SAME_ATTRIBUTES if ab.get(k) != ao.get(k)]

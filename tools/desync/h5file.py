@@ -52,8 +52,10 @@ def to_scalar(value):
 # --------------------------------------------------------------------------- file access
 
 
-def open_output(path):
-    """Open a desync output file read-only; raise DesyncError if it is not one."""
+def open_output(path, note_incomplete=True):
+    """Open a desync output file read-only; raise DesyncError if it is not one. An incomplete run
+    (stopped early, or a flush of a run that was killed) is read as what ran, with a note on
+    stderr unless note_incomplete is False (callers that report it themselves)."""
     if not os.path.exists(path):
         raise DesyncError("%s: no such file" % path)
     if os.path.isdir(path):
@@ -79,7 +81,23 @@ def open_output(path):
     if isinstance(version, int) and version > SUPPORTED_FORMAT_VERSION:
         sys.stderr.write("warning: %s has format_version %d, this tool knows version %d; "
                          "some numbers may be misread\n" % (path, version, SUPPORTED_FORMAT_VERSION))
+    if note_incomplete:
+        why = incomplete_reason(root_attributes(f))
+        if why:
+            sys.stderr.write("note: %s is incomplete: %s\n" % (path, why))
     return f
+
+
+def incomplete_reason(attrs):
+    """None for a complete run; else what the file holds, in one phrase: a run stopped by a signal,
+    or a flush written while the run ran (OUT.partial: the run was killed, or is still running)."""
+    if int(attrs.get("complete", 1)) == 1:
+        return None
+    done = int(attrs.get("iterations", 0)) + int(attrs.get("warmup_iterations", 0))
+    of = "%d of %s iterations (warm-up included)" % (done, attrs.get("iterations_planned", "?"))
+    if int(attrs.get("flushed", 0)) == 1:
+        return "written while the run ran: its first %s; the run was killed or is still running" % of
+    return "stopped by %s after %s" % (attrs.get("stop_signal") or "a signal", of)
 
 
 def root_attributes(f):

@@ -10,7 +10,7 @@ bandwidth metrics, every other scalar in /metrics with its units, and the total 
 import numpy as np
 
 from .formatting import format_quantity, format_si, format_time, rank_ranges
-from .h5file import lines, read, read_attr, root_attributes
+from .h5file import incomplete_reason, lines, read, read_attr, root_attributes
 
 
 def summary_lines(f, path):
@@ -41,6 +41,7 @@ def summary_run(f, path):
         "desync output: %s" % path,
         row("workload", get("workload")),
         row("verification", get("verification")),
+        row("state", incomplete_reason(a) and "incomplete: " + incomplete_reason(a) or "complete"),
         row("ranks", get("ranks")),
         row("iterations", iterations_text(a.get("iterations"), a.get("warmup_iterations"))),
         row("versions", version),

@@ -88,12 +88,26 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
 
   const std::int64_t total = f.iterations();
   WorkloadResult r(Timeline(event_names(c.scheme), total, cfg.run.warmup));  // warm-up resolved at load (< total)
-  ExperimentLoop loop(cfg, comm, r.timeline, cfg.comm.sync);
-  r.stop_signal = f.run(r.timeline, loop);
+  constexpr bool complex = std::is_same_v<T, Complex>;
+  // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
   r.messages = comms.log();
+  const bool split = c.scheme == ChebfdScheme::splitwait;
+  r.composites = {{"exec", split ? std::vector<std::string>{"local", "remote"} : std::vector<std::string>{"fused"}},
+                  {"comm", {"pack", "post", "wait"}}};
+  r.work_phase = "exec";
+  add_matrix_share(r, f.rows, nnz);
+  if (f.sell()) add_sell_share(r, f.sell()->stored, f.sell()->beta());
+  const int nb = static_cast<int>(c.nb);
+  const double per_it = c.scheme == ChebfdScheme::pipeline ? static_cast<double>(c.ns / c.nb) : 1.0;
+  r.bytes_per_iteration = per_it * bytes_per_step(complex, f.rows, static_cast<double>(nnz), nb);
+  r.flops_per_iteration = per_it * flops_per_step(complex, f.rows, static_cast<double>(nnz), nb);
+  if (f.sell())  // the padding is loaded too, and a 4-byte row index per row (docs/method.md, section 15)
+    r.bytes_per_iteration += per_it * ((complex ? 20.0 : 12.0) * static_cast<double>(f.sell()->stored - f.sell()->nnz) + 4.0 * f.rows);
+  r.partners = halo_partners(plan, static_cast<int>(sizeof(T)), nb);
+  ExperimentLoop loop(cfg, comm, r, cfg.comm.sync);
+  r.stop_signal = f.run(r.timeline, loop);
 
   // Verification (docs/method.md section 15): the moments and the reference need every degree.
-  constexpr bool complex = std::is_same_v<T, Complex>;
   std::string why;
   if (r.stop_signal != 0) {
     r.verification_skipped = fmt::format("the filter stopped after {} of {} degree steps", r.timeline.iterations(), total);
@@ -114,20 +128,6 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   if (r.element_errors > 0) r.extra_verdict = fmt::format("rank {}: ChebFD check failed: {}", rank, why);
   r.result_fingerprint = fingerprint(f.x, r.result_norm2);
   r.has_result_digest = true;
-
-  const bool split = c.scheme == ChebfdScheme::splitwait;
-  r.composites = {{"exec", split ? std::vector<std::string>{"local", "remote"} : std::vector<std::string>{"fused"}},
-                  {"comm", {"pack", "post", "wait"}}};
-  r.work_phase = "exec";
-  add_matrix_share(r, f.rows, nnz);
-  if (f.sell()) add_sell_share(r, f.sell()->stored, f.sell()->beta());
-  const int nb = static_cast<int>(c.nb);
-  const double per_it = c.scheme == ChebfdScheme::pipeline ? static_cast<double>(c.ns / c.nb) : 1.0;
-  r.bytes_per_iteration = per_it * bytes_per_step(complex, f.rows, static_cast<double>(nnz), nb);
-  r.flops_per_iteration = per_it * flops_per_step(complex, f.rows, static_cast<double>(nnz), nb);
-  if (f.sell())  // the padding is loaded too, and a 4-byte row index per row (docs/method.md, section 15)
-    r.bytes_per_iteration += per_it * ((complex ? 20.0 : 12.0) * static_cast<double>(f.sell()->stored - f.sell()->nnz) + 4.0 * f.rows);
-  r.partners = halo_partners(plan, static_cast<int>(sizeof(T)), nb);
 
   // Run-level numbers (docs/method.md, section 15): the halo workloads' shared ones, then its own.
   const HaloTotals halo_t = halo_totals(r, plan, nnz, comm);

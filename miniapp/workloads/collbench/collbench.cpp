@@ -51,6 +51,15 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
   const std::int64_t rows = nsizes * nops * reps;
   WorkloadResult r(Timeline({"begin", "post_end", "wait_end", "delay_end", "sync_end"}, rows, 0));
   Timeline& tl = r.timeline;
+  // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
+  r.work_phase = "post";
+  r.mpi_phases = {"post", "wait", "sync"};
+  const auto ns = static_cast<std::uint64_t>(nsizes), no = static_cast<std::uint64_t>(nops), nd = static_cast<std::uint64_t>(ndup);
+  const std::vector<double> bytes(c.sizes.begin(), c.sizes.end());
+  std::vector<double> ops(c.ops.size());
+  for (std::size_t o = 0; o < c.ops.size(); ++o) ops[o] = c.ops[o] == CollOp::bcast ? 0 : 1;
+  r.datasets.push_back({"collbench", "bytes", "B", {ns}, bytes, false, true});
+  r.datasets.push_back({"collbench", "op", "1", {no}, ops, false, true});
   const std::size_t cells = static_cast<std::size_t>(nsizes * nops);
   // Per rank and (size, op, part): median post-call and wait times; NaN where not measured.
   std::vector<double> post_med(cells * static_cast<std::size_t>(ndup), nan), wait_med(post_med);
@@ -74,7 +83,7 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
     const std::int64_t share_max = part_of(largest, k, 0).count;
     std::vector<float> send(static_cast<std::size_t>(std::max<std::int64_t>(share_max, 1))), recv(send.size());
     std::vector<double> post_d(static_cast<std::size_t>(reps * ndup), nan), wait_d(post_d);
-    ExperimentLoop loop(cfg, act.comm(), tl, cfg.comm.sync);
+    ExperimentLoop loop(cfg, act.comm(), r, cfg.comm.sync);
 
     // One repetition of each (operation, mode), chosen once per size and operation. pd, wd: the
     // repetition's per-part post and wait times (the warm-up writes into a scratch row).
@@ -190,9 +199,7 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
 
   // Per (size, op): the slowest rank's time, median and minimum over the repetitions done.
   const std::int64_t done = tl.iterations();
-  std::vector<double> bytes(c.sizes.begin(), c.sizes.end()), t_med(cells, nan), t_min(cells, nan), bw(cells, nan);
-  std::vector<double> ops(c.ops.size());
-  for (std::size_t o = 0; o < c.ops.size(); ++o) ops[o] = c.ops[o] == CollOp::bcast ? 0 : 1;
+  std::vector<double> t_med(cells, nan), t_min(cells, nan), bw(cells, nan);
   for (std::int64_t s = 0; s < nsizes; ++s)
     for (std::int64_t o = 0; o < nops; ++o) {
       std::vector<double> v;
@@ -207,9 +214,6 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
       t_min[cell] = m.min;
       bw[cell] = 2.0 * (p - 1) * bytes[static_cast<std::size_t>(s)] / p / t_med[cell];
     }
-  const auto ns = static_cast<std::uint64_t>(nsizes), no = static_cast<std::uint64_t>(nops), nd = static_cast<std::uint64_t>(ndup);
-  r.datasets.push_back({"collbench", "bytes", "B", {ns}, bytes, false, true});
-  r.datasets.push_back({"collbench", "op", "1", {no}, ops, false, true});
   r.datasets.push_back({"collbench", "time_median", "s", {ns, no}, t_med, false, false});
   r.datasets.push_back({"collbench", "time_min", "s", {ns, no}, t_min, false, false});
   r.datasets.push_back({"collbench", "bandwidth", "B/s", {ns, no}, bw, false, false});
@@ -256,8 +260,6 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
                          c.mode == CollMode::nonblocking ? wait : " (blocking: in the post)");
     }
 
-  r.work_phase = "post";
-  r.mpi_phases = {"post", "wait", "sync"};
   r.elements_checked = checked;
   r.element_errors = wrong;
   return r;

@@ -47,6 +47,10 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
             : std::vector<std::string>{"begin", "product_end", "reduce_end", "bcast_end", "delay_end", "sync_end"};
   WorkloadResult r(Timeline(names, total, cfg.run.warmup));
   Timeline& tl = r.timeline;
+  // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
+  r.work_phase = "product";
+  r.mpi_phases = piped ? std::vector<std::string>{"reduce_bcast", "sync"} : std::vector<std::string>{"reduce", "bcast", "sync"};
+  if (!piped) r.composites.push_back({"comm", {"reduce", "bcast"}});
   ParkRecord park;
   double worst = 0;            // the largest relative error of y, over the active ranks
   int mesh_p = 0, n_dup = 0;   // rank 0's, for every rank
@@ -114,7 +118,10 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
     const std::function<void(std::int64_t)> communicate =
         piped ? std::function<void(std::int64_t)>(pipelined) : std::function<void(std::int64_t)>(blocking);
 
-    ExperimentLoop loop(cfg, act.comm(), tl, cfg.comm.sync);
+    // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
+    r.flops_per_iteration = 2.0 * static_cast<double>(rm) * static_cast<double>(rj);
+    r.bytes_per_iteration = 8.0 * static_cast<double>(rm) * static_cast<double>(rj);
+    ExperimentLoop loop(cfg, act.comm(), r, cfg.comm.sync);
     r.stop_signal = loop.run(total, [&](std::int64_t it) {
       tl.mark(it, 0);
       product();
@@ -140,8 +147,6 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
     r.result_norm2 = sum_of_squares(got.data(), static_cast<std::size_t>(rj));
     r.has_result_digest = true;
     MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, act.comm());
-    r.flops_per_iteration = 2.0 * static_cast<double>(rm) * static_cast<double>(rj);
-    r.bytes_per_iteration = 8.0 * static_cast<double>(rm) * static_cast<double>(rj);
     mesh_p = p;
     n_dup = ndup;
   }
@@ -152,9 +157,6 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
   r.metrics.push_back({"max_relative_error", worst, "1"});
   r.metrics.push_back(count_value("mesh_p", mesh_p));
   r.metrics.push_back(count_value("n_dup", n_dup));
-  r.work_phase = "product";
-  r.mpi_phases = piped ? std::vector<std::string>{"reduce_bcast", "sync"} : std::vector<std::string>{"reduce", "bcast", "sync"};
-  if (!piped) r.composites.push_back({"comm", {"reduce", "bcast"}});
   return r;
 }
 

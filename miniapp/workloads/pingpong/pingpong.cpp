@@ -113,7 +113,26 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   unsigned char reply_byte = 0;  // the zero-byte reply's buffer
   WorkloadResult r(Timeline(event_names(), nsizes * reps, 0));
   Timeline& tl = r.timeline;
-  ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
+  // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
+  r.messages = comms.log();
+  const std::vector<double> bytes(c.sizes.begin(), c.sizes.end());
+  r.datasets.push_back({"pingpong", "bytes", "B", {static_cast<std::uint64_t>(nsizes)}, bytes, false, true});
+  r.work_phase = "wait";
+  // One /comm slot per message of a repetition at the largest size (a window is `window`
+  // messages; the zero-byte reply is a message of 0 bytes), so message counts are right.
+  if (me.peer >= 0) {
+    const auto data = static_cast<std::int64_t>(largest);
+    const std::size_t out = bw && !me.first ? 1 : window, in = bw && me.first ? 1 : window;
+    for (std::size_t k = 0; k < out; ++k) {
+      r.partners.send_rank.push_back(me.peer);
+      r.partners.send_bytes.push_back(bw && !me.first ? 0 : data);
+    }
+    for (std::size_t k = 0; k < in; ++k) {
+      r.partners.recv_rank.push_back(me.peer);
+      r.partners.recv_bytes.push_back(bw && me.first ? 0 : data);
+    }
+  }
+  ExperimentLoop loop(cfg, comm, r, cfg.comm.sync);
 
   // One repetition per role, chosen once below (no role or mode is tested per repetition);
   // mark(t, it, e) stamps event e, or nothing for the untimed warm-up repetitions (t null).
@@ -189,7 +208,6 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   else if (!me.first) r.stop_signal = run_sizes(second);
   else if (bw) r.stop_signal = run_sizes(first_bandwidth);
   else r.stop_signal = run_sizes(first_pingpong);
-  r.messages = comms.log();
 
   // Per pair and size: the first rank's times (reply_end - begin), median and minimum.
   const std::int64_t done = tl.iterations();
@@ -210,7 +228,7 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   }
   MPI_Allreduce(MPI_IN_PLACE, med.data(), static_cast<int>(cells), MPI_DOUBLE, MPI_SUM, comm);
   MPI_Allreduce(MPI_IN_PLACE, mn.data(), static_cast<int>(cells), MPI_DOUBLE, MPI_SUM, comm);
-  std::vector<double> bytes(c.sizes.begin(), c.sizes.end()), bandwidth(cells), aggregate(static_cast<std::size_t>(nsizes), 0.0);
+  std::vector<double> bandwidth(cells), aggregate(static_cast<std::size_t>(nsizes), 0.0);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (std::int64_t s = 0; s < nsizes; ++s) {
     const bool ran = s * reps < done;
@@ -225,7 +243,6 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   }
   const std::uint64_t ns = static_cast<std::uint64_t>(nsizes), np = static_cast<std::uint64_t>(pairs);
   const std::string time_name = bw ? "window_time" : "round_trip";
-  r.datasets.push_back({"pingpong", "bytes", "B", {ns}, bytes, false, true});
   r.datasets.push_back({"pingpong", time_name + "_median", "s", {ns, np}, med, false, false});
   r.datasets.push_back({"pingpong", time_name + "_min", "s", {ns, np}, mn, false, false});
   r.datasets.push_back({"pingpong", "bandwidth", "B/s", {ns, np}, bandwidth, false, false});
@@ -249,23 +266,8 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
                        med[cell] * 1e6, (bw ? aggregate[static_cast<std::size_t>(s)] : bandwidth[cell]) * 1e-6);
   }
 
-  r.work_phase = "wait";
   r.elements_checked = checked;
   r.element_errors = wrong;
-  // One /comm slot per message of a repetition at the largest size (a window is `window`
-  // messages; the zero-byte reply is a message of 0 bytes), so message counts are right.
-  if (me.peer >= 0) {
-    const auto data = static_cast<std::int64_t>(largest);
-    const std::size_t out = bw && !me.first ? 1 : window, in = bw && me.first ? 1 : window;
-    for (std::size_t k = 0; k < out; ++k) {
-      r.partners.send_rank.push_back(me.peer);
-      r.partners.send_bytes.push_back(bw && !me.first ? 0 : data);
-    }
-    for (std::size_t k = 0; k < in; ++k) {
-      r.partners.recv_rank.push_back(me.peer);
-      r.partners.recv_bytes.push_back(bw && me.first ? 0 : data);
-    }
-  }
   return r;
 }
 

@@ -117,23 +117,18 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   // Returns the stop signal (0: all iterations ran); the timeline keeps the iterations done.
   // A run with a global sync is the "barrier" line of the papers' P_D (section 13).
   const bool synced = cfg.comm.sync != SyncMode::none;
-  auto run_loop = [&](SyncMode sync, Timeline& tl) {
+  // rows: the run's result r (whose timeline is tl), or the paired run's timeline (compare_barrier).
+  auto run_loop = [&](SyncMode sync, Timeline& tl, auto& rows) {
     Kokkos::parallel_for("desync::spmv::init_x", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, a.rows),
                          InitX{s.x, first});
-    ExperimentLoop loop(cfg, comm, tl, sync);
+    ExperimentLoop loop(cfg, comm, rows, sync);
     // The delay slot after the product, before the next exchange.
     return loop.run(total, [&](std::int64_t it) { iteration(s, tl, it); });
   };
 
   WorkloadResult r(Timeline(spmv_event_names(cfg.params.get<SpmvConfig>().scheme), total, cfg.run.warmup));
-  r.stop_signal = run_loop(cfg.comm.sync, r.timeline);
+  // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
   r.messages = comms.log();  // the paired run (compare_barrier) records into it too
-  // After the last swap, x holds the last product and y its input (halo included).
-  r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y);
-  r.elements_checked = a.rows;
-  r.result_fingerprint = fingerprint(s.x, a.rows, &r.nonfinite, &r.result_norm2);
-  r.has_result_digest = true;
-
   r.composites = {{"exec", {"local", "remote"}}, {"comm", {"pack", "post", "wait"}}};
   r.work_phase = "exec";
   add_matrix_share(r, a.rows, nnz);
@@ -146,6 +141,12 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   }
   r.flops_per_iteration = 2.0 * static_cast<double>(nnz);
   r.partners = halo_partners(plan, 8, 1);
+  r.stop_signal = run_loop(cfg.comm.sync, r.timeline, r);
+  // After the last swap, x holds the last product and y its input (halo included).
+  r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y);
+  r.elements_checked = a.rows;
+  r.result_fingerprint = fingerprint(s.x, a.rows, &r.nonfinite, &r.result_norm2);
+  r.has_result_digest = true;
 
   // Run-level numbers (docs/method.md, section 13): the halo workloads' shared ones, then its own.
   const HaloTotals halo_t = halo_totals(r, plan, nnz, comm);
@@ -169,7 +170,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   if (cfg.params.get<SpmvConfig>().compare_barrier && r.stop_signal == 0) {
     Timeline other(spmv_event_names(cfg.params.get<SpmvConfig>().scheme), total, cfg.run.warmup);
     // Stopped during the paired run: the first run's numbers stand, P_D is not reported.
-    r.stop_signal = run_loop(synced ? SyncMode::none : SyncMode::barrier, other);
+    r.stop_signal = run_loop(synced ? SyncMode::none : SyncMode::barrier, other, other);
     if (r.stop_signal != 0) return r;
     if (fingerprint(s.x, a.rows) != r.result_fingerprint)
       r.extra_verdict = fmt::format("rank {}: the paired run's result differs from the first run's", rank);

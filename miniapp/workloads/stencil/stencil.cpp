@@ -91,7 +91,17 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   WorkloadResult r(Timeline(stencil_event_names(), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
-  ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
+  // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
+  r.messages = comms.log();
+  // Traffic, flop and communication models.
+  r.composites = {{"exec", {"sweep"}}, {"comm", {"pack", "latency", "post", "wait", "unpack"}}};
+  r.work_phase = "sweep";
+  r.flops_per_iteration = 9.0 * static_cast<double>(grid.lx * grid.ly);
+  r.bytes_per_iteration = c.variant == StencilVariant::spmv
+                              ? stencil_crs_bytes_per_row * static_cast<double>(own_points)
+                              : stencil_base_bytes_per_point * (static_cast<double>(own_points) + redundant_per_step);
+  r.partners = stencil_partners(halo.recv(), halo.send());
+  ExperimentLoop loop(cfg, comm, r, cfg.comm.sync);
   // [stencil] latency: busy work in every exchange standing for network latency, or nothing;
   // chosen once.
   const auto added_latency = [&](std::int64_t it) {
@@ -119,7 +129,6 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   };
   // The delay slot after the sweep, before the next exchange; the grids swap after it.
   r.stop_signal = loop.run(total, step, [&](std::int64_t) { std::swap(x, y); });
-  r.messages = comms.log();
 
   // Verification against the serial reference (docs/method.md, section 14).
   const std::vector<double> block = own_block(grid, x);
@@ -133,14 +142,6 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   r.has_result_digest = true;
   r.nonfinite = count_nonfinite(block.data(), block.size());
 
-  // Traffic, flop and communication models.
-  r.composites = {{"exec", {"sweep"}}, {"comm", {"pack", "latency", "post", "wait", "unpack"}}};
-  r.work_phase = "sweep";
-  r.flops_per_iteration = 9.0 * static_cast<double>(grid.lx * grid.ly);
-  r.bytes_per_iteration = c.variant == StencilVariant::spmv
-                              ? stencil_crs_bytes_per_row * static_cast<double>(own_points)
-                              : stencil_base_bytes_per_point * (static_cast<double>(own_points) + redundant_per_step);
-  r.partners = stencil_partners(halo.recv(), halo.send());
   std::int64_t sent_bytes = 0;
   for (const std::int64_t b : r.partners.send_bytes) sent_bytes += b;
   double sums[3] = {static_cast<double>(halo.send().size()) / static_cast<double>(s),

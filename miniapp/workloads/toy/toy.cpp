@@ -101,7 +101,20 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
   if (overlap) names = {"begin", "post_end", "part1_end", "wait_end", "part2_end", "delay_end", "sync_end"};
   WorkloadResult r(Timeline(names, total, cfg.run.warmup));
   Timeline& tl = r.timeline;
-  ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
+  // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
+  r.messages = comms.log();
+  r.work_phase = "exec";
+  r.composites.push_back({"exec", overlap ? std::vector<std::string>{"part1", "part2"} : std::vector<std::string>{"compute"}});
+  r.composites.push_back({"comm", {"post", "wait"}});
+  // One /comm slot per message (a target with k messages appears k times), so the message
+  // counts of the balance metrics are the messages sent.
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    r.partners.send_rank.push_back(out[i].peer);
+    r.partners.recv_rank.push_back(in[i].peer);
+    r.partners.send_bytes.push_back(static_cast<std::int64_t>(out[i].bytes));
+    r.partners.recv_bytes.push_back(static_cast<std::int64_t>(in[i].bytes));
+  }
+  ExperimentLoop loop(cfg, comm, r, cfg.comm.sync);
   const double part1 = overlap ? c.compute * c.part1 : 0.0, part2 = c.compute - part1;
   // progress = "test": part 1 runs in chunks of test_interval microseconds (an item is 1 us).
   const auto part1_us = static_cast<std::int64_t>(part1 * 1e6 + 0.5);
@@ -142,7 +155,6 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
         ++checked;
       }
   });
-  r.messages = comms.log();
 
   // Every byte past the stamps of the last iteration's messages.
   std::int64_t bytes_checked = 0, bytes_wrong = 0;
@@ -153,18 +165,6 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
   r.element_errors = bytes_wrong;
   r.messages_checked = checked;
   r.message_errors = wrong;
-
-  r.work_phase = "exec";
-  r.composites.push_back({"exec", overlap ? std::vector<std::string>{"part1", "part2"} : std::vector<std::string>{"compute"}});
-  r.composites.push_back({"comm", {"post", "wait"}});
-  // One /comm slot per message (a target with k messages appears k times), so the message
-  // counts of the balance metrics are the messages sent.
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    r.partners.send_rank.push_back(out[i].peer);
-    r.partners.recv_rank.push_back(in[i].peer);
-    r.partners.send_bytes.push_back(static_cast<std::int64_t>(out[i].bytes));
-    r.partners.recv_bytes.push_back(static_cast<std::int64_t>(in[i].bytes));
-  }
   return r;
 }
 

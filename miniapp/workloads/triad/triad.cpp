@@ -104,8 +104,22 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   WorkloadResult r(Timeline(iteration_event_names(), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
-  ExperimentLoop loop(cfg, comm, tl, cfg.comm.sync);
   const TriadConfig& t = cfg.params.get<TriadConfig>();
+  // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
+  r.messages = comms.log();
+  const Partners& p = exchange.partners();
+  for (std::size_t k = 0; k < p.send_to.size(); ++k) {
+    r.partners.send_rank.push_back(p.send_to[k]);
+    r.partners.recv_rank.push_back(p.recv_from[k]);
+    r.partners.send_bytes.push_back(p.send_to[k] >= 0 ? t.message_bytes : 0);
+    r.partners.recv_bytes.push_back(p.recv_from[k] >= 0 ? t.message_bytes : 0);
+  }
+  r.datasets.push_back({"comm", "offsets", "1", {t.offsets.size()},
+                        std::vector<double>(t.offsets.begin(), t.offsets.end()), false, true});
+  r.bytes_per_iteration = static_cast<double>(x.a.extent(0)) *
+                          triad_bytes_per_element(t.kernel, t.write_allocate);
+  r.flops_per_iteration = static_cast<double>(x.a.extent(0)) * (t.kernel == TriadKernel::divide ? t.divides : 2);
+  ExperimentLoop loop(cfg, comm, r, cfg.comm.sync);
   // The papers' delay slot: extra work after the sweep, before communicating.
   r.stop_signal = loop.run(
       total,
@@ -120,25 +134,12 @@ WorkloadResult run_triad(const Config& cfg, MPI_Comm comm) {
         exchange.wait();
         tl.mark(it, ev::wait_end);
       });
-  r.messages = comms.log();
 
   const std::int64_t wrong = triad_count_wrong(x.a, x.offset, cfg.params.get<TriadConfig>());
-  r.bytes_per_iteration = static_cast<double>(x.a.extent(0)) *
-                          triad_bytes_per_element(cfg.params.get<TriadConfig>().kernel, cfg.params.get<TriadConfig>().write_allocate);
-  r.flops_per_iteration = static_cast<double>(x.a.extent(0)) * (cfg.params.get<TriadConfig>().kernel == TriadKernel::divide ? cfg.params.get<TriadConfig>().divides : 2);
   r.elements_checked = static_cast<std::int64_t>(x.a.extent(0));
   r.element_errors = wrong;
   r.messages_checked = exchange.messages_checked();
   r.message_errors = exchange.stamp_errors();
-  r.datasets.push_back({"comm", "offsets", "1", {cfg.params.get<TriadConfig>().offsets.size()},
-                        std::vector<double>(cfg.params.get<TriadConfig>().offsets.begin(), cfg.params.get<TriadConfig>().offsets.end()), false, true});
-  const Partners& p = exchange.partners();
-  for (std::size_t k = 0; k < p.send_to.size(); ++k) {
-    r.partners.send_rank.push_back(p.send_to[k]);
-    r.partners.recv_rank.push_back(p.recv_from[k]);
-    r.partners.send_bytes.push_back(p.send_to[k] >= 0 ? cfg.params.get<TriadConfig>().message_bytes : 0);
-    r.partners.recv_bytes.push_back(p.recv_from[k] >= 0 ? cfg.params.get<TriadConfig>().message_bytes : 0);
-  }
   return r;
 }
 
