@@ -230,6 +230,64 @@ def case_kill_in_flush(r, a, w):
         fail(f"generation 0 holds {at['iterations']} measured iterations, flush 1 wrote {flushed}")
 
 
+def launcher_kind(mpiexec):
+    """"openmpi" (mpirun/mpiexec of Open MPI), "hydra" (MPICH's mpiexec.hydra) or "other"."""
+    p = subprocess.run([mpiexec, "--version"], capture_output=True, text=True)
+    text = p.stdout + p.stderr
+    if "Open MPI" in text or "OpenRTE" in text:
+        return "openmpi"
+    return "hydra" if "HYDRA" in text.upper() else "other"
+
+
+# Open MPI's mpirun, on SIGINT or SIGTERM, sends the ranks SIGCONT, then SIGTERM after
+# odls_base_sigkill_timeout seconds (default 1), then SIGKILL after as many again. desync's
+# documented setting (docs/decks.md, "Stopping a run early") gives them time to write.
+PATIENT_OPENMPI = {"OMPI_MCA_odls_base_sigkill_timeout": "10"}
+
+
+def case_launcher_signal(r, a, w, sig, patient):
+    """SIGINT (Ctrl-C) or SIGTERM (a batch system) sent to the launcher, not the ranks. Hydra
+    forwards it and waits; Open MPI's mpirun forwards SIGTERM late and kills soon after unless
+    told to wait (patient). Patient, or under Hydra: the whole run up to the stop is written,
+    marked incomplete, and OUT.partial is gone. Open MPI's default: at least the last flush
+    survives, in OUT.partial or in a written OUT."""
+    kind = launcher_kind(a.mpiexec)
+    if kind == "other":
+        print(f"SKIP: launcher {a.mpiexec} is neither Open MPI's nor MPICH's Hydra")
+        sys.exit(SKIP)
+    env = dict(r.env, **(PATIENT_OPENMPI if patient and kind == "openmpi" else {}))
+    out = os.path.join(w, "stopped.h5")
+    p = start_flushing_run(r, out, env)
+    seen, flushed = wait_for_flushes(p, 2)
+    t0 = time.monotonic()
+    p.send_signal(sig)
+    try:
+        rest, _ = p.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail("the job did not end within 90 s of the launcher's signal")
+    took = time.monotonic() - t0
+    print((seen + rest)[-3000:])
+    print(f"{kind}: exit {p.returncode} {took:.1f} s after {signal.Signals(sig).name} to the launcher")
+    if os.path.exists(out + ".tmp"):
+        print("note: the final write was cut short; OUT.tmp left")
+    whole = kind == "hydra" or patient
+    if os.path.exists(out):
+        at = h5_attrs(out)
+        print("final:", {k: at.get(k) for k in ("complete", "stop_signal", "iterations", "verification")})
+        if at["complete"] != 0 or at["stop_signal"] not in ("SIGINT", "SIGTERM"):
+            fail("the file is not marked as stopped by the signal")
+        if at["iterations"] < flushed:
+            fail(f"the file holds {at['iterations']} measured iterations, fewer than flush 2's {flushed}")
+        if at["verification"] != "passed":
+            fail("what ran does not verify: " + at["verification"])
+        if os.path.lexists(out + ".partial"):
+            fail("OUT.partial left beside a written OUT")
+    elif whole:
+        fail(f"no {out}: the launcher ({kind}{', patient' if patient else ''}) should let the ranks write it")
+    else:
+        check_partial(out, flushed)
+
 def mount_tmpfs(path, size):
     os.makedirs(path, exist_ok=True)
     p = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", path], capture_output=True, text=True)
@@ -360,7 +418,8 @@ def case_plan_json(r, a, w):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=["sigterm", "killed_rank", "kill_in_flush", "full_disk_np1", "full_disk_np4", "bad_paths", "memory", "plan_json"])
+    ap.add_argument("case", choices=["sigterm", "killed_rank", "kill_in_flush", "launcher_sigint", "launcher_sigterm",
+                                     "launcher_sigint_patient", "launcher_sigterm_patient", "full_disk_np1", "full_disk_np4", "bad_paths", "memory", "plan_json"])
     ap.add_argument("--desync", required=True)
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--preflags", default="")
@@ -381,6 +440,9 @@ def main():
         case_killed_rank(r, a, w)
     elif a.case == "kill_in_flush":
         case_kill_in_flush(r, a, w)
+    elif a.case.startswith("launcher_sig"):
+        sig = signal.SIGINT if a.case.startswith("launcher_sigint") else signal.SIGTERM
+        case_launcher_signal(r, a, w, sig, a.case.endswith("_patient"))
     elif a.case.startswith("full_disk"):
         case_full_disk(r, a, w, int(a.case[-1]))
     elif a.case == "bad_paths":
