@@ -14,6 +14,7 @@
 #include "app/desync_main.hpp"
 #include "workload/domain_threads.hpp"
 #include "commands/info.hpp"
+#include "commands/output_estimate.hpp"
 #include "commands/plan_command.hpp"
 #include "commands/preflight.hpp"
 #include "commands/read_deck.hpp"
@@ -187,7 +188,8 @@ int dispatch(int argc, char** argv, int rank) {
   }
   if (*check) {
     if (check_ranks > 0) desync::validate_for_ranks(cfg, check_ranks);
-    desync::log::info("# {}: valid\n{}{}", deck, desync::memory_summary(cfg, check_ranks), cfg.resolved_toml);
+    desync::log::info("# {}: valid\n{}{}{}", deck, desync::memory_summary(cfg, check_ranks),
+                      desync::output_summary(cfg, check_ranks), cfg.resolved_toml);
     return 0;
   }
   if (*simulate) {

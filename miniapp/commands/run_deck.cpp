@@ -6,12 +6,14 @@
 
 #include <fmt/format.h>
 
+#include "commands/output_estimate.hpp"
 #include "commands/preflight.hpp"
 #include "commands/run_flush.hpp"
 #include "commands/run_record.hpp"
 #include "workloads/registry.hpp"
 #include "comm/gpu_aware.hpp"
 #include "comm/clock_sync.hpp"
+#include "core/disk_space.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "core/stop_request.hpp"
@@ -89,9 +91,19 @@ RunPreflight preflight_run(const Config& cfg, const RunOptions& opt, MPI_Comm co
   check_thread_level(cfg, comm);
   RunPreflight pre;
   pre.output = output_target(cfg, opt.output, opt.force);
-  const std::int64_t planned = planned_iterations(cfg);
-  // The timeline alone (8 bytes per iteration and rank, at least one event) bounds the file below.
-  check_output_path(cfg, pre.output, 8.0 * static_cast<double>(planned) * size + 65536.0, comm);
+  // The estimated file (commands/output_estimate.hpp). The flushes' OUT.partial.0/.1 are not
+  // required: a run shorter than [record] flush_seconds writes none, and a flush that finds no room
+  // is skipped with a warning; a run that may need them is told here (docs/decks.md, "Output size").
+  const double need = estimate_output(cfg, size).total();
+  check_output_path(cfg, pre.output, need, comm);
+  if (cfg.record.flush_seconds > 0 && comm_rank(comm) == 0) {
+    const double room = free_bytes(directory_of(pre.output.path));
+    if (room >= 0 && room < 3.0 * need)
+      log::warn("the file system of {} has {} free: room for the result (about {}), but not for it and the two "
+                "copies a run longer than [record] flush_seconds = {:g} s writes beside it (OUT.partial.0/.1); "
+                "a flush that finds no room is skipped\n",
+                directory_of(pre.output.path), format_bytes(room), format_bytes(need), cfg.record.flush_seconds);
+  }
   pre.memory = check_memory(cfg, comm);
   return pre;
 }

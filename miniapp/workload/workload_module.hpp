@@ -13,6 +13,7 @@
 
 #include "config/workload_deck.hpp"
 #include "core/memory.hpp"
+#include "workload/output_shape.hpp"
 #include "plan/plan.hpp"
 #include "record/phase_styles.hpp"
 #include "record/workload_result.hpp"
@@ -29,6 +30,9 @@ struct WorkloadModule {
 
   // Peak memory of `rank` of `size` (the preflight refuses a deck that does not fit).
   MemoryEstimate (*memory)(const Config& cfg, int rank, int size) = nullptr;
+  // What it adds to the result file on `ranks` ranks (workload/output_shape.hpp), for the output
+  // estimate of the preflight and `desync check`; null: the defaults of OutputShape.
+  OutputShape (*output_shape)(const Config& cfg, int ranks) = nullptr;
   // The run: set-up, the measured loop, verification (collective over comm).
   WorkloadResult (*run)(const Config& cfg, MPI_Comm comm) = nullptr;
   // Timeline rows of a complete run, or null for [run] warmup + iterations.

@@ -7,6 +7,9 @@
 #include "workloads/cg/cg.hpp"
 #include "workloads/cg/cg_deck.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace desync {
 namespace {
 
@@ -46,6 +49,19 @@ WorkloadModule cg_module() {
   };
   m.deck.validate_deck = cg_deck;
   m.memory = cg_memory;
+  // Measured (docs/method.md, section 32): /cg, /matrix and 22 own datasets; halo partners
+  // bounded by 3 (the shipped partitions), a send and a receive each.
+  m.output_shape = [](const Config&, int ranks) {
+    OutputShape s;
+    s.events = 13;
+    s.phases = 15;
+    s.partners = std::min(ranks - 1, 3);
+    s.messages_per_row = 2.0 * s.partners;
+    s.datasets = 22;
+    s.groups = 2;
+    s.bytes = 600.0;
+    return s;
+  };
   m.run = run_cg;
   m.phases = {{"interior", PhaseClass::work, "#b9e3b0", "SpMV rows without halo"},
               {"spmv", PhaseClass::work, "#8fd18a", "SpMV (rest)"},

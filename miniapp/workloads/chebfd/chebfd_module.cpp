@@ -1,9 +1,13 @@
 // The ChebFD polynomial filter (matrices.md section 7, papers.md A.3.4) as a workload module.
 #include "workloads/chebfd/chebfd_module.hpp"
+#include "workloads/chebfd/chebfd_filter.hpp"
 
 #include "sim_model/sim_program.hpp"
 #include "workloads/chebfd/chebfd.hpp"
 #include "workloads/chebfd/chebfd_deck.hpp"
+
+#include <algorithm>
+#include <cmath>
 
 namespace desync {
 namespace {
@@ -35,6 +39,20 @@ WorkloadModule chebfd_module() {
   m.deck.steps_name = "degree steps";
   m.deck.steps_hint = "(np - 1 per block); set [chebfd] np instead";
   m.memory = chebfd_memory;
+  // Measured (docs/method.md, section 32): /matrix and 24 to 26 own datasets; halo partners
+  // bounded by 3 (the shipped partitions), a send and a receive each.
+  m.output_shape = [](const Config& cfg, int ranks) {
+    OutputShape s;
+    s.events = static_cast<int>(chebfd::event_names(cfg.params.get<ChebfdConfig>().scheme).size());
+    s.phases = s.events + 2;
+    s.warmup = 0;
+    s.partners = std::min(ranks - 1, 3);
+    s.messages_per_row = 2.0 * s.partners;
+    s.datasets = 25;
+    s.groups = 1;
+    s.bytes = 380.0;
+    return s;
+  };
   m.run = run_chebfd;
   m.phases = {{"fused", PhaseClass::work, "#a6dba0", "fused kernel"},
               {"local", PhaseClass::work, "#b9e3b0", "local part"},

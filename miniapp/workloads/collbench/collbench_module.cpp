@@ -9,6 +9,9 @@
 #include "workloads/collbench/collbench.hpp"
 #include "workloads/collbench/collbench_deck.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace desync {
 namespace {
 
@@ -45,6 +48,21 @@ WorkloadModule collbench_module() {
   m.deck.validate_deck = collbench_deck;
   m.deck.validate_ranks = placement_ranks;
   m.memory = collbench_memory;
+  // Measured (docs/method.md, section 32): /collbench, /placement and 31 own datasets; per row
+  // one call per duplicate, the warm-up calls logged too.
+  m.output_shape = [](const Config& cfg, int) {
+    OutputShape s;
+    s.events = 5;
+    s.warmup = 0;
+    s.phases = 5;
+    s.partners = 0;
+    const double reps = static_cast<double>(std::max<std::int64_t>(cfg.run.iterations, 1));
+    s.collectives_per_row = static_cast<double>(cfg.comm.communicators) * (reps + static_cast<double>(cfg.run.warmup)) / reps;
+    s.datasets = 31;
+    s.groups = 2;
+    s.bytes = 1136.0;
+    return s;
+  };
   m.run = run_collbench;
   m.timeline_rows = collbench_rows;
   m.validate_layout = collbench_layout;

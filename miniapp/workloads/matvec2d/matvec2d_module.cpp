@@ -10,6 +10,9 @@
 #include "workloads/matvec2d/matvec2d.hpp"
 #include "workloads/matvec2d/matvec2d_deck.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace desync {
 namespace {
 
@@ -58,6 +61,19 @@ WorkloadModule matvec2d_module() {
   m.deck.validate_deck = matvec2d_deck;
   m.deck.validate_ranks = matvec2d_ranks;
   m.memory = matvec2d_memory;
+  // Measured (docs/method.md, section 32): /placement and 13 own datasets; a reduce and a
+  // broadcast per row and duplicate.
+  m.output_shape = [](const Config& cfg, int) {
+    OutputShape s;
+    s.events = cfg.params.get<Matvec2dConfig>().pipelined ? 5 : 6;
+    s.phases = s.events;
+    s.partners = 0;
+    s.collectives_per_row = 2.0 * static_cast<double>(cfg.comm.communicators);
+    s.datasets = 13;
+    s.groups = 1;
+    s.bytes = 432.0;
+    return s;
+  };
   m.run = run_matvec2d;
   m.validate_layout = matvec2d_layout;
   m.phases = {{"product", PhaseClass::work, "#b9e3b0", "local product"},

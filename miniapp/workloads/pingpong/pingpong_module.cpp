@@ -7,6 +7,9 @@
 #include "workloads/pingpong/pingpong.hpp"
 #include "workloads/pingpong/pingpong_deck.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace desync {
 namespace {
 
@@ -31,6 +34,22 @@ WorkloadModule pingpong_module() {
   m.deck.no_overlap = [](const Config&) -> std::string { return "a micro-benchmark only communicates"; };
   m.deck.validate_ranks = pingpong_ranks;
   m.memory = pingpong_memory;
+  // Measured (docs/method.md, section 32): /pingpong and 15 to 16 own datasets; per row one
+  // message each way, a window of them in "bandwidth" mode.
+  m.output_shape = [](const Config& cfg, int) {
+    const PingpongConfig& c = cfg.params.get<PingpongConfig>();
+    OutputShape s;
+    s.events = 6;
+    s.warmup = 0;
+    s.phases = 6;
+    const double per = c.mode == PingpongMode::pingpong ? 1.0 : static_cast<double>(c.window);
+    s.partners = per;
+    s.messages_per_row = 2.0 * per;
+    s.datasets = 16;
+    s.groups = 1;
+    s.bytes = 416.0;
+    return s;
+  };
   m.run = run_pingpong;
   // One timeline row per (size, repetition).
   m.timeline_rows = [](const Config& cfg) {

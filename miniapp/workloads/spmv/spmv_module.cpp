@@ -1,5 +1,6 @@
 // Back-to-back SpMV (papers.md A.3.3) as a workload module.
 #include "workloads/spmv/spmv_module.hpp"
+#include "workloads/spmv/spmv_state.hpp"
 
 #include <fmt/format.h>
 
@@ -7,6 +8,9 @@
 #include "sim_model/sim_program.hpp"
 #include "workloads/spmv/spmv.hpp"
 #include "workloads/spmv/spmv_deck.hpp"
+
+#include <algorithm>
+#include <cmath>
 
 namespace desync {
 namespace {
@@ -45,6 +49,19 @@ WorkloadModule spmv_module() {
   m.deck.no_overlap = spmv_no_overlap;
   m.deck.validate_deck = spmv_deck;
   m.memory = spmv_memory;
+  // Measured (docs/method.md, section 32): /matrix and 19 to 23 own datasets; halo partners
+  // bounded by 3 (the shipped partitions), a send and a receive each.
+  m.output_shape = [](const Config& cfg, int ranks) {
+    OutputShape s;
+    s.events = static_cast<int>(spmv_event_names(cfg.params.get<SpmvConfig>().scheme).size());
+    s.phases = s.events + 2;
+    s.partners = std::min(ranks - 1, 3);
+    s.messages_per_row = 2.0 * s.partners;
+    s.datasets = 22;
+    s.groups = 1;
+    s.bytes = 340.0;
+    return s;
+  };
   m.run = run_spmv;
   m.phases = {{"local", PhaseClass::work, "#b9e3b0", "local part"},
               {"remote", PhaseClass::work, "#8fd18a", "remote part"}};

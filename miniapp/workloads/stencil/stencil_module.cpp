@@ -6,6 +6,9 @@
 #include "workloads/stencil/stencil_deck.hpp"
 #include "workloads/stencil/stencil_grid.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace desync {
 
 WorkloadModule stencil_module() {
@@ -21,6 +24,17 @@ WorkloadModule stencil_module() {
   m.deck_ranks = [](const Config& cfg) -> std::int64_t {
     const StencilConfig& c = cfg.params.get<StencilConfig>();
     return c.px > 0 ? c.px * c.py : 0;
+  };
+  // Measured (docs/method.md, section 32): 18 own datasets; up to 4 neighbours, a send and a receive each.
+  m.output_shape = [](const Config&, int ranks) {
+    OutputShape s;
+    s.events = static_cast<int>(stencil_event_names().size());
+    s.phases = s.events + 2;
+    s.partners = std::min(ranks - 1, 4);
+    s.messages_per_row = 2.0 * s.partners;
+    s.datasets = 18;
+    s.bytes = 264.0;
+    return s;
   };
   m.run = run_stencil;
   m.phases = {{"sweep", PhaseClass::work, "#b9e3b0", "sweep (stencil)"},

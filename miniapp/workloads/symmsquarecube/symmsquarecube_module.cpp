@@ -13,6 +13,9 @@
 #include "workloads/symmsquarecube/symmsquarecube.hpp"
 #include "workloads/symmsquarecube/symmsquarecube_deck.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace desync {
 namespace {
 
@@ -81,6 +84,20 @@ WorkloadModule symmsquarecube_module() {
   m.deck.validate_deck = ssc_deck;
   m.deck.validate_ranks = ssc_ranks;
   m.memory = symmsquarecube_memory;
+  // Measured (docs/method.md, section 32): /placement and 27 own datasets; the log's own bound of
+  // collective parts per call (12 per duplicate + 8 per mesh side).
+  m.output_shape = [](const Config& cfg, int ranks) {
+    OutputShape s;
+    s.events = 8;
+    s.phases = 10;
+    s.partners = 0;
+    const double side = std::max(1.0, std::floor(std::cbrt(static_cast<double>(ranks))));
+    s.collectives_per_row = 12.0 * static_cast<double>(cfg.comm.communicators) + 8.0 * side;
+    s.datasets = 27;
+    s.groups = 1;
+    s.bytes = 216.0;
+    return s;
+  };
   m.run = run_symmsquarecube;
   m.validate_layout = ssc_layout;
   m.plan = ssc_plan_command;

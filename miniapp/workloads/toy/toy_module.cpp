@@ -7,6 +7,9 @@
 #include "workloads/toy/toy.hpp"
 #include "workloads/toy/toy_deck.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace desync {
 namespace {
 
@@ -36,6 +39,19 @@ WorkloadModule toy_module() {
   };
   m.deck.validate_ranks = toy_ranks;
   m.memory = toy_memory;
+  // Measured (docs/method.md, section 32): 9 own datasets; per target `messages` sends and as
+  // many receives.
+  m.output_shape = [](const Config& cfg, int ranks) {
+    const ToyConfig& c = cfg.params.get<ToyConfig>();
+    OutputShape s;
+    s.events = c.overlap ? 7 : 6;
+    s.phases = s.events + 2;
+    s.partners = static_cast<double>(c.degree > 0 ? std::min<std::int64_t>(c.degree, ranks - 1) : ranks - 1);
+    s.messages_per_row = 2.0 * s.partners * static_cast<double>(c.messages);
+    s.datasets = 9;
+    s.bytes = 144.0;
+    return s;
+  };
   m.run = run_toy;
   m.phases = {{"compute", PhaseClass::work, "#b9e3b0", "compute"},
               {"part1", PhaseClass::work, "#b9e3b0", "compute part 1"},

@@ -8,6 +8,9 @@
 #include "workloads/triad/triad.hpp"
 #include "workloads/triad/triad_deck.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace desync {
 namespace {
 
@@ -29,6 +32,16 @@ WorkloadModule triad_module() {
   m.deck.no_overlap = [](const Config&) -> std::string { return "the triad sweeps, then communicates"; };
   m.deck.validate_ranks = triad_ranks;
   m.memory = triad_memory;
+  // Measured (docs/method.md, section 32): 10 own metrics; a send and a receive per offset.
+  m.output_shape = [](const Config& cfg, int) {
+    OutputShape s;
+    const double k = static_cast<double>(cfg.params.get<TriadConfig>().offsets.size());
+    s.partners = k;
+    s.messages_per_row = 2.0 * k;
+    s.datasets = 10;
+    s.bytes = 160.0;
+    return s;
+  };
   m.run = run_triad;
   m.phases = {{"compute", PhaseClass::work, "#b9e3b0", "compute"}};
   m.simulated = sim::triad_program;

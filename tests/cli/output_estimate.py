@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The output-size estimate against the files runs really write (issue 26, docs/decks.md "Output size").
+
+Every shipped deck under inputs/ (not inputs/campaigns/, campaign files; not inputs/paper/, full-size
+decks of the papers that take minutes to hours here) runs shortened ([run] iterations and warmup
+lowered where the workload reads them, [record] flush_seconds = 0) on a rank count it accepts, and
+the size of its file is compared with what `desync check --ranks P` (same --set overrides) prints as
+"# output estimate": within 20 %. A few more points record messages or collectives ([comm]
+record_messages) or keep a window of rows ([record] window, stride). Prints a table; exit 1 if any
+point is off, 2 if a deck could not be run at all.
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import time
+
+UNITS = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
+TOLERANCE = 0.20
+SHORTEN = ["run.iterations=20", "run.warmup=2", "record.flush_seconds=0", "run.progress_interval=0"]
+# Points that exercise the optional parts: (deck, extra --set overrides).
+EXTRA = [
+    ("quickstart.toml", ["comm.record_messages=true"]),
+    ("quickstart.toml", ["run.iterations=200", "record.window=[10,150]", "record.stride=3"]),
+    ("toy/imbalance_all_to_all.toml", ["comm.record_messages=true"]),
+    ("matvec2d/small.toml", ["comm.record_messages=true"]),
+    ("stencil/base_512.toml", ["comm.record_messages=true", "record.window=[0,10]"]),
+    ("triad/core_bound.toml", ["run.iterations=2000", "run.warmup=0"]),
+]
+
+
+def sets_args(sets):
+    return [a for s in sets for a in ("--set", s)]
+
+
+def check(desync, deck, sets, ranks, env):
+    args = [desync, "check", deck] + sets_args(sets) + (["--ranks", str(ranks)] if ranks else [])
+    return subprocess.run(args, capture_output=True, text=True, env=env)
+
+
+def accepted_overrides(desync, deck, sets, env):
+    """Drops the overrides the deck's workload does not read; stretches iterations past an [[inject]]."""
+    sets = list(sets)
+    for _ in range(10):
+        c = check(desync, deck, sets, 0, env)
+        if c.returncode == 0:
+            return sets, c.stdout
+        err = c.stderr
+        m = re.search(r"\[inject\[\d+\]\] iteration = (\d+)", err)
+        if m:
+            sets = [s for s in sets if not s.startswith("run.iterations=")] + [f"run.iterations={int(m.group(1)) + 5}"]
+            continue
+        m = re.search(r"--set ([\w.]+)=", err) or re.search(r"\[(\w+)\] (\w+) = [^:]*: not used", err)
+        key = m.group(1) if m and m.lastindex == 1 else (f"{m.group(1)}.{m.group(2)}" if m else None)
+        if key is None:
+            m = re.search(r"table \[(\w+)\] is not used", err)
+            key = m.group(1) + "." if m else None
+        drop = [s for s in sets if key and (s.startswith(key + "=") or (key.endswith(".") and s.startswith(key)))]
+        if not drop:
+            return None, err.strip()
+        sets.remove(drop[0])
+    return None, "overrides not accepted"
+
+
+def estimate(text):
+    m = re.search(r"# output estimate on (\d+) rank\(s\): ([0-9.]+) (B|KiB|MiB|GiB|TiB)", text)
+    return (int(m.group(1)), float(m.group(2)) * UNITS[m.group(3)]) if m else (None, None)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--desync", required=True)
+    ap.add_argument("--inputs", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--preflags", default="", help="';'-separated launcher flags")
+    ap.add_argument("--np-flag", default="-n")
+    ap.add_argument("--only", default="", help="a regular expression: decks to run (default all)")
+    a = ap.parse_args()
+    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
+    os.makedirs(a.workdir, exist_ok=True)
+    decks = sorted(os.path.relpath(d, a.inputs) for d in glob.glob(os.path.join(a.inputs, "**", "*.toml"), recursive=True))
+    decks = [d for d in decks if not d.startswith(("campaigns/", "paper/"))]
+    points = [(d, []) for d in decks] + EXTRA
+    if a.only:
+        points = [p for p in points if re.search(a.only, p[0])]
+    launcher = [a.mpiexec] + [f for f in a.preflags.split(";") if f]
+    rows, bad, broken = [], 0, 0
+    t0 = time.time()
+    for deck, extra in points:
+        path = os.path.join(a.inputs, deck)
+        sets, out = accepted_overrides(a.desync, path, SHORTEN + extra, env)
+        if sets is None:
+            print(f"{deck}: not run: {out}", flush=True)
+            broken += 1
+            continue
+        implied, _ = estimate(out)
+        # A rank count `check` accepts and the run's layout rules too (e.g. collectives between nodes).
+        h5 = os.path.join(a.workdir, "estimate.h5")
+        ranks, r, why = None, None, "no rank count of 1, 2 or 4 is accepted"
+        for p in ([implied] if implied and implied > 1 else []) + [2, 4, 1]:
+            c = check(a.desync, path, sets, p, env)
+            if c.returncode != 0:
+                continue
+            _, est = estimate(c.stdout)
+            t = time.time()
+            r = subprocess.run(launcher + [a.np_flag, str(p), a.desync, "run", path, "-o", h5, "--force"] + sets_args(sets),
+                               capture_output=True, text=True, env=env)
+            if r.returncode == 0:
+                ranks = p
+                break
+            why = f"the run failed ({r.returncode}): {r.stderr.strip()[:400]}"
+        if ranks is None:
+            print(f"{deck}: {why}", flush=True)
+            broken += 1
+            continue
+        actual = os.path.getsize(h5)
+        ratio = est / actual
+        ok = abs(ratio - 1.0) <= TOLERANCE
+        bad += 0 if ok else 1
+        label = deck + ("" if not extra else " " + " ".join(extra))
+        rows.append((label, ranks, est, actual, ratio, time.time() - t, ok))
+        print(f"{label:70s} {ranks:3d} {est / 1024:10.1f} KiB {actual / 1024:10.1f} KiB {ratio:6.3f} {time.time() - t:5.1f} s"
+              f"{'' if ok else '  OFF BY MORE THAN 20 %'}", flush=True)
+    print(f"\n{'deck':70s} {'P':>3s} {'estimate':>14s} {'actual':>14s} {'ratio':>6s}")
+    for label, ranks, est, actual, ratio, _, ok in rows:
+        print(f"{label:70s} {ranks:3d} {est / 1024:10.1f} KiB {actual / 1024:10.1f} KiB {ratio:6.3f}{'' if ok else '  <-- off'}")
+    print(f"{len(rows)} point(s), {bad} off by more than {TOLERANCE:.0%}, {broken} not run; {time.time() - t0:.0f} s")
+    return 2 if broken else 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
