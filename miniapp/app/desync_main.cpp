@@ -211,6 +211,12 @@ namespace desync {
 
 int desync_main(int argc, char** argv) {
   desync::check_mpi_link_order();
+  // Started without a launcher (`desync check`, `plan`, a one-process run), an Open MPI
+  // singleton forks a helper daemon only so that it could spawn processes, which desync never
+  // does: the fork costs a quarter of a second and, on a loaded machine, was the one step of
+  // start-up seen to fail (the flake hunt, docs/method.md section 29). Only singletons read this
+  // setting; a user's own value is kept, and other MPI libraries ignore it.
+  setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
   int provided = 0;
   MPI_Init_thread(&argc, &argv, desync::required_thread_level(argc, argv), &provided);
   int rank = 0;
