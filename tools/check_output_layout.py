@@ -14,8 +14,12 @@ digits are literal) or `scalar`. Types are checked too: a row that names
 `int`, `int32`, `int64` or `uint8` must hold integers (counts are never stored as float64), one
 that names `float64` or a unit of time/bandwidth must hold floats, and string attributes must
 be printable text (no NUL bytes). Exit status 0 if all holds, 1 otherwise, with one line per
-problem.
+problem. A file that cannot be checked at all (missing, empty, a directory, not HDF5, truncated,
+not a desync output file; the document unreadable) gives one line on stderr and exit status 2,
+never a traceback; a dataset or attribute the sizes come from that is missing or malformed is a
+problem like the others (the shapes that need its size are then not checked).
 """
+import os
 import re
 import sys
 
@@ -34,7 +38,9 @@ def documented(doc_path):
     group = "?"
     optional_section = False
     active = False  # inside a table whose first column is "dataset" or "attribute"
-    for line in open(doc_path, encoding="utf-8"):
+    with open(doc_path, encoding="utf-8") as fh:
+        text = fh.readlines()
+    for line in text:
         m = SECTION.match(line.strip())
         if m:
             group = m.group(1)  # None for "Root attributes"
@@ -60,7 +66,7 @@ def expected_shape(row, sizes):
     for tok in m.group(1).split(","):
         tok = tok.strip()
         dims.append(int(tok) if tok.isdigit() else sizes[tok])
-    return tuple(dims)
+    return None if None in dims else tuple(dims)  # None: a size the file does not give
 
 
 INT_WORDS = re.compile(r"\b(int|int32|int64|uint8)\b")
@@ -81,55 +87,135 @@ def type_problem(where, row, dtype):
     return None
 
 
+class Unreadable(Exception):
+    """The file or the document cannot be checked at all: one line, exit status 2."""
+
+
+def one_line(text):
+    return " ".join(str(text).split())
+
+
+def open_checked(h5_path):
+    """The file opened read-only, or Unreadable saying why it cannot be checked."""
+    if not os.path.exists(h5_path):
+        raise Unreadable(f"{h5_path}: no such file")
+    if os.path.isdir(h5_path):
+        raise Unreadable(f"{h5_path}: is a directory, not a desync output file")
+    if os.path.getsize(h5_path) == 0:
+        raise Unreadable(f"{h5_path}: an empty file, not a desync output file")
+    try:
+        if not h5py.is_hdf5(h5_path):
+            raise Unreadable(f"{h5_path}: not an HDF5 file, so not a desync output file")
+        f = h5py.File(h5_path, "r")
+    except OSError as exc:
+        cut = re.search(r"truncated file: eof = (\d+).*stored_eof = (\d+)", str(exc))
+        if cut:
+            raise Unreadable(f"{h5_path}: truncated: {cut.group(1)} of its {cut.group(2)} bytes are there")
+        raise Unreadable(f"{h5_path}: cannot open (a damaged or truncated file?): {one_line(exc)}")
+    try:
+        fmt = f.attrs["format"] if "format" in f.attrs else None
+    except (OSError, KeyError, TypeError, ValueError):
+        fmt = "(unreadable)"
+    fmt = fmt.decode("utf-8", "replace") if isinstance(fmt, bytes) else fmt
+    if not isinstance(fmt, str) or fmt.split("\0")[0] != "desync-output":
+        f.close()
+        raise Unreadable(f"{h5_path}: not a desync output file (root attribute 'format' is {fmt!r})")
+    return f
+
+
+def guarded(problems, what, get, default=None):
+    """get(), or default with a problem naming what when the file does not give it."""
+    try:
+        return get()
+    except Exception as exc:  # noqa: BLE001 -- a missing or malformed object is a problem to list
+        problems.append(f"{what}: {exc.__class__.__name__}: {one_line(exc)}")
+        return default
+
+
+#: size symbol -> (dataset, axis) for the datasets of some workloads only (0 when absent)
+OPTIONAL_SIZES = {"M": ("messages/peer", 1), "S": ("pingpong/bytes", 0), "Q": ("pingpong/bandwidth", 1),
+                  "R": ("cg/residual", 0), "B": ("collbench/bytes", 0), "O": ("collbench/op", 0),
+                  "D": ("collbench/post_time", 3), "C": ("collectives/kind", 1), "X": ("saturation/kernel", 0),
+                  "W": ("saturation/n", 0), "G": ("simulation/b1", 0)}
+
+
+def file_sizes(f, problems):
+    """{symbol: size} of the file; None (and a problem) where the file does not give it."""
+    def size(symbol, what, get):
+        return guarded(problems, f"size {symbol} unknown ({what}; shapes with {symbol} not checked)",
+                       lambda: int(get()))
+    sizes = {
+        "P": size("P", "root attribute ranks", lambda: f.attrs["ranks"]),
+        "N": size("N", "/timeline/events", lambda: f["timeline/events"].shape[1]),
+        "E": size("E", "/timeline/events event_names", lambda: len(f["timeline/events"].attrs["event_names"])),
+        "T": size("T", "/topology/thread_cpuset", lambda: f["topology/thread_cpuset"].shape[1]),
+        "F": size("F", "/summary/phase_stats phase_names", lambda: len(f["summary/phase_stats"].attrs["phase_names"])),
+        "K": size("K", "/comm/send_partner", lambda: f["comm/send_partner"].shape[1]),
+    }
+    for symbol, (path, axis) in OPTIONAL_SIZES.items():
+        sizes[symbol] = size(symbol, "/" + path, lambda path=path, axis=axis: f[path].shape[axis] if path in f else 0)
+    return sizes
+
+
+def check_iterations(f, sizes, problems):
+    """Every recorded iteration, or the [record] window/stride's selection of them."""
+    recorded = int(f.attrs["iterations"]) + int(f.attrs["warmup_iterations"])
+    if int(f["timeline"].attrs.get("recorded_iterations", recorded)) != recorded:
+        problems.append("/timeline recorded_iterations differs from iterations + warmup_iterations")
+    if "timeline/iteration" in f and f["timeline"].attrs.get("record_stride", 1) == 1 \
+            and sizes["N"] == recorded and list(f["timeline/iteration"][()]) != list(range(-int(f.attrs["warmup_iterations"]), int(f.attrs["iterations"]))):
+        problems.append("/timeline/iteration does not number every iteration")
+    if sizes["N"] is not None and sizes["N"] > recorded:
+        problems.append("timeline longer than iterations + warmup_iterations")
+
+
+def check_root_attribute(f, name, row, problems):
+    v = f.attrs[name]
+    if isinstance(v, (bytes, str)):
+        text = v.decode("utf-8", "replace") if isinstance(v, bytes) else v
+        if "\0" in text:
+            problems.append(f"root attribute {name} holds a NUL byte")
+    elif hasattr(v, "dtype"):
+        p = type_problem(f"root attribute {name}", row, v.dtype)
+        if p:
+            problems.append(p)
+
+
+def check_dataset(f, path, row, sizes, problems):
+    ds = f[path]
+    if not isinstance(ds, h5py.Dataset):
+        problems.append(f"/{path}: a group, documented as a dataset")
+        return
+    want = expected_shape(row, sizes)
+    if want is not None and ds.shape != want:
+        problems.append(f"/{path}: shape {ds.shape}, documented {want}")
+    if "units" not in ds.attrs:
+        problems.append(f"/{path}: no units attribute")
+    p = type_problem(f"/{path}", row, ds.dtype)
+    if p:
+        problems.append(p)
+
+
 def main(doc_path, h5_path):
+    """Check h5_path against doc_path: print the problems, return 1 if there are any, else 0.
+    Unreadable if either cannot be read at all."""
+    try:
+        rows = list(documented(doc_path))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Unreadable(f"{doc_path}: cannot read the document: {one_line(exc)}")
     problems = []
-    with h5py.File(h5_path, "r") as f:
-        events = f["timeline/events"]
-        sizes = {
-            "P": int(f.attrs["ranks"]),
-            "N": events.shape[1],
-            "E": len(events.attrs["event_names"]),
-            "T": f["topology/thread_cpuset"].shape[1],
-            "F": len(f["summary/phase_stats"].attrs["phase_names"]),
-            "K": f["comm/send_partner"].shape[1],
-            "M": f["messages/peer"].shape[1] if "messages/peer" in f else 0,
-            "S": f["pingpong/bytes"].shape[0] if "pingpong/bytes" in f else 0,
-            "Q": f["pingpong/bandwidth"].shape[1] if "pingpong/bandwidth" in f else 0,
-            "R": f["cg/residual"].shape[0] if "cg/residual" in f else 0,
-            "B": f["collbench/bytes"].shape[0] if "collbench/bytes" in f else 0,
-            "O": f["collbench/op"].shape[0] if "collbench/op" in f else 0,
-            "D": f["collbench/post_time"].shape[3] if "collbench/post_time" in f else 0,
-            "C": f["collectives/kind"].shape[1] if "collectives/kind" in f else 0,
-            "X": f["saturation/kernel"].shape[0] if "saturation/kernel" in f else 0,
-            "W": f["saturation/n"].shape[0] if "saturation/n" in f else 0,
-            "G": f["simulation/b1"].shape[0] if "simulation/b1" in f else 0,
-        }
-        # Every recorded iteration, or the [record] window/stride's selection of them.
-        recorded = int(f.attrs["iterations"]) + int(f.attrs["warmup_iterations"])
-        if int(f["timeline"].attrs.get("recorded_iterations", recorded)) != recorded:
-            problems.append("/timeline recorded_iterations differs from iterations + warmup_iterations")
-        if "timeline/iteration" in f and f["timeline"].attrs.get("record_stride", 1) == 1 \
-                and sizes["N"] == recorded and list(f["timeline/iteration"][()]) != list(range(-int(f.attrs["warmup_iterations"]), int(f.attrs["iterations"]))):
-            problems.append("/timeline/iteration does not number every iteration")
-        if sizes["N"] > recorded:
-            problems.append("timeline longer than iterations + warmup_iterations")
+    with open_checked(h5_path) as f:
+        sizes = file_sizes(f, problems)
+        guarded(problems, "iteration counts not checked", lambda: check_iterations(f, sizes, problems))
         seen = set()
-        for group, names, row, optional in documented(doc_path):
+        for group, names, row, optional in rows:
             for name in names:
                 if group is None:
                     if name not in f.attrs:
                         if not optional:
                             problems.append(f"root attribute {name} missing")
                         continue
-                    v = f.attrs[name]
-                    if isinstance(v, (bytes, str)):
-                        text = v.decode("utf-8", "replace") if isinstance(v, bytes) else v
-                        if "\0" in text:
-                            problems.append(f"root attribute {name} holds a NUL byte")
-                    elif hasattr(v, "dtype"):
-                        p = type_problem(f"root attribute {name}", row, v.dtype)
-                        if p:
-                            problems.append(p)
+                    guarded(problems, f"root attribute {name}", lambda: check_root_attribute(f, name, row, problems))
                     continue
                 path = f"{group}/{name}".lstrip("/")
                 seen.add(path)
@@ -137,15 +223,7 @@ def main(doc_path, h5_path):
                     if not optional:
                         problems.append(f"/{path} missing")
                     continue
-                ds = f[path]
-                want = expected_shape(row, sizes)
-                if ds.shape != want:
-                    problems.append(f"/{path}: shape {ds.shape}, documented {want}")
-                if "units" not in ds.attrs:
-                    problems.append(f"/{path}: no units attribute")
-                p = type_problem(f"/{path}", row, ds.dtype)
-                if p:
-                    problems.append(p)
+                guarded(problems, f"/{path}", lambda: check_dataset(f, path, row, sizes, problems))
         undocumented = []
         f.visititems(lambda n, o: undocumented.append(n) if isinstance(o, h5py.Dataset) and n not in seen else None)
         problems += [f"/{n} is in the file but not in {doc_path}" for n in undocumented]
@@ -156,8 +234,20 @@ def main(doc_path, h5_path):
     return 1 if problems else 0
 
 
-if __name__ == "__main__":
-    if len(sys.argv) != 3:
+def run(argv):
+    """The command line: check_output_layout.py DOC FILE; the exit status (module docstring)."""
+    prog = "check_output_layout.py"
+    if len(argv) != 2:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+        return 2
+    try:
+        return main(argv[0], argv[1])
+    except Unreadable as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001 -- never a traceback: one line naming the file
+        print(f"{prog}: error: {argv[1]}: cannot check ({exc.__class__.__name__}: {one_line(exc)})", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1:]))

@@ -19,7 +19,6 @@ Each returns (path of the mutant, one-line description). Python standard library
 
 import json
 import os
-import random
 import shutil
 import warnings
 

@@ -12,7 +12,10 @@ print (only desync-calibrate's measurements log their progress, calibrate_runner
                     idlewave.py, wavefront.py, heatmap.py, efficiency.py, ppam.py, overlap.py,
                     concurrency.py, plan_plot.py, saturation.py, trace.py) and options.py (windows)
   errors.py         DesyncError, the errors a user can fix (printed without a traceback)
+  guard.py          how a subcommand fails: one line, exit status 2 (1: an output not writable),
+                    no traceback, its outputs removed (tools/README.md, "Bad input files")
   h5file.py         opening and validating a file, decoding strings, reading datasets/attributes
+                    with checks of kind and shape; any error while a file is open names the file
   window.py         rank and iteration windows (deck numbering) and their selection
   timeline.py       the /timeline/events of a window (Timeline) and first/latest events
   phases.py         the generic phase rule: phase intervals and per-rank trace tracks

@@ -28,7 +28,9 @@ build_platform_toml, check_platform) are functions that tools/tests/test_calibra
 calls without MPI; calibrate_runner.py runs desync.
 
 Exit status: 0 on success, 1 if a run failed or the result does not pass check_platform,
-2 for usage errors.
+2 for usage errors and for a run's result file that is not a readable desync output with the
+datasets it reads (one line naming the file and what is missing or wrong; no platform file is
+written, the work directory is kept).
 """
 
 import argparse
@@ -44,6 +46,7 @@ import time
 from .calibrate_measure import measure_divide, measure_eager, measure_layout, measure_memory, measure_network
 from .calibrate_runner import REPO, Runner, find_desync, launcher_kind, log, mpiexec_argv
 from .calibrate_toml import build_platform_toml, check_platform, parse_toml, platform_from_measurements, toml_number
+from .errors import DesyncError
 
 
 def build_parser():
@@ -176,6 +179,11 @@ def main(argv=None):
         network = measure_network(runner, args.quick, repeat)
         eager = measure_eager(network["eager_text"], args.inter_transport)
         divide = measure_divide(runner, args.quick, repeat)
+    except DesyncError as exc:  # a run's result file is not what desync writes: one line naming it
+        print("calibrate_platform: error: %s" % " ".join(str(exc).split()), file=sys.stderr)
+        if not keep:
+            log("work directory kept for inspection: " + workdir)
+        return 2
     except (RuntimeError, ValueError, KeyError, OSError) as exc:
         print("calibrate_platform: %s" % exc, file=sys.stderr)
         if not keep:

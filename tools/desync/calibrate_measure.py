@@ -8,7 +8,9 @@ read back from its HDF5 file (docs/output.md):
   measure_eager    the eager limits from /provenance/mpi_eager (MPI_T), else ompi_info
   measure_divide   triad workload, kernel "divide", 1 rank, 1 thread: time per divide
 
-Each logs what it ran and found; a failed run raises RuntimeError, a bad file ValueError/KeyError."""
+Each logs what it ran and found; a failed run raises RuntimeError, a result file that is not a
+readable desync output with the datasets read here DesyncError (one line naming the file and what
+is missing or wrong: h5file.open_output, require)."""
 
 import shutil
 import subprocess
@@ -16,6 +18,8 @@ import subprocess
 from .calibrate_fit import eager_limits, fit_latency_bandwidth, parse_lscpu, parse_mpi_eager, parse_ompi_info
 from .calibrate_runner import log, tagged
 from .calibrate_toml import parse_toml, toml_value
+from .errors import DesyncError
+from .h5file import open_output, read_attr, read_text, require, set_reader, to_scalar
 
 PINGPONG_SIZES = [8, 64, 512, 4096, 32768, 262144, 1048576, 4194304]
 PINGPONG_SIZES_QUICK = [8, 4096, 65536, 1048576]
@@ -60,20 +64,38 @@ def _text(v):
     return v.decode("ascii", "replace").rstrip("\0") if isinstance(v, bytes) else str(v)
 
 
+def _root_text(f, names):
+    """Root attributes names as text; DesyncError naming the first that is absent."""
+    missing = [k for k in names if k not in f.attrs]
+    if missing:
+        raise DesyncError("root attribute %s is missing" % missing[0])
+    return {k: _text(to_scalar(f.attrs[k])) for k in names}
+
+
 def read_saturation(path, median=False):
     """(b(n) of the triad, n, elements per array, file attributes) of a saturation file; b(n) from
     the shortest sweep (as STREAM), or with `median` from the median sweep (time_median)."""
-    import h5py
     import numpy as np
-    with h5py.File(path, "r") as f:
-        kernels = list(f["saturation/kernel"][()])
+    with open_output(path, note_incomplete=False) as f:
+        set_reader("calibrate")
+        kernels = [int(k) for k in require(f, "saturation/kernel", "number", 1)]
+        if TRIAD_CODE not in kernels:
+            raise DesyncError("/saturation/kernel holds %s, no triad (code %d)" % (kernels, TRIAD_CODE))
         row = kernels.index(TRIAD_CODE)
-        b = np.asarray(f["saturation/bandwidth"][()])[row]
+        n = [int(x) for x in require(f, "saturation/n", "number", 1)]
+        shape = (len(kernels), len(n))
+        b = np.asarray(require(f, "saturation/bandwidth", "number", 2, len(kernels), "kernel"), dtype=float)
         if median:
-            b = b * np.asarray(f["saturation/time"][()])[row] / np.asarray(f["saturation/time_median"][()])[row]
-        n = list(f["saturation/n"][()])
-        elements = int(f["saturation/elements"][()])
-        attrs = {k: _text(f.attrs[k]) for k in ("desync_version", "git_revision", "mpi_library_version")}
+            t = np.asarray(require(f, "saturation/time", "number", 2, len(kernels), "kernel"), dtype=float)
+            t_med = np.asarray(require(f, "saturation/time_median", "number", 2, len(kernels), "kernel"), dtype=float)
+            if t.shape != shape or t_med.shape != shape:
+                raise DesyncError("/saturation/time or time_median is not %s (kernels x values of N)" % (shape,))
+            b = b * t / t_med
+        if b.shape != shape:
+            raise DesyncError("/saturation/bandwidth has shape %s, expected %s" % (b.shape, shape))
+        b = b[row]
+        elements = int(require(f, "saturation/elements", "number", 0))
+        attrs = _root_text(f, ("desync_version", "git_revision", "mpi_library_version"))
     if not np.all(np.isfinite(b)) or np.any(b <= 0):
         raise RuntimeError("saturation file %s has missing bandwidths: %s" % (path, b))
     return [float(x) for x in b], [int(x) for x in n], elements, attrs
@@ -81,27 +103,35 @@ def read_saturation(path, median=False):
 
 def read_pingpong(path):
     """(sizes, one-way times = median round trip / 2 of the first pair, /provenance/mpi_eager)."""
-    import h5py
     import numpy as np
-    with h5py.File(path, "r") as f:
-        sizes = [int(x) for x in f["pingpong/bytes"][()]]
-        rt = np.asarray(f["pingpong/round_trip_median"][()])[:, 0]
-        eager = _text(f["provenance/mpi_eager"][()]) if "provenance/mpi_eager" in f else ""
-    return sizes, [float(x) / 2.0 for x in rt], eager
+    with open_output(path, note_incomplete=False) as f:
+        set_reader("calibrate")
+        sizes = [int(x) for x in require(f, "pingpong/bytes", "number", 1)]
+        rt = np.asarray(require(f, "pingpong/round_trip_median", "number", 2, len(sizes), "size"), dtype=float)
+        if rt.shape[1] < 1:
+            raise DesyncError("/pingpong/round_trip_median has no pair (shape %s)" % (rt.shape,))
+        eager = read_text(f, "provenance/mpi_eager", "")
+    return sizes, [float(x) / 2.0 for x in rt[:, 0]], eager
 
 
 def read_divide(path):
     """(median over ranks of each rank's median compute phase, elements per rank, divides) of a
     divide run's file (one rank in the calibration: its median)."""
-    import h5py
     import numpy as np
-    with h5py.File(path, "r") as f:
-        stats = f["summary/phase_stats"]
-        names = [_text(x) for x in stats.attrs["phase_names"]]
+    with open_output(path, note_incomplete=False) as f:
+        set_reader("calibrate")
+        stats = np.asarray(require(f, "summary/phase_stats", "number", 3), dtype=float)
+        names = read_attr(f, "summary/phase_stats", "phase_names")
+        if not isinstance(names, list) or "compute" not in names or len(names) != stats.shape[1] or stats.shape[2] < 2:
+            raise DesyncError("/summary/phase_stats: shape %s, phase_names %s: no median of phase compute"
+                              % (stats.shape, repr(names)[:60]))
         median = float(np.median(stats[:, names.index("compute"), 1]))
-        resolved = parse_toml(_text(f["config/resolved"][()]))
-    triad = resolved["triad"]
-    return median, int(triad["size_per_rank"]), int(triad["divides"])
+        resolved = parse_toml(require(f, "config/resolved", "text", 0))
+        try:
+            triad = resolved["triad"]
+            return median, int(triad["size_per_rank"]), int(triad["divides"])
+        except (KeyError, TypeError, ValueError):
+            raise DesyncError("/config/resolved has no [triad] size_per_rank and divides")
 
 
 def ompi_info_eager():

@@ -381,11 +381,15 @@ def load_campaign(path):
     """Read and check a campaign file; DesyncError naming the file and key on any problem."""
     if _toml is None:
         raise DesyncError("reading TOML needs Python 3.11 (tomllib) or the tomli package")
+    if os.path.isdir(path):
+        raise DesyncError("%s: is a directory, not a campaign file" % path)
     if not os.path.isfile(path):
         raise DesyncError("%s: no such campaign file" % path)
     try:
         with open(path, "rb") as fh:
             doc = _toml.load(fh)
     except (_toml.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DesyncError("%s: not valid TOML: %s" % (path, exc))
+        raise DesyncError("%s: not valid TOML: %s" % (path, " ".join(str(exc).split())))
+    except OSError as exc:
+        raise DesyncError("%s: cannot read: %s" % (path, exc.strerror or exc))
     return Campaign(doc, path)

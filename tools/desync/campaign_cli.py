@@ -21,7 +21,11 @@ file format in campaign.py and docs/method.md, "Campaigns").
 The binary is --binary, else $DESYNC_BIN, else [campaign] binary, else `desync` on the PATH;
 extra mpiexec flags come from $DESYNC_MPIEXEC_PREFLAGS (";"-separated, as ci/env.sh sets it).
 Exit status: 0 on success, 1 when a point failed (run) or was refused (check) or an output
-cannot be written, 2 for usage errors (bad arguments, a bad campaign file), 130 on Ctrl-C.
+cannot be written, 2 for usage errors (bad arguments, a bad campaign file), 130 on Ctrl-C. Errors
+are one line on stderr, never a traceback, and a subcommand that fails removes the --json, --csv,
+--h5 or -o file it wrote (guard.py). A point's result file that is not a readable desync output
+(truncated, empty, another program's, a dataset missing or malformed) is a row of status
+"unreadable" in collect's table, with one "warning: point ID: FILE: what is wrong" line on stderr.
 
 This module only assembles the command line: each subcommand is a module of campaign_commands/
 (list_points.py, check.py, run.py, slurm.py, collect.py, plot.py) that adds its sub-parser
@@ -34,7 +38,7 @@ import sys
 
 from .campaign import load_campaign
 from .campaign_commands import check, collect, list_points, plot, run, slurm
-from .errors import DesyncError
+from .guard import run_guarded
 
 #: the subcommands in the order `desync-campaign --help` lists them
 COMMANDS = (list_points, check, run, slurm, collect, plot)
@@ -58,15 +62,17 @@ def build_parser():
     return parser
 
 
+#: argparse destinations that name files a subcommand writes (removed when it fails, guard.py)
+OUTPUT_ARGS = ("json", "csv", "h5", "output")
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
+    outputs = [getattr(args, k) for k in OUTPUT_ARGS if isinstance(getattr(args, k, None), str)]
     try:
-        campaign = load_campaign(args.campaign)
-        return args.func(args, campaign)
-    except DesyncError as exc:
-        parser.exit(2, "%s: error: %s\n" % (parser.prog, exc))
-    except OSError as exc:
-        parser.exit(1, "%s: error: %s\n" % (parser.prog, exc))
+        code = run_guarded(parser.prog, lambda a: a.func(a, load_campaign(a.campaign)), args, [args.campaign],
+                           outputs, args.command)
     except KeyboardInterrupt:
         parser.exit(130, "%s: interrupted; run again to resume\n" % parser.prog)
+    return code

@@ -26,13 +26,15 @@ columns, units, rows). Prints a short table.
 """
 
 import csv
+import sys
 
 import h5py
 import numpy as np
 
 from .campaign import value_text
 from .campaign_launch import deck_text, result_state
-from .h5file import open_output, read, read_attr, root_attributes, to_scalar
+from .errors import DesyncError
+from .h5file import attr_int, open_output, read_attr_text, read_per_rank, root_attributes, to_scalar
 
 PLACEMENT = ("status", "verdict", "workload", "ranks", "nodes", "ranks_per_node",
              "threads_per_rank", "hosts", "iterations")
@@ -59,18 +61,18 @@ def file_record(path):
     """(placement dict, metrics dict, units dict) of one desync output file."""
     with open_output(path) as f:
         attrs = root_attributes(f)
-        hosts = read(f, "topology/hostname", []) or []
-        node_index = read(f, "topology/node_index")
-        on_node = read(f, "topology/ranks_on_node")
-        threads = read(f, "topology/threads")
+        hosts = read_per_rank(f, "topology/hostname", "text")
+        hosts = [] if hosts is None else hosts
+        node_index, on_node, threads = (read_per_rank(f, "topology/" + k)
+                                        for k in ("node_index", "ranks_on_node", "threads"))
         rec = {
             "verdict": str(attrs.get("verification", "")),
             "workload": str(attrs.get("workload", "")),
-            "ranks": int(attrs["ranks"]) if "ranks" in attrs else None,
+            "ranks": attr_int(attrs, "ranks"),
             "nodes": int(len(np.unique(node_index))) if node_index is not None and len(node_index) else None,
             "ranks_per_node": int(np.max(on_node)) if on_node is not None and len(on_node) else None,
             "hosts": " ".join(dict.fromkeys(str(h) for h in hosts)),
-            "iterations": int(attrs["iterations"]) if "iterations" in attrs else None,
+            "iterations": attr_int(attrs, "iterations"),
         }
         if threads is not None and len(threads):
             lo, hi = int(np.min(threads)), int(np.max(threads))
@@ -78,12 +80,12 @@ def file_record(path):
         else:
             rec["threads_per_rank"] = None
         metrics, units = {}, {}
-        if "metrics" in f:
+        if "metrics" in f and isinstance(f["metrics"], h5py.Group):
             for name, ds in f["metrics"].items():
                 if not isinstance(ds, h5py.Dataset) or ds.size != 1 or ds.dtype.kind not in "iufb":
                     continue
                 metrics[name] = to_scalar(ds[()])
-                units[name] = str(read_attr(f, "metrics/" + name, "units", "") or "")
+                units[name] = read_attr_text(f, "metrics/" + name, "units", "")
     return rec, metrics, units
 
 
@@ -94,14 +96,21 @@ def collect(campaign, outdir):
     metric_names, units, rows = [], {}, []
     for p in campaign.points():
         path = campaign.output_path(outdir, p)
-        state, _, verdict = result_state(path, p, deck)
+        state, detail, verdict = result_state(path, p, deck)
         row = {"run_id": p.id}
         for k in keys:
             row[key_column(k)] = p.values.get(k)
-        row["status"] = state
         row["ranks"] = p.ranks
+        rec = metrics = None
         if state in ("complete", "partial", "stale"):
-            rec, metrics, u = file_record(path)
+            try:
+                rec, metrics, u = file_record(path)
+            except DesyncError as exc:
+                state, detail = "unreadable", str(exc)
+        if state == "unreadable":  # a row all the same (the resume rule runs it again), and why
+            sys.stderr.write("warning: point %s: %s\n" % (p.id, " ".join(detail.split())))
+        row["status"] = state
+        if rec is not None:
             row.update(rec)
             for name, value in metrics.items():
                 if name not in metric_names:

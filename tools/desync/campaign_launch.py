@@ -32,7 +32,7 @@ import shlex
 import shutil
 
 from .errors import DesyncError
-from .h5file import incomplete_reason, open_output, read, root_attributes
+from .h5file import attr_int, incomplete_reason, open_output, read_text, root_attributes
 
 PREFLAGS_ENV = "DESYNC_MPIEXEC_PREFLAGS"
 
@@ -123,15 +123,17 @@ def result_state(path, point=None, deck=None):
     try:
         with open_output(path, note_incomplete=False) as f:
             attrs = root_attributes(f)
-            overrides = read(f, "config/overrides", "") or ""
-            recorded_deck = read(f, "config/deck_text", None)
+            overrides = read_text(f, "config/overrides", "") or ""
+            recorded_deck = read_text(f, "config/deck_text", None)
+            complete, ranks = attr_int(attrs, "complete", 1), attr_int(attrs, "ranks")
+            partial = incomplete_reason(attrs) if complete != 1 else None
     except (DesyncError, OSError, KeyError) as exc:
         return "unreadable", str(exc), ""
     verdict = str(attrs.get("verification", ""))
-    if int(attrs.get("complete", 1)) != 1:
-        return "partial", incomplete_reason(attrs), verdict
+    if complete != 1:
+        return "partial", partial, verdict
     if point is not None:
-        if int(attrs.get("ranks", point.ranks)) != point.ranks:
+        if (point.ranks if ranks is None else ranks) != point.ranks:
             return "stale", "recorded %s ranks, the point has %d" % (attrs.get("ranks"), point.ranks), verdict
         recorded = [line for line in str(overrides).splitlines() if line.strip()]
         if recorded != list(point.sets):

@@ -110,7 +110,10 @@ appear in the trace's args.iteration and in titles and summaries.
 
 Use an interpreter that has numpy, h5py and matplotlib (on Debian: /usr/bin/python3).
 Exit status: 0 on success, 2 for usage errors (bad arguments, missing file, a file that is not
-a desync output, an empty window), 1 if the output cannot be written.
+a desync output, an empty window) and for any bad input file (truncated, empty, a directory,
+another program's HDF5, a dataset missing or of the wrong type or shape), 1 if the output cannot
+be written. Every error is one line on stderr naming the file and what is wrong, without a
+traceback, and a command that fails leaves none of its outputs behind (guard.py, h5file.py).
 
 This module only assembles the command line: each subcommand is a module of view_commands/
 (view_commands/summary.py, timeline.py, ..., trace.py) that adds its sub-parser (register) and
@@ -122,7 +125,7 @@ import argparse
 import os
 import sys
 
-from .errors import DesyncError
+from .guard import run_guarded
 from .view_commands import (compare, concurrency, efficiency, heatmap, idlewave, overlap, plan_plot, ppam,
                             saturation, summary, timeline, trace, wavefront)
 from .view_commands.options import join_negative_values
@@ -151,12 +154,25 @@ def build_parser():
     return parser
 
 
+#: argparse destinations that name input files / output files of the subcommands
+INPUT_ARGS = ("file", "base", "other", "pure", "plan")
+OUTPUT_ARGS = ("output", "json")
+
+
+def inputs_of(args):
+    return [getattr(args, k) for k in INPUT_ARGS if getattr(args, k, None)]
+
+
+def outputs_of(args):
+    """Every file the subcommand may write: -o, --json and what its module's extra_outputs adds."""
+    paths = [getattr(args, k) for k in OUTPUT_ARGS if getattr(args, k, None)]
+    extra = getattr(sys.modules.get(args.func.__module__), "extra_outputs", None)
+    return paths + (list(extra(args)) if extra else [])
+
+
 def main(argv=None):
+    """Exit status: 0 on success; 2 for bad arguments and bad input files, 1 for an output that
+    cannot be written; errors are one line on stderr and leave no output (guard.py)."""
     parser = build_parser()
     args = parser.parse_args(join_negative_values(sys.argv[1:] if argv is None else list(argv)))
-    try:
-        return args.func(args)
-    except DesyncError as exc:
-        parser.exit(2, "%s: error: %s\n" % (parser.prog, exc))
-    except OSError as exc:  # e.g. the output directory does not exist
-        parser.exit(1, "%s: error: %s\n" % (parser.prog, exc))
+    return run_guarded(parser.prog, args.func, args, inputs_of(args), outputs_of(args), args.command)

@@ -6,6 +6,10 @@ rank's row, coloured by communicator family: the overlapped parts of the study's
 
 import numpy as np
 
+from .errors import DesyncError
+from .h5file import read_attr
+from .messages import read_padded
+
 KINDS = {1: "bcast", 2: "reduce", 3: "allreduce", 4: "send", 5: "recv"}
 
 
@@ -45,10 +49,11 @@ def read_collectives(f):
     """The file's collective events, or None if it recorded none."""
     if "collectives" not in f:
         return None
-    g = f["collectives"]
-    cols = {k: g[k][:] for k in ("kind", "family", "dup", "bytes", "post", "posted", "done")}
-    families = [decode(x) for x in g.attrs.get("families", [])]
-    return flatten(g["count"][:], cols, families)
+    count, cols = read_padded(f, "collectives", ("kind", "family", "dup", "bytes", "post", "posted", "done"))
+    families = read_attr(f, "collectives", "families", [])
+    if not isinstance(families, list):
+        raise DesyncError("/collectives: attribute families is %r, expected a list of names" % (repr(families)[:40],))
+    return flatten(count, cols, [decode(x) for x in families])
 
 
 def lanes(c, ranks, t0, t1, bar_height):

@@ -13,7 +13,7 @@ the same work (same workload, iterations and problem size); differences are list
 """
 
 from .errors import DesyncError
-from .h5file import open_output, read, root_attributes
+from .h5file import attr_int, open_output, read, require, root_attributes
 
 # What must match for a fair comparison (root attributes; the problem size is the user's care).
 SAME_ATTRIBUTES = ("workload", "ranks", "iterations")
@@ -35,10 +35,10 @@ def compare_files(base, other):
         warnings = ["%s differs: %r (base) vs %r (other)" % (k, ab.get(k), ao.get(k))
                     for k in SAME_ATTRIBUTES if ab.get(k) != ao.get(k)]
         for f, name, path in ((fb, "base", base), (fo, "other", other)):
-            if int(root_attributes(f).get("complete", 1)) != 1:
+            if attr_int(root_attributes(f), "complete", 1) != 1:
                 warnings.append("%s (%s) is an incomplete run (stopped early)" % (name, path))
-        tb, to = float(read(fb, "metrics/total_time")), float(read(fo, "metrics/total_time"))
-        gb, go = read(fb, "metrics/gflops"), read(fo, "metrics/gflops")
+        tb, to = (float(require(f, "metrics/total_time", kind="number", ndim=0)) for f in (fb, fo))
+        gb, go = (read(f, "metrics/gflops", kind="number", ndim=0) for f in (fb, fo))
     imp, red = improvement(tb, to)
     change = None
     if gb is not None and go is not None and float(gb) > 0:

@@ -24,7 +24,7 @@ import numpy as np
 
 from .errors import DesyncError
 from .formatting import iteration_span
-from .h5file import read
+from .h5file import read_per_rank
 from .phase_classes import FALLBACK_WORK, work_phases
 from .phases import phase_intervals
 from .timeline import read_timeline
@@ -78,9 +78,9 @@ def analyse(f, ranks=slice(None), iterations=slice(None), include_warmup=False, 
     if not present:
         raise DesyncError("no work phase in this file (looked for %s; phases: %s)"
                           % (", ".join(work), ", ".join(intervals)))
-    domains = read(f, "topology/contention_domain")
+    domains = read_per_rank(f, "topology/contention_domain")
     domains = np.zeros(len(tl.ranks), int) if domains is None else np.asarray(domains)[tl.ranks]
-    cpusets = read(f, "topology/process_cpuset")
+    cpusets = read_per_rank(f, "topology/process_cpuset", "text")
     cpusets = [""] * len(tl.ranks) if cpusets is None else [cpusets[r] for r in tl.ranks]
     if samples is None:
         samples = int(min(20000, max(1000, 20 * len(tl.iterations))))

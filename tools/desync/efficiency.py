@@ -32,7 +32,7 @@ The `efficiency` subcommand is view_commands/efficiency.py.
 
 import numpy as np
 
-from .h5file import read, to_scalar
+from .h5file import read_per_rank, to_scalar
 from .phase_classes import FALLBACK_DELAY, FALLBACK_SYNC, FALLBACK_WORK, delay_phases, sync_phases, work_phases
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
@@ -146,7 +146,7 @@ def analyse(f):
     workload = to_scalar(f.attrs["workload"]) if "workload" in f.attrs else ""
     # The file says it (root attribute `collective`); older files: the workloads known then.
     collective = bool(to_scalar(f.attrs["collective"])) if "collective" in f.attrs else workload in COLLECTIVE_WORKLOADS
-    recv = read(f, "comm/recv_partner")
+    recv = read_per_rank(f, "comm/recv_partner", ndim=2)
     dep = dependencies(tl.ranks, recv)
     glob = global_iterations(intervals, len(tl.iterations), collective, sync_phases(f))
     st = serialization_transfer(useful, replayed, dep, glob, span)

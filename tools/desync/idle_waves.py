@@ -50,7 +50,7 @@ from scipy import stats
 
 from .concurrency_plot import concurrency_series, domain_cores
 from .errors import DesyncError
-from .h5file import read
+from .h5file import read_per_rank, read_text
 from .idle import idle_times
 from .phase_classes import FALLBACK_DELAY, delay_phases, idle_phases, not_communication, work_phases
 from .phases import phase_intervals, valid
@@ -70,14 +70,19 @@ class NoIdleWave(DesyncError):
 
 def injection(f):
     """(rank, measured iteration) of the first [[inject]] of the run's resolved deck, or None."""
-    text = read(f, "config/resolved")
+    text = read_text(f, "config/resolved")
     if text is None:
         return None
     try:
-        inj = tomllib.loads(text if isinstance(text, str) else text.decode()).get("inject", [])
+        inj = tomllib.loads(text).get("inject", [])
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         return None
-    return (int(inj[0]["rank"]), int(inj[0]["iteration"])) if inj else None
+    if not isinstance(inj, list) or not inj or not isinstance(inj[0], dict):
+        return None
+    try:
+        return int(inj[0]["rank"]), int(inj[0]["iteration"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def detect(idle, end, ranks, iterations, source=None, threshold=0.2, floor=0.0, reach=1):
@@ -144,7 +149,7 @@ def fit(direction, pts):
 
 
 def max_distance(f):
-    send = read(f, "comm/send_partner")
+    send = read_per_rank(f, "comm/send_partner", ndim=2)
     if send is None:
         return None
     send = np.asarray(send)
@@ -192,9 +197,9 @@ def node_model(f, tl, intervals, lockstep_times):
     compute median, the lock-step concurrency N_ls (mean ranks in a work phase at
     lockstep_times) and t1 = median / max(1, N_ls / C); plus the lock-step communication median
     T_comm and the node of every window row. Returns (nodes[p], {node: facts}, comm_s)."""
-    nodes = read(f, "topology/node_index")
+    nodes = read_per_rank(f, "topology/node_index")
     nodes = np.zeros(len(tl.ranks), int) if nodes is None else np.asarray(nodes, int)[tl.ranks]
-    cpusets = read(f, "topology/process_cpuset")
+    cpusets = read_per_rank(f, "topology/process_cpuset", "text")
     cpusets = [""] * len(tl.ranks) if cpusets is None else [cpusets[r] for r in tl.ranks]
     cores = domain_cores(cpusets, nodes)
     comp, comm, ran = compute_and_comm(intervals, work_phases(f), not_communication(f))

@@ -8,6 +8,9 @@ from collections import defaultdict
 
 import numpy as np
 
+from .errors import DesyncError
+from .h5file import require_per_rank
+
 
 class Messages:
     """Matched messages: src, dst, t_post (sender posted), t_done (receiver completed), bytes."""
@@ -25,10 +28,25 @@ def read_messages(f):
     """Matched messages of a file, or None if it recorded none."""
     if "messages" not in f:
         return None
-    g = f["messages"]
-    count = np.asarray(g["count"][:], dtype=np.int64)
-    cols = {k: g[k][:] for k in ("peer", "bytes", "communicator", "tag", "send", "post", "done")}
+    count, cols = read_padded(f, "messages", ("peer", "bytes", "communicator", "tag", "send", "post", "done"))
     return match(count, cols)
+
+
+def read_padded(f, group, columns):
+    """(count[P], {column: [P, W] array}) of a group of per-rank event columns padded to a width W
+    (/messages, /collectives), each checked: numbers, one row per rank, the same width, counts
+    within 0..W (DesyncError naming the file and the dataset otherwise)."""
+    count = np.asarray(require_per_rank(f, group + "/count"), dtype=np.int64)
+    cols = {k: require_per_rank(f, "%s/%s" % (group, k), ndim=2) for k in columns}
+    widths = {c.shape[1] for c in cols.values()}
+    if len(widths) > 1:
+        raise DesyncError("/%s: the columns %s differ in width (%s)"
+                          % (group, ", ".join(columns), ", ".join(str(c.shape) for c in cols.values())))
+    width = widths.pop() if widths else 0
+    if count.size and (count.min() < 0 or count.max() > width):
+        raise DesyncError("/%s/count holds %d..%d, more than the %d columns of /%s (or negative)"
+                          % (group, count.min(), count.max(), width, group))
+    return count, cols
 
 
 def match(count, cols):

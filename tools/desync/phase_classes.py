@@ -122,12 +122,11 @@ FALLBACK_DELAY = _names(FALLBACK, ("delay",))
 def described(f):
     """{phase: {"class", "colour", "label"}} as /phases gives them, or None for a file without
     /phases (docs/output.md)."""
-    names = read(f, "phases/name")
+    names = read(f, "phases/name", kind="text", ndim=1)
     if names is None:
         return None
-    classes = read(f, "phases/class") or []
-    colours = read(f, "phases/colour") or []
-    labels = read(f, "phases/label") or []
+    classes, colours, labels = (read(f, "phases/" + k, [], kind="text", ndim=1, rows=len(names), row_of="phase name")
+                                for k in ("class", "colour", "label"))
     return {str(n): {"class": str(c), "colour": str(k), "label": str(lb)}
             for n, c, k, lb in zip(names, classes, colours, labels)}
 

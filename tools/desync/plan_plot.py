@@ -16,6 +16,7 @@ messages per exchange (from the partners' intra_node flags) and the grid's sum a
 """
 
 import json
+import os
 
 import numpy as np
 
@@ -25,18 +26,65 @@ MAX_RANK_LINES = 64
 
 
 def read_plan(path):
+    """The plan of `desync plan --format json` in path, checked (check_plan): DesyncError naming the
+    file and what is wrong for anything else."""
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             plan = json.load(f)
     except OSError as exc:
-        raise DesyncError("%s: cannot read: %s" % (path, exc))
+        raise DesyncError("%s: cannot read: %s" % (path, exc.strerror or exc), path)
     except ValueError as exc:
-        raise DesyncError("%s: not JSON (%s); write it with desync plan DECK --ranks P --format json" % (path, exc))
-    missing = [k for k in ("nr", "nnz", "bandwidth", "ranks_total", "ranks_per_node", "ranks") if k not in plan]
-    if not isinstance(plan, dict) or missing:
+        what = "an empty file" if os.path.isfile(path) and os.path.getsize(path) == 0 else "not JSON (%s)" % exc
+        raise DesyncError("%s: %s; write it with desync plan DECK --ranks P --format json" % (path, what), path)
+    missing = [k for k in ("nr", "nnz", "bandwidth", "ranks_total", "ranks_per_node", "ranks")
+               if not isinstance(plan, dict) or k not in plan]
+    if missing:
         raise DesyncError("%s: not the JSON of a matrix plan (missing %s); write it with desync plan DECK --ranks P "
-                          "--format json for a deck with a [matrix] table" % (path, ", ".join(missing) or "keys"))
+                          "--format json for a deck with a [matrix] table" % (path, ", ".join(missing)), path)
+    problem = check_plan(plan)
+    if problem:
+        raise DesyncError("%s: not the JSON of a matrix plan: %s" % (path, problem), path)
     return plan
+
+
+def _is_int(v, least=0):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= least
+
+
+def check_plan(plan):
+    """What is wrong with the structure of a plan (the keys and types this module reads), or None."""
+    for key, least in (("nr", 0), ("nnz", 0), ("bandwidth", 0), ("ranks_total", 1), ("ranks_per_node", 0)):
+        if not _is_int(plan[key], least):
+            return "%s = %r, expected an integer >= %d" % (key, plan[key], least)
+    p = plan["ranks_total"]
+    if not isinstance(plan["ranks"], list):
+        return "ranks is %r, expected a list" % (type(plan["ranks"]).__name__,)
+    for i, r in enumerate(plan["ranks"]):
+        where = "ranks[%d]" % i
+        if not isinstance(r, dict) or not _is_int(r.get("rank")) or r["rank"] >= p:
+            return "%s: expected an object with a rank in 0..%d" % (where, p - 1)
+        if "first_row" in r and not _is_int(r["first_row"]):
+            return "%s.first_row = %r, expected an integer >= 0" % (where, r["first_row"])
+        if not isinstance(r.get("partners"), list):
+            return "%s.partners: expected a list" % where
+        for j, m in enumerate(r["partners"]):
+            if not isinstance(m, dict) or not _is_int(m.get("rank")) or m["rank"] >= p or not _is_int(m.get("bytes")) \
+                    or not isinstance(m.get("intra_node"), (bool, int)):
+                return "%s.partners[%d]: expected an object with rank (0..%d), bytes and intra_node" % (where, j, p - 1)
+    g = plan.get("spy_grid")
+    if not g or (isinstance(g, dict) and not g.get("size")):
+        return None
+    if not isinstance(g, dict) or not _is_int(g["size"], 1) or not isinstance(g.get("blocks", []), list):
+        return "spy_grid: expected an object with size >= 1 and a list of blocks"
+    size = g["size"]
+    for k, b in enumerate(g.get("blocks", [])):
+        if not (isinstance(b, list) and len(b) == 3 and all(_is_int(x) for x in b) and b[0] < size and b[1] < size):
+            return "spy_grid.blocks[%d] = %r, expected [row block, column block, count] below %d" % (k, b, size)
+    edges = g.get("edges")
+    if edges is not None and not (isinstance(edges, list) and len(edges) == size + 1
+                                  and all(_is_int(x) for x in edges)):
+        return "spy_grid.edges: expected %d integers" % (size + 1)
+    return None
 
 
 def spy_density(plan):

@@ -35,7 +35,7 @@ import warnings
 import numpy as np
 
 from .errors import DesyncError
-from .h5file import read
+from .h5file import read_per_rank
 from .idle import idle_times
 from .phase_classes import described, idle_phases, mpi_phases
 from .phases import phase_intervals, valid
@@ -111,12 +111,12 @@ def phase_space(m):
 def sockets(f, ranks):
     """[p] socket id (node_index * 1024 + package) of each window rank, -1 where its threads span
     packages or the package is unknown; None when /topology has no package information."""
-    pkg = read(f, "topology/thread_package")
-    node = read(f, "topology/node_index")
+    pkg = read_per_rank(f, "topology/thread_package", ndim=2)
+    node = read_per_rank(f, "topology/node_index")
     if pkg is None or node is None:
         return None
     pkg = np.asarray(pkg).reshape(len(node), -1)
-    threads = read(f, "topology/threads")
+    threads = read_per_rank(f, "topology/threads")
     out = np.full(len(ranks), -1, np.int64)
     for i, r in enumerate(ranks):
         row = pkg[int(r)][: int(threads[int(r)])] if threads is not None else pkg[int(r)]
@@ -187,7 +187,7 @@ def analyse(f, window, k=None, bins=20):
     tl = read_timeline(f, window)
     idle, _, idle_names = idle_times(tl, idle_phases(f))
     mpi, mpi_names = mpi_times(tl, described(f))
-    dom = read(f, "topology/contention_domain")
+    dom = read_per_rank(f, "topology/contention_domain")
     domains = np.zeros(len(tl.ranks), np.int64) if dom is None else np.asarray(dom)[tl.ranks]
     socket_ids = sockets(f, tl.ranks)
     k, k_source = choose_k(k, socket_ids, domains)

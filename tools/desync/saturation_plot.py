@@ -23,7 +23,7 @@ optionally writes them as JSON (view_commands/saturation.py).
 import numpy as np
 
 from .errors import DesyncError
-from .h5file import read, root_attributes
+from .h5file import read, require, root_attributes
 
 #: /saturation/kernel codes (the C++ SaturationKernel order)
 KERNEL_NAMES = ("copy", "scale", "add", "triad", "triad_nt", "schoenauer")
@@ -55,14 +55,14 @@ def analyse(f):
         raise DesyncError("%s has no /saturation group (a run of workload %r); run a deck with "
                           "[run] workload = \"saturation\", e.g. inputs/saturation/small.toml"
                           % (f.filename, workload))
-    for name in ("kernel", "n", "bandwidth", "tolerance"):
-        if "saturation/" + name not in f:
-            raise DesyncError("%s: /saturation/%s is missing (docs/output.md)" % (f.filename, name))
-    codes = [int(c) for c in read(f, "saturation/kernel")]
-    n = np.asarray(read(f, "saturation/n"), dtype=int)
-    bandwidth = np.asarray(read(f, "saturation/bandwidth"), dtype=float).reshape(len(codes), len(n))
-    tolerance = float(read(f, "saturation/tolerance"))
-    stored = read(f, "saturation/saturation_point")
+    codes = [int(c) for c in require(f, "saturation/kernel", "number", 1)]
+    n = np.asarray(require(f, "saturation/n", "number", 1), dtype=int)
+    bandwidth = np.asarray(require(f, "saturation/bandwidth", "number", 2, len(codes), "kernel"), dtype=float)
+    if bandwidth.shape != (len(codes), len(n)):
+        raise DesyncError("/saturation/bandwidth has shape %s, expected (%d, %d): kernels x values of N"
+                          % (bandwidth.shape, len(codes), len(n)))
+    tolerance = float(require(f, "saturation/tolerance", "number", 0))
+    stored = read(f, "saturation/saturation_point", kind="number", ndim=1, rows=len(codes), row_of="kernel")
     kernels = []
     for i, code in enumerate(codes):
         b = bandwidth[i]
@@ -79,9 +79,10 @@ def analyse(f):
             "n_knee": b_max / b1 if b1 > 0 else float("nan"),
             "model": [float(x) for x in model(n, b1, b_max)],
         })
-    mode = read(f, "saturation/mode")
+    mode = read(f, "saturation/mode", kind="number", ndim=0)
+    elements = read(f, "saturation/elements", kind="number", ndim=0)
     return {"tolerance": tolerance, "mode": {0: "threads", 1: "ranks"}.get(mode, "?"),
-            "elements": read(f, "saturation/elements"), "n": [int(x) for x in n],
+            "elements": elements, "n": [int(x) for x in n],
             "kernels": kernels, "stream_table": stream_table(f)}
 
 
@@ -89,10 +90,14 @@ def stream_table(f):
     """The provenance's STREAM table, {kernels, single_thread, node} in B/s, or None."""
     if "provenance/stream/node_bandwidth" not in f:
         return None
-    codes = [int(c) for c in read(f, "provenance/stream/kernel")]
-    return {"kernels": [KERNEL_NAMES[c] for c in codes],
-            "single_thread": [float(x) for x in read(f, "provenance/stream/single_thread_bandwidth")],
-            "node": [float(x) for x in read(f, "provenance/stream/node_bandwidth")]}
+    codes = [int(c) for c in require(f, "provenance/stream/kernel", "number", 1)]
+    if any(not 0 <= c < len(KERNEL_NAMES) for c in codes):
+        raise DesyncError("/provenance/stream/kernel holds %s, expected kernel codes 0..%d"
+                          % (codes, len(KERNEL_NAMES) - 1))
+    single, node = (require(f, "provenance/stream/" + k, "number", 1, len(codes), "kernel")
+                    for k in ("single_thread_bandwidth", "node_bandwidth"))
+    return {"kernels": [KERNEL_NAMES[c] for c in codes], "single_thread": [float(x) for x in single],
+            "node": [float(x) for x in node]}
 
 
 def draw(r, title):

@@ -7,10 +7,12 @@ argmin / argmax ranks), communication (partners per rank, bytes received per ite
 bandwidth metrics, every other scalar in /metrics with its units, and the total time.
 """
 
+import h5py
 import numpy as np
 
+from .errors import DesyncError
 from .formatting import format_quantity, format_si, format_time, rank_ranges
-from .h5file import incomplete_reason, lines, read, read_attr, root_attributes
+from .h5file import incomplete_reason, lines, read, read_attr, read_attr_text, read_per_rank, root_attributes
 
 
 def summary_lines(f, path):
@@ -23,7 +25,7 @@ def summary_lines(f, path):
     out += summary_comm(f)
     out += summary_bandwidth(f)
     out += summary_other_metrics(f)
-    out += ["", row("total time", format_time(read(f, "metrics/total_time")))]
+    out += ["", row("total time", format_time(read(f, "metrics/total_time", kind="number", ndim=0)))]
     return out
 
 
@@ -34,7 +36,10 @@ def row(key, value):
 def summary_run(f, path):
     a = root_attributes(f)
     get = lambda k: a.get(k, "?")  # noqa: E731
-    mpi = lines(a.get("mpi_library_version", "")) or ["?"]
+    mpi = a.get("mpi_library_version", "")
+    if not isinstance(mpi, str):
+        raise DesyncError("root attribute mpi_library_version = %r, expected text" % (mpi,))
+    mpi = lines(mpi) or ["?"]
     version = "format %s, desync %s (git %s)" % (
         get("format_version"), get("desync_version"), get("git_revision"))
     return [
@@ -66,8 +71,9 @@ def iterations_text(measured, warmup):
 
 
 def summary_topology(f):
-    hosts = read(f, "topology/hostname") or []
-    threads = read(f, "topology/threads")
+    hosts = read_per_rank(f, "topology/hostname", "text")
+    hosts = [] if hosts is None else hosts
+    threads = read_per_rank(f, "topology/threads")
     by_host = {}
     for rank, host in enumerate(hosts):
         by_host.setdefault(host, []).append(rank)
@@ -82,17 +88,17 @@ def summary_topology(f):
             "%d (%s)" % (t, "all ranks" if len(r) == len(threads) else "ranks " + rank_ranges(r))
             for t, r in sorted(by_count.items()))
         out.append(row("threads per rank", text))
-    domains = read(f, "topology/contention_domain")
+    domains = read_per_rank(f, "topology/contention_domain")
     if domains is not None:
         d = np.asarray(domains)
         out.append(row("contention domains", "%d distinct%s" % (
             len(set(d[d >= 0].tolist())),
             ", %d rank(s) spanning several NUMA nodes" % (d < 0).sum() if (d < 0).any() else "")))
-    offset, error = read(f, "topology/clock_offset"), read(f, "topology/clock_offset_error")
+    offset, error = (read_per_rank(f, "topology/" + k) for k in ("clock_offset", "clock_offset_error"))
     if offset is not None and error is not None and len(offset):
         out.append(row("clock offsets", "max |offset| %s, max error %s" % (
             format_time(np.nanmax(np.abs(offset))), format_time(np.nanmax(error)))))
-    warnings = lines(read_attr(f, "topology", "warnings", ""))
+    warnings = lines(read_attr_text(f, "topology", "warnings", ""))
     out.append(row("placement warnings", "none" if not warnings else warnings[0]))
     out += [row("", w) for w in warnings[1:]]
     return out
@@ -100,7 +106,7 @@ def summary_topology(f):
 
 def summary_matrix(f):
     """Total rows and nonzeros of the distributed matrix (optional /matrix group)."""
-    rows, nnz = read(f, "matrix/rows"), read(f, "matrix/nnz")
+    rows, nnz = (read(f, "matrix/" + k, kind="number") for k in ("rows", "nnz"))
     if rows is None and nnz is None:
         return []
     out = ["", "matrix"]
@@ -113,14 +119,18 @@ def summary_matrix(f):
 
 
 def summary_phases(f):
-    table = read(f, "metrics/phase_over_ranks")
+    table = read(f, "metrics/phase_over_ranks", kind="number", ndim=2)
     if table is None:
         return ["", "phases: no /metrics/phase_over_ranks in the file"]
-    names = read_attr(f, "metrics/phase_over_ranks", "phase_names") or \
-        read_attr(f, "summary/phase_stats", "phase_names") or \
-        ["phase %d" % i for i in range(len(table))]
-    argmin = read(f, "metrics/phase_argmin_rank")
-    argmax = read(f, "metrics/phase_argmax_rank")
+    names = read_attr(f, "metrics/phase_over_ranks", "phase_names")
+    if names is None:
+        names = read_attr(f, "summary/phase_stats", "phase_names")
+    if names is None:
+        names = ["phase %d" % i for i in range(len(table))]
+    if not isinstance(names, list) or len(names) != table.shape[0] or table.shape[1] < 3:
+        raise DesyncError("/metrics/phase_over_ranks: shape %s with phase_names %s; expected a row of min, "
+                          "median and max per phase name" % (table.shape, repr(names)[:60]))
+    argmin, argmax = (read(f, "metrics/phase_%s_rank" % k, kind="number", ndim=1) for k in ("argmin", "argmax"))
     out = ["", "phases: each rank's median over measured iterations; min/median/max over ranks",
            "  %-10s %12s %12s %12s %8s %8s" % ("phase", "min", "median", "max", "min@rank", "max@rank")]
     for i, name in enumerate(names):
@@ -144,9 +154,9 @@ def min_mean_max(values, fmt):
 
 def summary_comm(f):
     """Partners per rank and bytes received per iteration (/comm), min/mean/max over ranks."""
-    recv, send = read(f, "comm/recv_partner"), read(f, "comm/send_partner")
-    recv_bytes = read(f, "comm/recv_bytes")
-    offsets = read(f, "comm/offsets")
+    recv, send, recv_bytes = (read_per_rank(f, "comm/" + k, ndim=2)
+                              for k in ("recv_partner", "send_partner", "recv_bytes"))
+    offsets = read(f, "comm/offsets", kind="number")
     if recv is None and send is None and recv_bytes is None:
         return []
     out = ["", "communication (per rank and iteration; min/mean/max over ranks)"]
@@ -174,6 +184,8 @@ def summary_other_metrics(f):
     """Every scalar dataset in /metrics not shown elsewhere, formatted by its units."""
     if "metrics" not in f:
         return []
+    if not isinstance(f["metrics"], h5py.Group):
+        raise DesyncError("/metrics is a dataset, expected a group")
     out = []
     for name, ds in f["metrics"].items():
         if name in SHOWN_METRICS or not hasattr(ds, "shape") or ds.shape != ():
@@ -192,23 +204,23 @@ def summary_other_metrics(f):
 
 def summary_bandwidth(f):
     out = ["", "bandwidth"]
-    out.append(row("aggregate", format_si(read(f, "metrics/aggregate_bandwidth"), "B/s")))
-    out.append(row("effective", format_si(read(f, "metrics/effective_bandwidth"), "B/s")))
-    per_rank = read(f, "summary/bandwidth")
+    for key in ("aggregate", "effective"):
+        out.append(row(key, format_si(read(f, "metrics/%s_bandwidth" % key, kind="number", ndim=0), "B/s")))
+    per_rank = read(f, "summary/bandwidth", kind="number", ndim=1)
     if per_rank is not None and np.isfinite(per_rank).any():
         lo, hi = int(np.nanargmin(per_rank)), int(np.nanargmax(per_rank))
         out.append(row("per rank", "min %s (rank %d), median %s, max %s (rank %d)" % (
             format_si(per_rank[lo], "B/s"), lo, format_si(np.nanmedian(per_rank), "B/s"),
             format_si(per_rank[hi], "B/s"), hi)))
-    per_iteration = read(f, "summary/bytes_per_iteration")
+    per_iteration = read(f, "summary/bytes_per_iteration", kind="number")
     if per_iteration is None:  # files written before the rename
-        per_iteration = read(f, "summary/bytes_per_sweep")
+        per_iteration = read(f, "summary/bytes_per_sweep", kind="number")
     if per_iteration is not None and np.size(per_iteration):
         b = np.asarray(per_iteration, dtype=float).reshape(-1)
         text = (format_si(b[0], "B") + (" (every rank)" if len(b) > 1 else "")
                 if np.all(b == b[0]) else min_mean_max(b, lambda x: format_si(x, "B")))
         out.append(row("bytes per iteration", text))
-    errors = read(f, "metrics/verification_errors")
+    errors = read(f, "metrics/verification_errors", kind="number", ndim=0)
     if errors is not None:
         out.append(row("verification errors", errors))
     return out

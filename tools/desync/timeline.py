@@ -3,7 +3,8 @@
 import numpy as np
 
 from .errors import DesyncError
-from .h5file import read, read_attr
+from .h5file import read_attr, read_per_rank
+from .window import events_dataset
 
 
 class Timeline:
@@ -35,10 +36,13 @@ class Timeline:
 def read_timeline(f, window):
     """Read only the bounding box of the window (plus the recorded iteration after it, where
     the last one ends) from /timeline/events, then index it."""
-    ds = f["timeline/events"]
+    ds = events_dataset(f)
     names = read_attr(f, "timeline/events", "event_names")
     if names is None:
         raise DesyncError("/timeline/events has no 'event_names' attribute")
+    if not isinstance(names, list) or len(names) != ds.shape[2]:
+        raise DesyncError("/timeline/events: attribute event_names holds %s, expected %d event names"
+                          % ("%d names" % len(names) if isinstance(names, list) else repr(names)[:40], ds.shape[2]))
     names = [str(n) for n in names]
     n_iter = ds.shape[1]
     r0, r1 = window.ranks.min(), window.ranks.max() + 1
@@ -51,7 +55,7 @@ def read_timeline(f, window):
     if has_next.any():
         following = box[np.ix_(rows, window.indices[has_next] + 1 - k0)]
         next_first[:, has_next] = first_event(following)
-    hostnames = read(f, "topology/hostname")
+    hostnames = read_per_rank(f, "topology/hostname", "text")
     if hostnames is None:
         hostnames = ["?"] * ds.shape[0]
     return Timeline(events, names, window, window.iterations < 0, hostnames, next_first)

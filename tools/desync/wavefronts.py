@@ -31,7 +31,7 @@ import numpy as np
 from scipy import stats
 
 from .errors import DesyncError
-from .h5file import read
+from .h5file import read_per_rank
 from .idle import idle_times
 from .phase_classes import FALLBACK_DELAY, FALLBACK_WORK, idle_phases, not_communication, work_phases
 from .phases import phase_intervals, valid
@@ -193,7 +193,7 @@ def analyse(f, steps=None, samples=200):
     window = select_window(f)
     tl = read_timeline(f, window)
     finish = latest_event(tl.events)
-    domains = read(f, "topology/contention_domain")
+    domains = read_per_rank(f, "topology/contention_domain")
     domains = None if domains is None else np.asarray(domains)[tl.ranks]
     result = {"wavefront": wavefronts(finish, tl.ranks, tl.iterations, domains, steps)}
     intervals = phase_intervals(tl)

@@ -13,7 +13,7 @@ Rank windows are Python slices over range(P).
 import numpy as np
 
 from .errors import DesyncError
-from .h5file import to_scalar
+from .h5file import attr_int, read, require_array
 
 
 def parse_slice(text):
@@ -90,9 +90,7 @@ def select_window(f, ranks=slice(None), iterations=slice(None), include_warmup=F
     include_warmup; a missing stop is the end. stride keeps every stride-th iteration of the
     selection.
     """
-    if "timeline/events" not in f:
-        raise DesyncError("the file has no /timeline/events dataset")
-    n_ranks, n_iter = f["timeline/events"].shape[:2]
+    n_ranks, n_iter = events_dataset(f).shape[:2]
     warmup = warmup_count(f)
     recorded = recorded_iterations(f)
     rank_idx = np.arange(n_ranks)[ranks]
@@ -117,12 +115,17 @@ def select_window(f, ranks=slice(None), iterations=slice(None), include_warmup=F
     return Window(rank_idx, rows, warmup, numbers, following[rows])
 
 
+def events_dataset(f):
+    """/timeline/events, checked to be a [P, N, E] array of numbers (DesyncError naming the file)."""
+    return require_array(f, "timeline/events", 3)
+
+
 def recorded_iterations(f):
     """Deck number of every row of /timeline/events: /timeline/iteration, or (older files, every
     iteration kept) row - W."""
     n_iter = f["timeline/events"].shape[1]
     if "timeline/iteration" in f:
-        numbers = np.asarray(f["timeline/iteration"][()], dtype=np.int64)
+        numbers = np.asarray(read(f, "timeline/iteration", kind="number", ndim=1), dtype=np.int64)
         if numbers.shape == (n_iter,):
             return numbers
     return np.arange(n_iter, dtype=np.int64) - warmup_count(f)
@@ -152,9 +155,9 @@ def warmup_count(f):
     """W: root attribute warmup_iterations (else the count of /timeline/warmup), within 0..N."""
     n_iter = f["timeline/events"].shape[1]
     if "warmup_iterations" in f.attrs:
-        w = int(to_scalar(f.attrs["warmup_iterations"]))
+        w = attr_int(f.attrs, "warmup_iterations")
     elif "timeline/warmup" in f:
-        w = int(np.asarray(f["timeline/warmup"][()], dtype=bool).sum())
+        w = int(np.asarray(read(f, "timeline/warmup", kind="number", ndim=1), dtype=bool).sum())
     else:
         w = 0
     return min(max(w, 0), n_iter)

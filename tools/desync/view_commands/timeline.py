@@ -69,6 +69,17 @@ def run(args):
     return 0
 
 
+def heatmap_path(output):
+    """OUT_heatmap.png beside OUT.png: where a long window's idle heat map goes."""
+    base, suffix = os.path.splitext(output)
+    return "%s_heatmap%s" % (base, suffix or ".png")
+
+
+def extra_outputs(args):
+    """The files besides -o this command may write (cli.outputs_of: removed if it fails)."""
+    return [] if getattr(args, "no_heatmap", False) else [heatmap_path(args.output)]
+
+
 def long_run_note(args, tl, attrs, width, idle):
     """A window too long for bars: say so and write the idle heat map beside the timeline."""
     print("note: %d iterations, %.1f pixels per iteration: too many for readable bars (more than %d iterations "
@@ -81,8 +92,7 @@ def long_run_note(args, tl, attrs, width, idle):
     except DesyncError as exc:
         print("note: no idle heat map either: %s" % exc)
         return
-    base, suffix = os.path.splitext(args.output)
-    out = "%s_heatmap%s" % (base, suffix or ".png")
+    out = heatmap_path(args.output)
     title = "idle heat map: %s, %s (idle = %s)" % (attrs.get("workload", "?"), args.file, "+".join(present))
     fig = draw_heatmap(matrix, tl.ranks, tl.iterations, title)
     fig.savefig(out)

@@ -1,0 +1,117 @@
+"""How the command lines fail (desync-view, desync-campaign; tools/README.md, "Bad input files").
+
+run_guarded runs one subcommand so that whatever goes wrong ends as ONE line on stderr and an
+exit status, never a Python traceback, and a failed command leaves no output behind:
+
+  DesyncError         (a bad input file, a missing dataset, a bad argument, an empty window)
+                      status 2; a message that names no file gets the input files read so far
+                      (h5file.opened_inputs) in front
+  OSError             raised outside the reading of an input (h5file.InputFile turns those into
+                      DesyncError): an output that cannot be written, status 1
+  any other Exception a file whose content the tools do not expect (or a bug of the tools):
+                      status 2, the input files, the exception's type and message; with
+                      DESYNC_TRACEBACK=1 in the environment the traceback is printed too
+
+Outputs: the files the subcommand may write (-o, --json, ...) are looked at before it runs; when
+it fails, every one of them that it created or changed is removed (not when only its standard
+output was closed early: BrokenPipeError, status 1). Python warnings (numpy's
+"Mean of empty slice", matplotlib's) are printed as one line "warning: ..." while it runs."""
+
+import os
+import sys
+import traceback
+import warnings
+
+from .errors import DesyncError
+from .h5file import opened_inputs, set_reader
+
+TRACEBACK_ENV = "DESYNC_TRACEBACK"
+
+
+def _state(path):
+    """What is at path now: None if nothing, else (inode, size, mtime) of a regular file, or "other"."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if not os.path.isfile(path):
+        return "other"
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class Outputs:
+    """The output paths of one command and what was at each before it ran."""
+
+    def __init__(self, paths):
+        self.before = {p: _state(p) for p in dict.fromkeys(p for p in paths if p)}
+
+    def discard(self):
+        """Remove every output file the command created or changed; the removed paths."""
+        removed = []
+        for path, before in self.before.items():
+            now = _state(path)
+            if now is None or now == before or now == "other":
+                continue
+            try:
+                os.remove(path)
+                removed.append(path)
+            except OSError:
+                pass
+        return removed
+
+
+def one_line(text):
+    return " ".join(str(text).split())
+
+
+def _warning_line(message, category, filename, lineno, file=None, line=None):
+    (file or sys.stderr).write("warning: %s\n" % one_line(message))
+
+
+def _named(text, inputs):
+    """text with the input files in front unless it names one of them already."""
+    if not inputs or any(p in text for p in inputs):
+        return text
+    return "%s: %s" % (", ".join(inputs), text)
+
+
+def failure(exc, inputs):
+    """(exit status, one-line message) of an exception a command raised."""
+    opened = opened_inputs() or [p for p in inputs if p]
+    if isinstance(exc, DesyncError):
+        text = one_line(exc)
+        return 2, text if exc.path is not None else _named(text, opened_inputs())
+    if isinstance(exc, OSError):
+        return 1, one_line(exc)
+    return 2, _named("cannot process this input (%s: %s); a damaged file, or a bug of the tools "
+                     "(%s=1 prints the traceback)"
+                     % (type(exc).__name__, one_line(exc) or "no message", TRACEBACK_ENV), opened)
+
+
+def run_guarded(prog, func, args, inputs=(), outputs=(), reader=None):
+    """func(args)'s exit status, or, when it raises, the status of failure() after printing
+    "PROG: error: MESSAGE" (one line) and removing the outputs it wrote. reader names the command
+    in messages about missing datasets (h5file.set_reader)."""
+    guard = Outputs(outputs)
+    set_reader(reader)
+    saved = warnings.showwarning
+    warnings.showwarning = _warning_line
+    try:
+        return func(args)
+    except (KeyboardInterrupt, SystemExit):
+        guard.discard()
+        raise
+    except BrokenPipeError as exc:  # stdout closed early (| head): the outputs are whole, keep them
+        sys.stderr.write("%s: error: %s\n" % (prog, one_line(exc)))
+        return 1
+    except Exception as exc:  # noqa: BLE001 -- every failure ends as one line and a status
+        guard.discard()
+        code, text = failure(exc, list(inputs))
+        cause = exc.__cause__ if isinstance(exc, DesyncError) else exc  # InputFile keeps the original
+        if os.environ.get(TRACEBACK_ENV) and cause is not None and not isinstance(cause, DesyncError):
+            traceback.print_exc()
+        sys.stderr.write("%s: error: %s\n" % (prog, text))
+        return code
+    finally:
+        warnings.showwarning = saved
+        set_reader(None)
