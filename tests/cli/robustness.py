@@ -297,30 +297,58 @@ def mount_tmpfs(path, size):
 
 
 def case_full_disk(r, a, w, np):
-    """The result does not fit the file system: no hang, one message, exit 4, no file, no .tmp."""
+    """The result does not fit the file system. Known before the run (the output estimate,
+    docs/decks.md "Output size"): refused at once, exit 2, one message, nothing left. Filled up by
+    someone else while the run runs: exit 4 at the end, one message, no file, no .tmp."""
     mnt = os.path.join(w, f"full{np}")
     ok, why = mount_tmpfs(mnt, "1m")
     if not ok:
         print(f"SKIP: cannot mount a small tmpfs here ({why})")
         sys.exit(SKIP)
+    filler = os.path.join(mnt, "filler")
     try:
         out = os.path.join(mnt, "run.h5")
-        # Passes the early free-space check (which only bounds the file below) and then cannot fit.
         p = r.run(np, "run", a.deck, "--set", f"run.iterations={int(80000 / np)}", "--set", "run.warmup=0",
                   "--set", "triad.size_per_rank=64", "--set", "run.progress_interval=0", "-o", out, timeout=300)
         print(p.stdout[-1500:], p.stderr[-3000:], sep="\n")
-        print(f"exit {p.returncode} after {p.elapsed:.1f} s")
-        if p.returncode != 4:
-            fail(f"exit code {p.returncode}, expected 4 (output failed)")
+        print(f"too large from the start: exit {p.returncode} after {p.elapsed:.1f} s")
+        if p.returncode != 2 or p.elapsed > a.refuse_within:
+            fail(f"exit code {p.returncode} after {p.elapsed:.1f} s, expected 2 (refused before any work)")
         errs = desync_errors(p.stderr)
+        if len(errs) != 1 or "free, the file needs at least" not in errs[0]:
+            fail(f"expected one error line naming the room and the estimate, got {errs}")
+        if os.listdir(mnt):
+            fail(f"files left behind: {os.listdir(mnt)}")
+
+        # Room at the start, none at the end: a filler takes the file system while the run runs.
+        q = subprocess.Popen(r.cmd(np, "run", a.deck, "--set", "run.iterations=150", "--set", "run.warmup=0",
+                                   "--set", "run.progress_interval=0.2", "--set", "record.flush_seconds=0", "-o", out),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=r.env)
+        seen = ""
+        while "iteration " not in seen:
+            line = q.stdout.readline()
+            if not line:
+                fail("the run ended before it reported progress:\n" + seen + q.stderr.read())
+            seen += line
+        st = os.statvfs(mnt)
+        with open(filler, "wb") as f:
+            f.write(b"x" * max(0, st.f_bavail * st.f_frsize - 8192))
+        so, se = q.communicate(timeout=300)
+        print((seen + so)[-1500:], se[-3000:], sep="\n")
+        print(f"filled while running: exit {q.returncode}")
+        if q.returncode != 4:
+            fail(f"exit code {q.returncode}, expected 4 (output failed)")
+        errs = desync_errors(se)
         if len(errs) != 1 or not ("No space left on device" in errs[0] or " free, the result needs about " in errs[0]):
             fail(f"expected one error line naming the full disk, got {errs}")
-        left = os.listdir(mnt)
+        left = [x for x in os.listdir(mnt) if x != "filler"]
         if left:
             fail(f"files left behind: {left}")
-        if "output:" in p.stdout:
+        if "output:" in so:
             fail("a summary claims an output file")
     finally:
+        if os.path.exists(filler):
+            os.unlink(filler)
         subprocess.run(["umount", mnt])
 
 
