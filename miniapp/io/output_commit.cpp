@@ -34,14 +34,20 @@ std::string settle_and_read_back(const std::string& tmp) {
   return {};
 }
 
-// Bytes the file will take: every rank's timeline and per-rank rows, the texts, and a generous
-// allowance for HDF5's metadata. Collective.
+// Bytes the file will take: every rank's timeline and per-rank rows, the texts, and an allowance
+// for HDF5's metadata and the small datasets (a file's metadata is about 30 KiB, docs/method.md
+// section 32; the deck-based estimate of the preflight is the accurate one). Collective.
 double expected_file_bytes(const RunRecord& r, MPI_Comm comm) {
-  double mine = 64.0 * 1024.0;  // per process: its share of HDF5's metadata
-  for (const RankRecord& x : r.rows) mine += 8.0 * static_cast<double>(x.result->timeline.data().size());
+  double mine = 16.0 * 1024.0;  // per process: its rows of the small per-rank datasets
+  for (const RankRecord& x : r.rows) {
+    mine += 8.0 * static_cast<double>(x.result->timeline.data().size());
+    // An event's fields in /messages and /collectives (commands/output_estimate.cpp).
+    if (x.result->messages) mine += 37.0 * static_cast<double>(x.result->messages->count());
+    if (x.result->collectives) mine += 45.0 * static_cast<double>(x.result->collectives->count());
+  }
   MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_DOUBLE, MPI_SUM, comm);
   return mine + static_cast<double>(r.cfg.deck_text.size() + r.cfg.resolved_toml.size() + r.prov.environment.size() +
-                                    r.prov.kokkos_configuration.size()) + 1024.0 * 1024.0;
+                                    r.prov.kokkos_configuration.size()) + 128.0 * 1024.0;
 }
 
 // A full file system is found before HDF5 writes anything: HDF5 does not recover cleanly from a
