@@ -17,6 +17,13 @@ struct OutputShape {
   int datasets = 10;                // its own datasets and /metrics scalars
   int groups = 0;                   // groups its own datasets add
   double bytes = 0.0;               // their bytes, every rank's together
+
+  // A halo exchange with at most `bound` partners (the shipped partitions' largest), a send and a
+  // receive each per row: the matrix workloads' shape of /comm and /messages.
+  void halo(int ranks, int bound) {
+    partners = ranks - 1 < bound ? ranks - 1 : bound;
+    messages_per_row = 2.0 * partners;
+  }
 };
 
 }  // namespace desync

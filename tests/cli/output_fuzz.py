@@ -383,7 +383,7 @@ def worker(k, jobs, a, seeds, work, queue):
     tools = Tools()
     scratch = os.path.join(work, "scratch%d" % k)
     mutants_dir = os.path.join(work, "mutants")
-    for i in todo(a):
+    for i in selected_mutants(a):
         if i % jobs != k:
             continue
         path, desc, pair = build_mutant(a.seed, i, seeds, mutants_dir)
@@ -397,8 +397,9 @@ def worker(k, jobs, a, seeds, work, queue):
     queue.put(("exit", k))
 
 
-def todo(a):
-    return [int(x) for x in a.only] if a.only else range(a.mutants)
+def selected_mutants(a):
+    """The mutant indices this run makes: --only's, else 0..mutants-1."""
+    return [int(x) for x in a.only] if a.only else list(range(a.mutants))
 
 
 # --------------------------------------------------------------------------------------- main
@@ -430,7 +431,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "mutants"))
     print("output_fuzz: seed %d (--seed %d reproduces this run), %d mutants, %d job(s), timeout %g s per command"
-          % (a.seed, a.seed, len(todo(a)), a.jobs, a.timeout))
+          % (a.seed, a.seed, len(selected_mutants(a)), a.jobs, a.timeout))
     seeds = make_seeds(a, os.path.join(work, "seeds"))
     failures = []
 
@@ -464,7 +465,7 @@ def main():
 
     t_mut = time.monotonic()
     queue = multiprocessing.get_context("spawn").Queue()
-    jobs = max(1, min(a.jobs, len(todo(a)) or 1))
+    jobs = max(1, min(a.jobs, len(selected_mutants(a)) or 1))
     procs = [multiprocessing.get_context("spawn").Process(target=worker, args=(k, jobs, a, seeds, work, queue))
              for k in range(jobs)]
     for p in procs:
@@ -522,8 +523,8 @@ def main():
         for f in failures:
             print("  " + f)
         return 1
-    if done < len(todo(a)):
-        print("FAILED: only %d of %d mutants ran" % (done, len(todo(a))))
+    if done < len(selected_mutants(a)):
+        print("FAILED: only %d of %d mutants ran" % (done, len(selected_mutants(a))))
         return 1
     print("output_fuzz: passed")
     return 0

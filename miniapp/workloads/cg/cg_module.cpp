@@ -55,8 +55,7 @@ WorkloadModule cg_module() {
     OutputShape s;
     s.events = 13;
     s.phases = 15;
-    s.partners = std::min(ranks - 1, 3);
-    s.messages_per_row = 2.0 * s.partners;
+    s.halo(ranks, 3);
     s.datasets = 22;
     s.groups = 2;
     s.bytes = 600.0;

@@ -46,8 +46,7 @@ WorkloadModule chebfd_module() {
     s.events = static_cast<int>(chebfd::event_names(cfg.params.get<ChebfdConfig>().scheme).size());
     s.phases = s.events + 2;
     s.warmup = 0;
-    s.partners = std::min(ranks - 1, 3);
-    s.messages_per_row = 2.0 * s.partners;
+    s.halo(ranks, 3);
     s.datasets = 25;
     s.groups = 1;
     s.bytes = 380.0;

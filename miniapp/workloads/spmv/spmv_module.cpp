@@ -55,8 +55,7 @@ WorkloadModule spmv_module() {
     OutputShape s;
     s.events = static_cast<int>(spmv_event_names(cfg.params.get<SpmvConfig>().scheme).size());
     s.phases = s.events + 2;
-    s.partners = std::min(ranks - 1, 3);
-    s.messages_per_row = 2.0 * s.partners;
+    s.halo(ranks, 3);
     s.datasets = 22;
     s.groups = 1;
     s.bytes = 340.0;

@@ -30,8 +30,7 @@ WorkloadModule stencil_module() {
     OutputShape s;
     s.events = static_cast<int>(stencil_event_names().size());
     s.phases = s.events + 2;
-    s.partners = std::min(ranks - 1, 4);
-    s.messages_per_row = 2.0 * s.partners;
+    s.halo(ranks, 4);
     s.datasets = 18;
     s.bytes = 264.0;
     return s;
