@@ -9,7 +9,9 @@
 #include <cstdlib>
 
 #include "core/errors.hpp"
+#include "record/collective_log.hpp"
 #include "record/iteration_events.hpp"
+#include "record/message_log.hpp"
 #include "record/provenance.hpp"
 #include "record/record_window.hpp"
 #include "workloads/registry.hpp"
@@ -25,13 +27,12 @@ constexpr double meta_file = 3900.0;
 constexpr double meta_group = 530.0;
 constexpr double meta_dataset = 410.0;
 // Datasets and groups every file has (/config 3, /provenance 4, /topology 14, /timeline 3, /comm 4,
-// /summary 3, /phases 4, /metrics 7; the root and 8 groups), and what /messages and /collectives add.
-constexpr int shared_datasets = 42, shared_groups = 9;
+// /summary 5, /phases 4, /metrics 7; the root and 8 groups), and what /messages and /collectives add.
+constexpr int shared_datasets = 44, shared_groups = 9;
 constexpr int message_datasets = 10, collective_datasets = 11;
-// Bytes of one message event (peer, bytes, communicator, tag, send, post, done) and one collective
-// part (kind, family, dup, root, bytes, post, posted, done); 3 counters per rank each.
-constexpr double message_event_bytes = 4 + 8 + 4 + 4 + 1 + 8 + 8;
-constexpr double collective_event_bytes = 1 + 4 + 4 + 4 + 8 + 8 + 8 + 8;
+// Bytes of one message event and one collective part (the logs' own); 3 counters per rank each.
+constexpr double message_event_bytes = MessageLog::event_bytes;
+constexpr double collective_event_bytes = CollectiveLog::event_bytes;
 // Texts that do not come from the deck: Kokkos' configuration, the eager-limit description, the
 // hwloc version (measured: about 1.3 KiB; the root's strings are in meta_file).
 constexpr double other_texts = 1400.0;
@@ -75,9 +76,9 @@ OutputEstimate estimate_output(const Config& cfg, int ranks) {
     datasets += collective_datasets;
     groups += 1;
   }
-  // /topology, /comm (4 values per partner), /summary (3 statistics per phase, 2 numbers), /metrics.
+  // /topology, /comm (4 values per partner), /summary (3 statistics per phase, 4 numbers), /metrics.
   const double threads = std::max<double>(static_cast<double>(cfg.threads.per_rank), 1.0);
-  e.add("per-rank rows", p * (topology_rank + threads * topology_thread + s.partners * 24.0 + phases * 24.0 + 16.0) +
+  e.add("per-rank rows", p * (topology_rank + threads * topology_thread + s.partners * 24.0 + phases * 24.0 + 32.0) +
                              phases * 40.0);
   e.add("workload datasets", s.bytes);
   // /config and /provenance: the deck as read, as resolved, the overrides, the environment (the

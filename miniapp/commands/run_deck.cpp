@@ -80,6 +80,14 @@ void add_result_digest(WorkloadResult& r, MPI_Comm comm) {
   r.datasets.push_back({"summary", "result_norm2", "1", {}, {r.has_result_digest ? r.result_norm2 : 0.0}, true, false});
 }
 
+// /summary/memory_estimate and /summary/peak_resident (docs/output.md): the rank's preflight
+// estimate beside what the process really held at its peak, up to the end of the loop (the final
+// write's own buffers come after); the output_estimate_decks ctest compares them.
+void add_memory_record(WorkloadResult& r, const MemoryEstimate& mem) {
+  r.datasets.push_back({"summary", "memory_estimate", "B", {}, {mem.total()}, true, false});
+  r.datasets.push_back({"summary", "peak_resident", "B", {}, {peak_resident_bytes()}, true, false});
+}
+
 }  // namespace
 
 const std::string& pending_output() { return g_pending; }
@@ -138,6 +146,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   const Timeline& tl = result.timeline;
   const RunMetrics metrics = settle_result(result, ctx);
   add_result_digest(result, comm);
+  add_memory_record(result, mem);
   std::int64_t errors = 0;
   const std::string verification = verdict(result, result.timeline, comm, errors);
 

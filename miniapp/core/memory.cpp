@@ -40,7 +40,24 @@ double read_number(const std::string& path) {
     return 0.0;
   }
 }
+// A "Key:   123 kB" line of /proc/self/status, in bytes.
+double status_bytes(const char* key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const std::string k = std::string(key) + ":";
+  while (std::getline(in, line))
+    if (line.rfind(k, 0) == 0) {
+      std::istringstream is(line.substr(k.size()));
+      double kib = 0;
+      is >> kib;
+      return kib * 1024.0;
+    }
+  return 0.0;
+}
 }  // namespace
+
+double resident_bytes() { return status_bytes("VmRSS"); }
+double peak_resident_bytes() { return status_bytes("VmHWM"); }
 
 double node_available_bytes() {
   double avail = 0.0;

@@ -28,4 +28,9 @@ std::string format_bytes(double bytes);
 // memory.max - memory.current where a cgroup limit exists; 0 if unknown.
 double node_available_bytes();
 
+// This process's resident set now (VmRSS) and at its peak so far (VmHWM), from /proc/self/status;
+// 0 where the system has no such file.
+double resident_bytes();
+double peak_resident_bytes();
+
 }  // namespace desync

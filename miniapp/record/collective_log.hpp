@@ -14,6 +14,9 @@ enum class CollKind : std::uint8_t { bcast = 1, reduce = 2, allreduce = 3, send 
 
 class CollectiveLog {
  public:
+  // Bytes of one part (kind, family, dup, root, bytes, post, posted, done): in memory, allocated
+  // for the whole capacity up front, and in the file.
+  static constexpr double event_bytes = 1 + 4 + 4 + 4 + 8 + 8 + 8 + 8;
   // families: the names of the communicator families (row, column, ...), indexed by `family`.
   CollectiveLog(std::int64_t capacity, std::vector<std::string> families);
 

@@ -10,6 +10,9 @@ namespace desync {
 
 class MessageLog {
  public:
+  // Bytes of one event (peer, comm, tag, bytes, send, post, done): in memory, allocated for the
+  // whole capacity up front, and in the file.
+  static constexpr double event_bytes = 4 + 4 + 4 + 8 + 1 + 8 + 8;
   explicit MessageLog(std::int64_t capacity);
 
   // Reserves n consecutive events; returns the first index, or -1 if they do not fit (dropped).

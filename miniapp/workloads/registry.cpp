@@ -1,7 +1,10 @@
 #include "workloads/registry.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "record/collective_log.hpp"
+#include "record/message_log.hpp"
 #include "workloads/cg/cg_module.hpp"
 #include "workloads/chebfd/chebfd_module.hpp"
 #include "workloads/collbench/collbench_module.hpp"
@@ -63,12 +66,30 @@ std::int64_t planned_iterations(const Config& cfg) {
 
 MemoryEstimate estimate_memory(const Config& cfg, int rank, int size) {
   MemoryEstimate m = workload_module(cfg.run.workload).memory(cfg, rank, size);
-  // Freed before the workload allocates; counted on top, which overstates the peak a little.
-  if (cfg.run.stream_table) m.add("STREAM table (before the run)", stream_table_memory(cfg, rank, size));
   // A flush during the run copies the timeline rows done (commands/run_flush.cpp): at most one more.
   if (cfg.record.flush_seconds > 0)
     for (const auto& [what, bytes] : MemoryEstimate(m).parts)
       if (what == "timeline") m.add("timeline copy (a flush)", bytes);
+  // [comm] record_messages: the logs are allocated whole before the loop, the message log at
+  // record_messages_max events, the collective log at the run's parts (at most that many).
+  if (cfg.comm.record_messages) {
+    const WorkloadModule& w = workload_module(cfg.run.workload);
+    const OutputShape s = w.output_shape ? w.output_shape(cfg, std::max(size, 1)) : OutputShape{};
+    const double cap = static_cast<double>(cfg.comm.record_messages_max);
+    if (s.messages_per_row > 0) m.add("message log", cap * MessageLog::event_bytes);
+    if (s.collectives_per_row > 0)
+      m.add("collective log", std::min(cap, s.collectives_per_row * static_cast<double>(planned_iterations(cfg))) *
+                                  CollectiveLog::event_bytes);
+  }
+  // The STREAM table's arrays are freed before the workload allocates: the peak is the larger of
+  // the two, so only what the table needs beyond the workload counts.
+  if (cfg.run.stream_table)
+    m.add("STREAM table (before the run, beyond the workload)", std::max(0.0, stream_table_memory(cfg, rank, size) - m.total()));
+  // What the process holds before the workload allocates: MPI's, Kokkos', HDF5's and the other
+  // libraries' code and buffers, measured, not modelled (50-60 MiB with Open MPI here; more with a
+  // GPU runtime). Called in the run's preflight this is the rank's own; in `desync check`, the
+  // checking process's (docs/decks.md, "Memory").
+  m.add("runtime", resident_bytes());
   return m;
 }
 

@@ -5,7 +5,9 @@ Every shipped deck under inputs/ (not inputs/campaigns/, campaign files; not inp
 decks of the papers that take minutes to hours here) runs shortened ([run] iterations and warmup
 lowered where the workload reads them, [record] flush_seconds = 0) on a rank count it accepts, and
 the size of its file is compared with what `desync check --ranks P` (same --set overrides) prints as
-"# output estimate": within 20 %. A few more points record messages or collectives ([comm]
+"# output estimate": within 20 %. The same runs check the memory estimate: each rank's
+/summary/memory_estimate (the preflight's) against its /summary/peak_resident (VmHWM), within 25 %.
+A few more points record messages or collectives ([comm]
 record_messages) or keep a window of rows ([record] window, stride). Prints a table; exit 1 if any
 point is off, 2 if a deck could not be run at all.
 """
@@ -19,6 +21,7 @@ import time
 
 UNITS = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
 TOLERANCE = 0.20
+MEMORY_TOLERANCE = 0.25
 SHORTEN = ["run.iterations=20", "run.warmup=2", "record.flush_seconds=0", "run.progress_interval=0"]
 # Points that exercise the optional parts: (deck, extra --set overrides).
 EXTRA = [
@@ -67,6 +70,15 @@ def accepted_overrides(desync, deck, sets, env):
 def estimate(text):
     m = re.search(r"# output estimate on (\d+) rank\(s\): ([0-9.]+) (B|KiB|MiB|GiB|TiB)", text)
     return (int(m.group(1)), float(m.group(2)) * UNITS[m.group(3)]) if m else (None, None)
+
+
+def memory_ratio(h5):
+    """The rank whose estimate / peak resident size is furthest from 1: (ratio, estimate, peak)."""
+    import h5py
+    with h5py.File(h5, "r") as f:
+        est, peak = f["summary/memory_estimate"][:], f["summary/peak_resident"][:]
+    worst = max(range(len(est)), key=lambda i: abs(est[i] / peak[i] - 1.0))
+    return est[worst] / peak[worst], est[worst], peak[worst]
 
 
 def main():
@@ -118,16 +130,22 @@ def main():
             continue
         actual = os.path.getsize(h5)
         ratio = est / actual
+        mem, mem_est, mem_peak = memory_ratio(h5)
         ok = abs(ratio - 1.0) <= TOLERANCE
-        bad += 0 if ok else 1
+        mem_ok = abs(mem - 1.0) <= MEMORY_TOLERANCE
+        bad += (0 if ok else 1) + (0 if mem_ok else 1)
         label = deck + ("" if not extra else " " + " ".join(extra))
-        rows.append((label, ranks, est, actual, ratio, time.time() - t, ok))
-        print(f"{label:70s} {ranks:3d} {est / 1024:10.1f} KiB {actual / 1024:10.1f} KiB {ratio:6.3f} {time.time() - t:5.1f} s"
-              f"{'' if ok else '  OFF BY MORE THAN 20 %'}", flush=True)
-    print(f"\n{'deck':70s} {'P':>3s} {'estimate':>14s} {'actual':>14s} {'ratio':>6s}")
-    for label, ranks, est, actual, ratio, _, ok in rows:
-        print(f"{label:70s} {ranks:3d} {est / 1024:10.1f} KiB {actual / 1024:10.1f} KiB {ratio:6.3f}{'' if ok else '  <-- off'}")
-    print(f"{len(rows)} point(s), {bad} off by more than {TOLERANCE:.0%}, {broken} not run; {time.time() - t0:.0f} s")
+        rows.append((label, ranks, est, actual, ratio, ok, mem_est, mem_peak, mem, mem_ok))
+        print(f"{label:60s} {ranks:3d} {est / 1024:9.1f} {actual / 1024:9.1f} KiB {ratio:6.3f}{'' if ok else ' OFF'}  "
+              f"{mem_est / 2**20:7.1f} {mem_peak / 2**20:7.1f} MiB {mem:6.3f}{'' if mem_ok else ' OFF'}  {time.time() - t:5.1f} s",
+              flush=True)
+    print(f"\n{'deck':60s} {'P':>3s} {'output estimate':>15s} {'written':>9s} {'ratio':>6s}  "
+          f"{'memory estimate':>15s} {'peak RSS':>8s} {'ratio':>6s}  (memory: the rank furthest from 1)")
+    for label, ranks, est, actual, ratio, ok, mem_est, mem_peak, mem, mem_ok in rows:
+        print(f"{label:60s} {ranks:3d} {est / 1024:11.1f} KiB {actual / 1024:5.1f} KiB {ratio:6.3f}{'' if ok else ' <--'}  "
+              f"{mem_est / 2**20:11.1f} MiB {mem_peak / 2**20:4.1f} MiB {mem:6.3f}{'' if mem_ok else ' <--'}")
+    print(f"{len(rows)} point(s), {bad} estimate(s) off (output by more than {TOLERANCE:.0%}, memory by more than "
+          f"{MEMORY_TOLERANCE:.0%}), {broken} not run; {time.time() - t0:.0f} s")
     return 2 if broken else 1 if bad else 0
 
 

@@ -27,19 +27,7 @@ std::vector<std::string> event_names() { return {"begin", "post_end", "wait_end"
 
 constexpr int reply_tag = channel_tags - 1;  // the bandwidth mode's zero-byte reply; data tags are 0 .. window-1
 
-// Where this rank stands: its partner, and whether it is the pair's first rank (the one timed).
-struct Role {
-  int peer = -1;
-  bool first = false;
-  int pair = -1;
-};
-
-Role role_of(int rank, int size, int pairs) {
-  const int half = size / 2;
-  if (rank < pairs) return {rank + half, true, rank};
-  if (rank >= half && rank - half < pairs) return {rank - half, false, rank - half};
-  return {};
-}
+using Role = PingpongRole;
 
 // The byte a message of size index s from rank `from` holds at position k: every byte of every
 // size differs from its neighbours' and from the other direction's.
@@ -92,6 +80,13 @@ struct PairTimes {
 
 }  // namespace
 
+PingpongRole pingpong_role(int rank, int size, int pairs) {
+  const int half = size / 2;
+  if (rank < pairs) return {rank + half, true, rank};
+  if (rank >= half && rank - half < pairs) return {rank - half, false, rank - half};
+  return {};
+}
+
 int pingpong_pairs(const PingpongConfig& c, int size) {
   if (c.pairs > 0) return static_cast<int>(c.pairs);
   return c.mode == PingpongMode::pingpong ? 1 : size / 2;
@@ -102,14 +97,15 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   const PingpongConfig& c = cfg.params.get<PingpongConfig>();
   const int rank = comm_rank(comm), size = comm_size(comm);
   const int pairs = pingpong_pairs(c, size);
-  const Role me = role_of(rank, size, pairs);
+  const Role me = pingpong_role(rank, size, pairs);
   const bool bw = c.mode == PingpongMode::bandwidth;
   const std::int64_t reps = cfg.run.iterations, nsizes = static_cast<std::int64_t>(c.sizes.size());
   const std::size_t largest = static_cast<std::size_t>(*std::max_element(c.sizes.begin(), c.sizes.end()));
   const std::size_t window = bw ? static_cast<std::size_t>(c.window) : 1;
 
   const Communicators comms(comm, cfg.comm);
-  PageBuffer send(std::max<std::size_t>(largest, 1)), recv(std::max<std::size_t>(largest * window, 1));
+  // The bandwidth mode's first rank receives only the zero-byte reply (reply_byte): no window.
+  PageBuffer send(std::max<std::size_t>(largest, 1)), recv(bw && me.first ? 1 : std::max<std::size_t>(largest * window, 1));
   unsigned char reply_byte = 0;  // the zero-byte reply's buffer
   WorkloadResult r(Timeline(event_names(), nsizes * reps, 0));
   Timeline& tl = r.timeline;

@@ -29,4 +29,13 @@ MemoryEstimate pingpong_memory(const Config& cfg, int rank, int size);
 // Pairs taking part: [pingpong] pairs, or its default for the mode.
 int pingpong_pairs(const PingpongConfig& c, int size);
 
+// Where a rank stands: its partner (-1: in no pair), and whether it is the pair's first rank
+// (the one timed; in the bandwidth mode the sender of the window).
+struct PingpongRole {
+  int peer = -1;
+  bool first = false;
+  int pair = -1;
+};
+PingpongRole pingpong_role(int rank, int size, int pairs);
+
 }  // namespace desync
