@@ -49,7 +49,7 @@ double RunFlusher::flush(const WorkloadResult& result, std::int64_t iterations_d
     log::warn("[record] flushing what ran to {} failed ({}); the run goes on and writes its file at the end\n",
               generations_.link(), failure);
   } else {
-    log::info("[record] {} measured iterations on disk in {} (flush {}, {:.2f} s)\n", measured, generations_.link(),
+    log::info("[record] {} measured iterations on disk in {} (flush {}, {:.3f} s)\n", measured, generations_.link(),
               generations_.flushes(), took);
   }
   return took;

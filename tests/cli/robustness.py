@@ -295,6 +295,38 @@ def case_launcher_signal(r, a, w, sig, patient):
         # Killed one second after the SIGTERM: possibly inside the final write (OUT.tmp left).
         check_partial(out, flushed, tmp_ok=True)
 
+def case_flush_between_iterations(r, a, w):
+    """A flush happens between two iterations, never inside the measured part of one (issue 26,
+    item 6): with every flush held 1 s (DESYNC_TEST_PAUSE_IN_FLUSH), each flush shows as a gap
+    of at least that between one row's last event and the next row's first, on every rank, and
+    no row's own span (first event to last) comes near it."""
+    import h5py
+    import numpy as np
+    pause = 1.0
+    out = os.path.join(w, "flushing.h5")
+    env = dict(r.env, DESYNC_TEST_PAUSE_IN_FLUSH=str(pause))
+    p = r.run(2, "run", a.deck, "--set", "run.iterations=600", "--set", "run.warmup=2", "--set", "record.flush_seconds=1",
+              "--set", "run.progress_interval=0", "-o", out, env=env)
+    flushes = [l for l in p.stdout.splitlines() if l.startswith("[record]") and "(flush " in l]
+    print("\n".join(flushes))
+    if p.returncode != 0:
+        fail(f"the run failed ({p.returncode}): {p.stderr[-1500:]}")
+    if not flushes:
+        fail("no flush happened in a run of several seconds with [record] flush_seconds = 1")
+    with h5py.File(out, "r") as f:
+        ev = f["timeline/events"][:]
+    first, last = np.nanmin(ev, axis=2), np.nanmax(ev, axis=2)  # [P, rows]
+    span = last - first
+    gaps = first[:, 1:] - last[:, :-1]
+    long_gaps = (gaps >= 0.9 * pause).sum(axis=1)
+    print(f"{len(flushes)} flush(es); rows: longest span {np.nanmax(span):.3f} s; gaps >= {0.9 * pause} s per rank: "
+          f"{long_gaps.tolist()}")
+    if np.nanmax(span) >= 0.9 * pause:
+        fail("an iteration's measured span holds a flush")
+    if (long_gaps < len(flushes)).any():
+        fail(f"{len(flushes)} flushes but only {long_gaps.tolist()} gaps of their length between rows")
+
+
 def mount_tmpfs(path, size):
     os.makedirs(path, exist_ok=True)
     p = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", path], capture_output=True, text=True)
@@ -454,7 +486,7 @@ def case_plan_json(r, a, w):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("case", choices=["sigterm", "killed_rank", "kill_in_flush", "launcher_sigint", "launcher_sigterm",
-                                     "launcher_sigint_patient", "launcher_sigterm_patient", "full_disk_np1", "full_disk_np4", "bad_paths", "memory", "plan_json"])
+                                     "launcher_sigint_patient", "launcher_sigterm_patient", "flush_between_iterations", "full_disk_np1", "full_disk_np4", "bad_paths", "memory", "plan_json"])
     ap.add_argument("--desync", required=True)
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--preflags", default="")
@@ -478,6 +510,8 @@ def main():
     elif a.case.startswith("launcher_sig"):
         sig = signal.SIGINT if a.case.startswith("launcher_sigint") else signal.SIGTERM
         case_launcher_signal(r, a, w, sig, a.case.endswith("_patient"))
+    elif a.case == "flush_between_iterations":
+        case_flush_between_iterations(r, a, w)
     elif a.case.startswith("full_disk"):
         case_full_disk(r, a, w, int(a.case[-1]))
     elif a.case == "bad_paths":
