@@ -55,6 +55,14 @@ std::vector<Step> compute_then_exchange(const Config& cfg, const std::vector<Ste
   return s;
 }
 
+std::vector<Step> with_other_sync(const std::vector<Step>& steps, SyncMode sync) {
+  std::vector<Step> v;
+  for (const Step& s : steps)
+    if (s.op != Op::sync) v.push_back(s);
+  if (sync == SyncMode::none) v.push_back({Op::sync, 0});
+  return v;
+}
+
 int event_of(const Program& p, const std::string& name) {
   for (std::size_t i = 0; i < p.event_names.size(); ++i)
     if (p.event_names[i] == name) return static_cast<int>(i);

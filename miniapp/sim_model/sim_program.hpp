@@ -56,6 +56,11 @@ struct Program {
   std::vector<std::string> mpi_phases{"post", "wait", "reply", "sync"};
   std::vector<WorkloadDataset> datasets;  // global datasets of the workload (the same for all ranks)
   int delay_begin = -1, delay_end = -1, sync_end = -1;  // event indices the driver's steps mark
+  // The paired run of [spmv] compare_barrier: after the run, every rank meets (at no simulated
+  // cost, as the real ranks meet in a barrier before a loop) and runs the iterations again with
+  // these steps, the same iteration with the other [comm] sync; empty: no paired run. The driver
+  // then reports P_D as a real run does (docs/method.md section 13).
+  std::vector<Step> paired_steps;
   std::string model;                // how the workload's phases are modelled, for /simulation/model
 };
 
@@ -99,6 +104,10 @@ Exchange exchange_of(const PartnerList& partners);
 // The iteration frame every program shares: the compute steps, then delay, post, wait, sync
 // (the order of the real loop, loop/experiment_loop.hpp); events of iteration_event_names().
 std::vector<Step> compute_then_exchange(const Config& cfg, const std::vector<Step>& compute);
+
+// The steps of the paired run: `steps` with the other [comm] sync than `sync`, as the real paired
+// run chooses it (a barrier after every iteration where the deck has no sync, none where it has one).
+std::vector<Step> with_other_sync(const std::vector<Step>& steps, SyncMode sync);
 
 // The index of event `name` in the program's event_names (the real workload's list); a missing
 // name is a programming error (std::logic_error), never a NaN column.

@@ -104,6 +104,13 @@ struct StopControl {
   int signal = 0;
 };
 
+// The paired run: decided once, by the first rank past the barrier after the first run, so that
+// every rank takes the same decision although a signal may arrive between two ranks' checks.
+struct PairControl {
+  bool decided = false, run = false;
+  StopControl stop;  // the paired run's own stop agreement
+};
+
 // One virtual rank. Eager sends complete at the sender without the receiver (their mailbox has
 // the receiver as permanent receiver); their handles are released at the rank's next post, never
 // detached (SimGrid 3.32 removes detached communications by a linear search). Rendezvous sends
@@ -112,24 +119,43 @@ class RankActor {
  public:
   RankActor(int rank, const Config& cfg, const Platform& platform, const Program& prog, const SimHosts& hosts,
             const Wiring& wiring, SimOutcome& out, sg4::BarrierPtr barrier, double sync_cost,
-            const std::function<void(std::int64_t, double)>* progress, StopControl& stop)
+            const std::function<void(std::int64_t, double)>* progress, StopControl& stop, PairControl& pair)
       : rank_(rank), cfg_(cfg), prog_(prog), work_(prog.ranks[static_cast<std::size_t>(rank)]), wiring_(wiring), out_(out),
-        barrier_(std::move(barrier)), sync_cost_(sync_cost), progress_(progress), stop_(stop),
+        barrier_(std::move(barrier)), sync_cost_(sync_cost), progress_(progress), stop_(stop), pair_(pair),
         memory_(hosts.memory[static_cast<std::size_t>(hosts.place[static_cast<std::size_t>(rank)].domain)]),
         memory_bound_(memory_bound_of(platform, hosts.place[static_cast<std::size_t>(rank)])),
         core_factor_(1.0 / (platform.threads_per_rank * hosts.place[static_cast<std::size_t>(rank)].core_share)) {}
 
   void operator()() {
-    Timeline& tl = out_.timeline[static_cast<std::size_t>(rank_)];
     const std::vector<double> delay = delay_schedule(cfg_, rank_);
+    run_loop(prog_.steps, out_.timeline[static_cast<std::size_t>(rank_)], delay, stop_, 0);
+    if (!prog_.paired_steps.empty()) {
+      // The real paired run starts after a barrier; here the ranks meet at no simulated cost.
+      barrier_->wait();
+      if (!pair_.decided) {
+        pair_.decided = true;
+        pair_.run = stop_.last < 0 && stop_signal() == 0;
+      }
+      if (pair_.run)
+        run_loop(prog_.paired_steps, out_.paired[static_cast<std::size_t>(rank_)], delay, pair_.stop, prog_.iterations);
+    }
+    out_.stamp_errors[static_cast<std::size_t>(rank_)] = errors_;
+    out_.messages[static_cast<std::size_t>(rank_)] = checked_;
+  }
+
+ private:
+  // One loop over the program's iterations with `steps` into `tl`; `stop` is the loop's stop
+  // agreement; rank 0 reports progress as iteration `it + counted` (the paired run counts on).
+  void run_loop(const std::vector<Step>& steps, Timeline& tl, const std::vector<double>& delay, StopControl& stop,
+                std::int64_t counted) {
     std::vector<std::vector<void*>> got(wiring_.in.size());
     for (std::size_t k = 0; k < got.size(); ++k) got[k].assign(wiring_.in[k].size(), nullptr);
     std::vector<std::vector<sg4::CommPtr>> pending(wiring_.in.size());
     std::vector<sg4::CommPtr> eager_sent;
-    std::int64_t errors = 0, checked = 0, released = -1;
+    std::int64_t released = -1;
     for (std::int64_t it = 0; it < prog_.iterations; ++it) {
-      stop_.furthest = std::max(stop_.furthest, it);
-      for (const Step& s : prog_.steps) {
+      stop.furthest = std::max(stop.furthest, it);
+      for (const Step& s : steps) {
         switch (s.op) {
           case Op::mark: tl.set(it, s.arg, sg4::Engine::get_clock()); break;
           case Op::memory: {
@@ -177,8 +203,8 @@ class RankActor {
             sg4::Comm::wait_all(pending[k]);
             pending[k].clear();
             for (void* g : got[k]) {
-              ++checked;
-              if (g != stamp(it)) ++errors;
+              ++checked_;
+              if (g != stamp(it)) ++errors_;
             }
             break;
           }
@@ -189,19 +215,16 @@ class RankActor {
             break;
         }
       }
-      if (progress_) (*progress_)(it, sg4::Engine::get_clock());
-      if (stop_.last < 0 && stop_signal() != 0) {
-        stop_.last = stop_.furthest;
-        stop_.signal = stop_signal();
+      if (progress_) (*progress_)(it + counted, sg4::Engine::get_clock());
+      if (stop.last < 0 && stop_signal() != 0) {
+        stop.last = stop.furthest;
+        stop.signal = stop_signal();
       }
-      if (stop_.last >= 0 && it >= stop_.last) break;
+      if (stop.last >= 0 && it >= stop.last) break;
     }
     if (!eager_sent.empty()) sg4::Comm::wait_all(eager_sent);
-    out_.stamp_errors[static_cast<std::size_t>(rank_)] = errors;
-    out_.messages[static_cast<std::size_t>(rank_)] = checked;
   }
 
- private:
   int rank_;
   const Config& cfg_;
   const Program& prog_;
@@ -212,11 +235,17 @@ class RankActor {
   double sync_cost_;
   const std::function<void(std::int64_t, double)>* progress_;
   StopControl& stop_;
+  PairControl& pair_;
+  std::int64_t errors_ = 0, checked_ = 0;
   sg4::Host* memory_;
   double memory_bound_, core_factor_;
 };
 
 }  // namespace
+
+double modelled_sync_cost(const Platform& platform, int ranks) {
+  return platform.sync_latency * std::ceil(std::log2(std::max(ranks, 2)));
+}
 
 SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Program& prog, const SimHosts& hosts,
                           const std::function<void(std::int64_t, double)>& progress) {
@@ -226,16 +255,19 @@ SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Pro
   for (int r = 0; r < ranks; ++r) out.timeline.emplace_back(prog.event_names, prog.iterations, prog.warmup);
   out.stamp_errors.assign(prog.ranks.size(), 0);
   out.messages.assign(prog.ranks.size(), 0);
+  if (!prog.paired_steps.empty())
+    for (int r = 0; r < ranks; ++r) out.paired.emplace_back(prog.event_names, prog.iterations, prog.warmup);
   StopControl stop;
+  PairControl pair;
   std::vector<std::vector<sg4::Mailbox*>> eager_boxes;
   const std::vector<Wiring> wiring = wire(cfg, platform, prog, hosts, eager_boxes);
   // A barrier or allreduce: everyone leaves when the last arrives, after log2(P) stages.
   sg4::BarrierPtr barrier = sg4::Barrier::create(static_cast<unsigned>(ranks));
-  const double sync_cost = platform.sync_latency * std::ceil(std::log2(std::max(ranks, 2)));
+  const double sync_cost = modelled_sync_cost(platform, ranks);
   for (int r = 0; r < ranks; ++r) {
     sg4::ActorPtr a = sg4::Actor::create("rank" + std::to_string(r), hosts.rank[static_cast<std::size_t>(r)],
                                          RankActor(r, cfg, platform, prog, hosts, wiring[static_cast<std::size_t>(r)], out,
-                                                   barrier, sync_cost, r == 0 ? &progress : nullptr, stop));
+                                                   barrier, sync_cost, r == 0 ? &progress : nullptr, stop, pair));
     for (sg4::Mailbox* box : eager_boxes[static_cast<std::size_t>(r)]) box->set_receiver(a);
   }
   sg4::Engine::get_instance()->run();
@@ -246,6 +278,11 @@ SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Pro
     out.stop_signal = stop.signal;
     for (Timeline& tl : out.timeline) tl.truncate(std::min(tl.iterations(), stop.last + 1));
   }
+  // A paired run stopped early: the first run's numbers stand, the file is marked stopped and P_D
+  // is not reported (as in a real run); one not run at all leaves no paired timelines.
+  if (!pair.run) out.paired.clear();
+  if (pair.run && pair.stop.last >= 0) out.stop_signal = pair.stop.signal;
+  out.paired_complete = pair.run && pair.stop.last < 0;
   return out;
 }
 

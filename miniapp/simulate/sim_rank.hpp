@@ -18,11 +18,20 @@ struct SimOutcome {
   std::vector<std::int64_t> messages;      // per rank: messages received and checked
   double simulated_time = 0.0;             // the simulated clock at the end
   int stop_signal = 0;                     // a stop request ended it early (timelines truncated)
+  // The paired run (Program::paired_steps): per rank its timeline, empty when the program has
+  // none or a stop request came first; paired_complete: it ran to its end.
+  std::vector<Timeline> paired;
+  bool paired_complete = false;
 };
+
+// What one [comm] sync costs on the modelled cluster beyond waiting for the last rank: a barrier or
+// allreduce of ceil(log2 P) stages of the platform's sync_latency.
+double modelled_sync_cost(const Platform& platform, int ranks);
 
 // Creates the actors and their mailboxes (the Engine and the platform must exist), runs the
 // simulation and returns what the ranks recorded. `progress` is called from rank 0's actor after
-// each iteration (iteration, simulated time).
+// each iteration (iteration, simulated time; the paired run's iterations count on from the first
+// run's last).
 SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Program& program, const SimHosts& hosts,
                           const std::function<void(std::int64_t, double)>& progress);
 

@@ -5,6 +5,7 @@
 #include <simgrid/version.h>
 #include <xbt/log.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "commands/preflight.hpp"
@@ -16,6 +17,7 @@
 #include "core/stop_request.hpp"
 #include "io/output_file.hpp"
 #include "metrics/comm_balance.hpp"
+#include "metrics/desync_speedup.hpp"
 #include "metrics/phase_stats.hpp"
 #include "record/mpi_library.hpp"
 #include "record/provenance.hpp"
@@ -70,6 +72,47 @@ std::string model_text(const sim::Platform& p, const sim::Program& prog) {
       p.sync_latency, prog.model);
 }
 
+// The slowest rank's span of the measured iterations (metrics/phase_stats.hpp's measured_wall,
+// over the simulated ranks instead of a communicator).
+double measured_wall(const std::vector<Timeline>& timelines) {
+  double wall = 0.0;
+  for (const Timeline& tl : timelines) {
+    const MeasuredSpan s = measured_span(tl);
+    if (!std::isnan(s.first) && !std::isnan(s.last)) wall = std::max(wall, s.last - s.first);
+  }
+  return wall;
+}
+
+// [spmv] compare_barrier simulated (Program::paired_steps): the real run's metrics under the same
+// names (docs/method.md section 13), from the two simulated loops; the barrier's cost is the
+// modelled one (every rank leaves when the last arrives, plus ceil(log2 P) x sync_latency), so
+// P_barrier subtracts exactly what the model added. Without a complete paired run only the first
+// run's numbers (as a real run stopped in its paired run).
+std::vector<NamedValue> paired_metrics(const Config& cfg, const sim::Program& prog, const std::vector<WorkloadResult>& first,
+                                       const std::vector<Timeline>& paired, bool complete, double barrier) {
+  std::vector<Timeline> own;
+  own.reserve(first.size());
+  double flops_per_iteration = 0.0;
+  for (std::size_t r = 0; r < first.size(); ++r) {
+    own.push_back(first[r].timeline);
+    flops_per_iteration += prog.ranks[r].flops_per_iteration;
+  }
+  const Timeline& t0 = own.front();
+  const auto measured = static_cast<double>(std::max<std::int64_t>(0, t0.iterations() - t0.warmup()));
+  const double flops = flops_per_iteration * measured, wall = measured_wall(own);
+  const bool synced = cfg.comm.sync != SyncMode::none;
+  std::vector<NamedValue> m = {{"barrier_cost", barrier, "s"}, {"gflops", wall > 0 ? 1e-9 * flops / wall : 0.0, "Gflop/s"}};
+  if (synced) m.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - measured * barrier), "Gflop/s"});
+  if (!complete || wall <= 0) return m;
+  const double wall_other = measured_wall(paired);
+  const double wall_free = synced ? wall_other : wall, wall_bar = synced ? wall : wall_other;
+  m.push_back({"gflops_barrier_free", 1e-9 * flops / wall_free, "Gflop/s"});
+  m.push_back({"gflops_barrier", 1e-9 * flops / wall_bar, "Gflop/s"});
+  if (!synced) m.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall_bar - measured * barrier), "Gflop/s"});
+  m.push_back({"desync_speedup", desync_speedup(flops, wall_free, wall_bar, cfg.run.iterations, barrier), "1"});
+  return m;
+}
+
 }  // namespace
 
 bool simulator_available() { return true; }
@@ -111,7 +154,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   // After the Engine, which installs its own SIGINT handler (exit without a file): a stop request
   // ends the simulation after an iteration every rank reaches, and the file keeps what ran.
   install_stop_handlers();
-  Progress progress(prog.iterations, cfg.run.progress_interval);
+  Progress progress(prog.iterations * (prog.paired_steps.empty() ? 1 : 2), cfg.run.progress_interval);
   const double wall0 = now();
   sim::SimOutcome o = sim::simulate_ranks(cfg, platform, prog, hosts, [&](std::int64_t it, double) { progress.tick(it + 1); });
   const double wall = now() - wall0;
@@ -158,6 +201,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     if (!std::isnan(s.first)) span.first = std::isnan(span.first) ? s.first : std::min(span.first, s.first);
     if (!std::isnan(s.last)) span.last = std::isnan(span.last) ? s.last : std::max(span.last, s.last);
   }
+  for (const Timeline& tl : o.paired) disorder += timeline_disorder(tl);
   const std::int64_t done = results.front().timeline.iterations();
   if (o.stop_signal != 0)
     log::warn("stopped by {} after {} of {} iterations; writing what was simulated, marked incomplete\n",
@@ -171,6 +215,11 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     res.datasets = prog.datasets;
     res.datasets.insert(res.datasets.end(), prog.ranks[i].datasets.begin(), prog.ranks[i].datasets.end());
     record_comm_balance(res, bal, i);
+  }
+  if (!prog.paired_steps.empty()) {
+    const std::vector<NamedValue> m =
+        paired_metrics(cfg, prog, results, o.paired, o.paired_complete, sim::modelled_sync_cost(platform, ranks));
+    for (WorkloadResult& res : results) res.metrics.insert(res.metrics.end(), m.begin(), m.end());
   }
 
   // What a simulated file says about itself (docs/output.md, "Simulated runs").

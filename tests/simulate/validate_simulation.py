@@ -17,6 +17,9 @@ Scenarios (each runs `desync simulate` on a generated deck, then checks):
   noise_grows     10 ranks per domain, small exponential noise: grows into a wavefront
   noise_at_ns     the same at 4 ranks per domain: stays at noise level
   hybrid          one rank of 10 threads per domain, noise and a delay: stays in lock-step
+  spmv_pair       [spmv] compare_barrier simulated (issue 27): P_D in the file equals the formula
+                  (W_barrier - n b) / W_barrier_free - 1 applied to two separate simulations, with
+                  and without a barrier, and b the modelled barrier cost; for both [comm] sync settings
 Exit status 0 when every check holds, 1 when one does not, 2 when a run or the analysis failed.
 """
 import argparse
@@ -251,6 +254,53 @@ def noise_at_ns(r, c):
       amps[999] < 10 * amps[10] and amps[999] < 0.25 * t_iter, "grows < 10x and stays below a quarter iteration")
 
 
+SPMV = """[run]
+workload = "spmv"
+iterations = {iterations}
+warmup = 4
+progress_interval = 0
+[comm]
+sync = "{sync}"
+[spmv]
+scheme = "nonsplit"
+compare_barrier = {compare}
+[matrix]
+generator = "spin"
+partition = "nnz"
+[matrix.spin]
+sites = 14
+boundary = "open"
+"""
+
+
+def metrics(path):
+    with h5py.File(path, "r") as f:
+        return {k: float(f["metrics"][k][()]) for k in f["metrics"] if f["metrics"][k].shape == ()}
+
+
+def measured_wall(path):
+    """The slowest rank's span of the measured iterations (the real run's measured_wall)."""
+    ev, _ = events(path)
+    return float(np.max(np.nanmax(ev[:, -1, :], axis=1) - ev[:, 0, 0]))
+
+
+def spmv_pair(r, c):
+    n, ranks = 80, 12
+    for sync in ("none", "barrier"):
+        paired = metrics(r.simulate("spmv_pair_" + sync, SPMV.format(iterations=n, sync=sync, compare="true"), ranks))
+        w_free = measured_wall(r.simulate("spmv_free", SPMV.format(iterations=n, sync="none", compare="false"), ranks))
+        w_bar = measured_wall(r.simulate("spmv_bar", SPMV.format(iterations=n, sync="barrier", compare="false"), ranks))
+        b = paired.get("barrier_cost", float("nan"))
+        expect = (w_bar - n * b) / w_free - 1.0
+        got = paired.get("desync_speedup", float("nan"))
+        c("spmv_pair", "sync %s: P_D in the file vs the formula" % sync, "%.6f vs %.6f" % (got, expect),
+          abs(got - expect) <= 1e-6 * max(1.0, abs(expect)), "equal (1e-6)")
+        ratio = paired.get("gflops_barrier_free", float("nan")) / paired.get("gflops_barrier", float("nan"))
+        c("spmv_pair", "sync %s: P_barrier_free / P_barrier vs W_bar / W_free" % sync, "%.6f vs %.6f" % (ratio, w_bar / w_free),
+          abs(ratio - w_bar / w_free) <= 1e-6 * ratio, "equal (1e-6)")
+        c("spmv_pair", "sync %s: modelled barrier cost" % sync, "%.3g s" % b, b > 0, "> 0")
+
+
 def hybrid(r, c):
     path, amps, t_iter = noise_run(r, c, "hybrid", 1, threads=10, iterations=300)
     c("hybrid", "amplitude at iteration 299 / iteration time", "%.4f" % (amps[299] / t_iter), amps[299] < 0.1 * t_iter,
@@ -258,7 +308,7 @@ def hybrid(r, c):
 
 
 SCENARIOS = {f.__name__: f for f in (core_wave, core_wave_d2, ring_cancel, memory_model, memory_decay, memory_at_ns,
-                                     noise_grows, noise_at_ns, hybrid)}
+                                     noise_grows, noise_at_ns, hybrid, spmv_pair)}
 
 
 def main():

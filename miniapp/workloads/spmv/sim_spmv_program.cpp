@@ -8,7 +8,6 @@
 
 #include "comm/halo_plan.hpp"
 #include "core/errors.hpp"
-#include "core/log.hpp"
 #include "matrix/make_generator.hpp"
 #include "matrix/rank_pattern.hpp"
 #include "sim_model/sim_program.hpp"
@@ -68,13 +67,6 @@ MatrixRanks matrix_ranks(const MatrixGenerator& g, PartitionKind partition, int 
 Program spmv_program(const Config& cfg, const Platform& platform, int ranks) {
   (void)platform;  // memory-bound throughout: the platform's bandwidths act in the simulator
   const SpmvConfig& c = cfg.params.get<SpmvConfig>();
-  // The paired run needs a second simulation (one SimGrid engine per process): said, not refused,
-  // so that the shipped decks simulate as they are.
-  if (c.compare_barrier)
-    log::warn("{}: [spmv] compare_barrier = true: the paired run with the other barrier setting is not simulated, "
-              "so P_D is not computed; simulate again with --set comm.sync=barrier (or none) and compare the files "
-              "with desync_view.py compare\n",
-              cfg.deck_path);
   const auto gen = make_generator(cfg.matrix);
   if (gen->is_complex() && c.values != SpmvValues::stochastic)  // the real run's deck error (run_spmv)
     throw DeckError(cfg.deck_path + ": error: [spmv] values = \"generator\" needs a real matrix; the " +
@@ -99,16 +91,21 @@ Program spmv_program(const Config& cfg, const Platform& platform, int ranks) {
     p.steps.insert(p.steps.end(), {{Op::memory, local}, mark("local_end"), {Op::wait, 0}, mark("wait_end")});
   p.steps.insert(p.steps.end(), {{Op::memory, remote}, mark("remote_end"), {Op::delay, 0}});
   if (cfg.comm.sync != SyncMode::none) p.steps.push_back({Op::sync, 0});
+  // compare_barrier: the paired run with the other barrier setting, in the same simulation.
+  if (c.compare_barrier) p.paired_steps = with_other_sync(p.steps, cfg.comm.sync);
   p.model = fmt::format(
       "spmv {}{}: memory-bound phases; per rank the rows, "
       "nonzeros and halo of the {} partition's row scan (desync plan); exec bytes = spmv_bytes (12 B per nonzero, 24 B "
       "per row, 16 B per row more with a remote part, 8 B per halo entry) split into local (local nonzeros, rows) and "
       "remote (remote nonzeros, second pass over y, halo); the streamed amounts leave out the {} B per row of y's "
       "write-allocate (STREAM counting, as the platform's bandwidths); pack {} B per sent entry; halo messages {} B "
-      "per entry, one per partner",
+      "per entry, one per partner{}",
       enum_name(spmv_scheme_names, c.scheme),
       c.kernel == SpmvKernel::kokkoskernels ? " (kernel kokkoskernels modelled as desync's: the same arrays and traffic)" : "",
-      enum_name(partition_names, cfg.matrix.partition), write_allocate_per_row, pack_bytes_per_entry, entry_bytes);
+      enum_name(partition_names, cfg.matrix.partition), write_allocate_per_row, pack_bytes_per_entry, entry_bytes,
+      c.compare_barrier ? "; compare_barrier: the loop simulated a second time with the other [comm] sync after the "
+                          "first, P_D from the two simulated walls with the modelled barrier cost"
+                        : "");
 
   const MatrixRanks m = matrix_ranks(*gen, cfg.matrix.partition, ranks);
 
