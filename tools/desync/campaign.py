@@ -5,7 +5,9 @@ inputs/campaigns/):
 
     [campaign]  name, deck (relative to the campaign file), binary, mpiexec, mpiexec_flags,
                 output_dir, launch defaults (ranks, ranks_per_node, threads), binding, launcher,
-                combine, timeout, labels
+                combine, timeout, labels, engine ("run", or "simulate": every point is
+                `desync simulate` on the platform file `platform`, relative to the campaign
+                file, with `platform_sets` as --pset; no mpiexec)
     [set]       overrides every point gets ("run.iterations" = 50)
     [env]       environment variables every point gets
     [axes]      KEY = [values...]: the Cartesian product of all axes
@@ -48,7 +50,9 @@ except ImportError:  # pragma: no cover - older Pythons with the tomli package
 LAUNCH_KEYS = ("ranks", "ranks_per_node", "threads")
 LAUNCH_LABELS = {"ranks": "ranks", "ranks_per_node": "ppn", "threads": "threads"}
 CAMPAIGN_KEYS = ("name", "deck", "binary", "mpiexec", "mpiexec_flags", "output_dir", "ranks",
-                 "ranks_per_node", "threads", "binding", "launcher", "combine", "timeout", "labels")
+                 "ranks_per_node", "threads", "binding", "launcher", "combine", "timeout", "labels",
+                 "engine", "platform", "platform_sets")
+ENGINES = ("run", "simulate")
 TOP_TABLES = ("campaign", "set", "env", "axes", "points", "slurm")
 BINDINGS = ("cores", "none")
 LAUNCHERS = ("openmpi", "mpich")
@@ -247,6 +251,24 @@ class Campaign:
         self.binding = self._enum(c, "binding", BINDINGS, "cores")
         self.launcher = self._enum(c, "launcher", LAUNCHERS, "openmpi")
         self.combine = self._enum(c, "combine", COMBINES, "append")
+        # engine = "simulate": the points run on a modelled cluster (docs/simulate.md); the
+        # platform file is the machine, ranks the virtual ranks, ranks_per_node the platform's.
+        self.engine = self._enum(c, "engine", ENGINES, "run")
+        self.platform = None
+        sets = c.get("platform_sets", [])
+        if not isinstance(sets, list) or not all(isinstance(x, str) and "=" in x for x in sets):
+            raise DesyncError("%s: [campaign] platform_sets must be a list of \"table.key=value\" strings "
+                              "(desync simulate --pset)" % path)
+        self.platform_sets = list(sets)
+        if self.engine == "simulate":
+            if "platform" not in c:
+                raise DesyncError("%s: [campaign] engine = \"simulate\" needs platform = FILE, the platform "
+                                  "file of the modelled cluster (relative to the campaign file; platforms/ "
+                                  "has the papers' machines, docs/simulate.md)" % path)
+            self.platform = os.path.normpath(os.path.join(self.dir, str(c["platform"])))
+        elif "platform" in c or sets:
+            raise DesyncError("%s: [campaign] %s is only read with engine = \"simulate\"" % (
+                path, "platform" if "platform" in c else "platform_sets"))
         self.timeout = c.get("timeout", 0)
         if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)) \
                 or self.timeout < 0:

@@ -10,6 +10,7 @@ Columns, in this order:
     status            complete, partial, stale, unreadable or missing (campaign_launch.result_state)
     verdict           the file's root attribute verification ("passed", "failed: ...", "not done: ...")
     workload          root attribute workload
+    simulated         "yes" for a file of `desync simulate` (it has /simulation), "no" for a real run
     ranks             root attribute ranks (P); the point's rank count where there is no file
     nodes             distinct /topology/node_index values
     ranks_per_node    the most ranks on one node (/topology/ranks_on_node)
@@ -36,7 +37,7 @@ from .campaign_launch import deck_text, result_state
 from .errors import DesyncError
 from .h5file import attr_int, open_output, read_attr_text, read_per_rank, root_attributes, to_scalar
 
-PLACEMENT = ("status", "verdict", "workload", "ranks", "nodes", "ranks_per_node",
+PLACEMENT = ("status", "verdict", "workload", "simulated", "ranks", "nodes", "ranks_per_node",
              "threads_per_rank", "hosts", "iterations")
 KEY_COLUMNS = {"ranks_per_node": "ranks_per_node_requested"}
 
@@ -68,6 +69,7 @@ def file_record(path):
         rec = {
             "verdict": str(attrs.get("verification", "")),
             "workload": str(attrs.get("workload", "")),
+            "simulated": "yes" if "simulation" in f else "no",
             "ranks": attr_int(attrs, "ranks"),
             "nodes": int(len(np.unique(node_index))) if node_index is not None and len(node_index) else None,
             "ranks_per_node": int(np.max(on_node)) if on_node is not None and len(on_node) else None,

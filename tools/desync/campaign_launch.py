@@ -5,6 +5,11 @@ Command of a point (local run, `desync-campaign run`):
     [ENV...] MPIEXEC -n P [mpiexec_flags] [$DESYNC_MPIEXEC_PREFLAGS] [binding flags]
              BINARY run DECK --set k=v ... -o OUTDIR/ID.h5 [--force]
 
+A simulated point ([campaign] engine = "simulate"; docs/simulate.md) is one process, no mpiexec:
+
+    [ENV...] BINARY simulate DECK --platform PLATFORM --ranks P [--pset placement.ranks_per_node=R]
+             [--pset platform_sets...] --set k=v ... -o OUTDIR/ID.h5 [--force]
+
 Binding flags (binding = "cores"; none with binding = "none"), R = ranks_per_node, T = threads:
 
     launcher   T = 1 or unset             T > 1                         T a word ("domain")
@@ -72,6 +77,8 @@ def binding_flags(campaign, point):
 
 def point_env(campaign, point):
     """The environment variables the point sets (added to the caller's environment)."""
+    if campaign.engine == "simulate":  # one process; the modelled threads come from the deck
+        return dict(point.env)
     env = {}
     if isinstance(point.threads, int):
         env["OMP_NUM_THREADS"] = str(point.threads)
@@ -95,7 +102,19 @@ def desync_args(campaign, point, output, force=False):
     return args
 
 
+def simulate_args(campaign, point, output, force=False):
+    """BINARY's arguments for a simulated point: simulate DECK --platform ... --ranks P ..."""
+    args = ["simulate", campaign.deck, "--platform", campaign.platform, "--ranks", str(point.ranks)]
+    if point.ranks_per_node:
+        args += ["--pset", "placement.ranks_per_node=%d" % point.ranks_per_node]
+    for s in campaign.platform_sets:
+        args += ["--pset", s]
+    return args + desync_args(campaign, point, output, force)[2:]
+
+
 def launch_command(campaign, point, binary, mpiexec, output, force=False):
+    if campaign.engine == "simulate":
+        return [binary] + simulate_args(campaign, point, output, force)
     return [mpiexec, "-n", str(point.ranks)] + mpiexec_flags(campaign) \
         + binding_flags(campaign, point) + [binary] + desync_args(campaign, point, output, force)
 

@@ -99,6 +99,9 @@ def _field(text):
 
 def build(campaign, points, outdir, binary, include_all=False, script_path=None):
     """(script text, table text, [points written])."""
+    if campaign.engine == "simulate":
+        raise DesyncError("%s: [campaign] engine = \"simulate\": a simulated point is one process on one core "
+                          "(no MPI job); run the points with `desync-campaign run %s`" % (campaign.path, campaign.path))
     s = slurm_settings(campaign)
     outdir = os.path.abspath(outdir)
     deck = deck_text(campaign)

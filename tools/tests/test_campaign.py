@@ -129,6 +129,35 @@ class ExpansionTest(CampaignCase):
 
 
 class LaunchTest(CampaignCase):
+    def test_simulated_points(self):
+        """engine = "simulate": desync simulate on the platform, no mpiexec, no binding."""
+        c = self.campaign('''\
+            [campaign]
+            deck = "deck.toml"
+            engine = "simulate"
+            platform = "machines/cluster.toml"
+            platform_sets = ["network.sync_latency=2e-6"]
+            [axes]
+            ranks = [96]
+            ranks_per_node = [48]
+            ''')
+        p, = c.points()
+        argv = launch_command(c, p, "/bin/desync", "mpirun", "out/x.h5")
+        self.assertEqual(argv, ["/bin/desync", "simulate", c.deck, "--platform",
+                                os.path.join(self.dir, "machines", "cluster.toml"), "--ranks", "96",
+                                "--pset", "placement.ranks_per_node=48", "--pset", "network.sync_latency=2e-6",
+                                "-o", "out/x.h5"])
+        self.assertEqual(point_env(c, p), {})
+
+    def test_engine_errors(self):
+        for body, words in (('engine = "simulate"', "needs platform = FILE"),
+                            ('platform = "p.toml"', 'only read with engine = "simulate"'),
+                            ('engine = "emulate"', "allowed: 'run', 'simulate'"),
+                            ('engine = "simulate"\nplatform = "p.toml"\nplatform_sets = ["x"]', "platform_sets")):
+            with self.assertRaises(DesyncError) as cm:
+                self.campaign('[campaign]\ndeck = "deck.toml"\nranks = 2\n' + body + "\n")
+            self.assertIn(words, str(cm.exception))
+
     def test_command_binding_and_env(self):
         os.environ["DESYNC_MPIEXEC_PREFLAGS"] = "--oversubscribe;--allow-run-as-root"
         c = self.campaign('''\

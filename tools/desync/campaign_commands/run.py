@@ -30,8 +30,12 @@ def run(args, campaign):
     mpiexec = args.mpiexec or campaign.mpiexec
     deck = deck_text(campaign)
     if not args.dry_run:
-        for what, prog, how in (("desync binary", binary, "--binary, DESYNC_BIN or [campaign] binary"),
-                                ("launcher", mpiexec, "--mpiexec or [campaign] mpiexec")):
+        needed = [("desync binary", binary, "--binary, DESYNC_BIN or [campaign] binary")]
+        if campaign.engine == "run":
+            needed.append(("launcher", mpiexec, "--mpiexec or [campaign] mpiexec"))
+        elif not os.path.isfile(campaign.platform):
+            raise DesyncError("%s: [campaign] platform: no such file %s" % (campaign.path, campaign.platform))
+        for what, prog, how in needed:
             if not shutil.which(prog):
                 raise DesyncError("%s %r not found (not an executable, not on the PATH); give %s"
                                   % (what, prog, how))
@@ -39,8 +43,9 @@ def run(args, campaign):
     n = len(points)
     failed, report = [], []
     counts = {"run": 0, "skipped": 0, "failed": 0}
-    print("campaign %s: %d point(s), base deck %s, results in %s"
-          % (campaign.name, n, campaign.deck, outdir))
+    print("campaign %s: %d point(s), base deck %s, %sresults in %s"
+          % (campaign.name, n, campaign.deck,
+             "simulated on %s, " % campaign.platform if campaign.engine == "simulate" else "", outdir))
     for i, p in enumerate(points, 1):
         out = campaign.output_path(outdir, p)
         log = campaign.output_path(outdir, p, ".log")
