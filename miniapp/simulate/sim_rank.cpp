@@ -281,7 +281,10 @@ SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Pro
   // A paired run stopped early: the first run's numbers stand, the file is marked stopped and P_D
   // is not reported (as in a real run); one not run at all leaves no paired timelines.
   if (!pair.run) out.paired.clear();
-  if (pair.run && pair.stop.last >= 0) out.stop_signal = pair.stop.signal;
+  if (pair.run && pair.stop.last >= 0) {
+    out.stop_signal = pair.stop.signal;
+    for (Timeline& tl : out.paired) tl.truncate(std::min(tl.iterations(), pair.stop.last + 1));
+  }
   out.paired_complete = pair.run && pair.stop.last < 0;
   return out;
 }
