@@ -40,9 +40,9 @@ double read_number(const std::string& path) {
     return 0.0;
   }
 }
-// A "Key:   123 kB" line of /proc/self/status, in bytes.
-double status_bytes(const char* key) {
-  std::ifstream in("/proc/self/status");
+// A "Key:   123 kB" line of a /proc file (meminfo, self/status), in bytes; 0 if absent.
+double kib_field_bytes(const char* path, const char* key) {
+  std::ifstream in(path);
   std::string line;
   const std::string k = std::string(key) + ":";
   while (std::getline(in, line))
@@ -56,20 +56,11 @@ double status_bytes(const char* key) {
 }
 }  // namespace
 
-double resident_bytes() { return status_bytes("VmRSS"); }
-double peak_resident_bytes() { return status_bytes("VmHWM"); }
+double resident_bytes() { return kib_field_bytes("/proc/self/status", "VmRSS"); }
+double peak_resident_bytes() { return kib_field_bytes("/proc/self/status", "VmHWM"); }
 
 double node_available_bytes() {
-  double avail = 0.0;
-  std::ifstream in("/proc/meminfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("MemAvailable:", 0) == 0) {
-      std::istringstream is(line.substr(13));
-      double kib = 0;
-      is >> kib;
-      avail = kib * 1024.0;
-    }
+  double avail = kib_field_bytes("/proc/meminfo", "MemAvailable");
   // cgroup v2 (containers, Slurm's task/cgroup): the limit of this process's group.
   const double max = read_number("/sys/fs/cgroup/memory.max");
   if (max > 0) {

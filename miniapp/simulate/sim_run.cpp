@@ -74,12 +74,12 @@ std::string model_text(const sim::Platform& p, const sim::Program& prog) {
 
 // The slowest rank's span of the measured iterations (metrics/phase_stats.hpp's measured_wall,
 // over the simulated ranks instead of a communicator).
+double slowest_span(double wall, const MeasuredSpan& s) {
+  return std::isnan(s.first) || std::isnan(s.last) ? wall : std::max(wall, s.last - s.first);
+}
 double measured_wall(const std::vector<Timeline>& timelines) {
   double wall = 0.0;
-  for (const Timeline& tl : timelines) {
-    const MeasuredSpan s = measured_span(tl);
-    if (!std::isnan(s.first) && !std::isnan(s.last)) wall = std::max(wall, s.last - s.first);
-  }
+  for (const Timeline& tl : timelines) wall = slowest_span(wall, measured_span(tl));
   return wall;
 }
 
@@ -88,18 +88,13 @@ double measured_wall(const std::vector<Timeline>& timelines) {
 // modelled one (every rank leaves when the last arrives, plus ceil(log2 P) x sync_latency), so
 // P_barrier subtracts exactly what the model added. Without a complete paired run only the first
 // run's numbers (as a real run stopped in its paired run).
-std::vector<NamedValue> paired_metrics(const Config& cfg, const sim::Program& prog, const std::vector<WorkloadResult>& first,
+// wall: the first loop's measured_wall; measured: its measured iterations.
+std::vector<NamedValue> paired_metrics(const Config& cfg, const sim::Program& prog, double wall, std::int64_t measured_rows,
                                        const std::vector<Timeline>& paired, bool complete, double barrier) {
-  std::vector<Timeline> own;
-  own.reserve(first.size());
   double flops_per_iteration = 0.0;
-  for (std::size_t r = 0; r < first.size(); ++r) {
-    own.push_back(first[r].timeline);
-    flops_per_iteration += prog.ranks[r].flops_per_iteration;
-  }
-  const Timeline& t0 = own.front();
-  const auto measured = static_cast<double>(std::max<std::int64_t>(0, t0.iterations() - t0.warmup()));
-  const double flops = flops_per_iteration * measured, wall = measured_wall(own);
+  for (const sim::RankWork& w : prog.ranks) flops_per_iteration += w.flops_per_iteration;
+  const auto measured = static_cast<double>(measured_rows);
+  const double flops = flops_per_iteration * measured;
   const bool synced = cfg.comm.sync != SyncMode::none;
   std::vector<NamedValue> m = {{"barrier_cost", barrier, "s"}, {"gflops", wall > 0 ? 1e-9 * flops / wall : 0.0, "Gflop/s"}};
   if (synced) m.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - measured * barrier), "Gflop/s"});
@@ -173,6 +168,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   std::vector<double> bytes, shares;
   std::vector<SentPerExchange> sent;
   MeasuredSpan span;
+  double slowest = 0.0;  // the slowest rank's span of the measured iterations (compare_barrier's P_D)
   std::int64_t stamp_errors = 0, disorder = 0;
   for (int r = 0; r < ranks; ++r) {
     const auto i = static_cast<std::size_t>(r);
@@ -198,6 +194,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     bytes.push_back(w.bytes_per_iteration);
     sent.push_back(sent_per_exchange(w.partners, cfg.comm.fragment_bytes));
     const MeasuredSpan s = measured_span(res.timeline);
+    slowest = slowest_span(slowest, s);
     if (!std::isnan(s.first)) span.first = std::isnan(span.first) ? s.first : std::min(span.first, s.first);
     if (!std::isnan(s.last)) span.last = std::isnan(span.last) ? s.last : std::max(span.last, s.last);
   }
@@ -218,7 +215,8 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   }
   if (!prog.paired_steps.empty()) {
     const std::vector<NamedValue> m =
-        paired_metrics(cfg, prog, results, o.paired, o.paired_complete, sim::modelled_sync_cost(platform, ranks));
+        paired_metrics(cfg, prog, slowest, std::max<std::int64_t>(0, done - prog.warmup), o.paired, o.paired_complete,
+                       sim::modelled_sync_cost(platform, ranks));
     for (WorkloadResult& res : results) res.metrics.insert(res.metrics.end(), m.begin(), m.end());
   }
 

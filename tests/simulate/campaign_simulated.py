@@ -20,21 +20,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 TOOL = os.path.join(ROOT, "tools", "desync_campaign.py")
 
-DECK = """[run]
-workload = "spmv"
-iterations = 40
-warmup = 4
-progress_interval = 0
-[spmv]
-scheme = "nonsplit"
-compare_barrier = true
-[matrix]
-generator = "spin"
-partition = "nnz"
-[matrix.spin]
-sites = 14
-boundary = "open"
-"""
+sys.path.insert(0, HERE)
+from validate_simulation import SPMV  # noqa: E402  (the spmv_pair scenario's deck)
+
+DECK = SPMV.format(iterations=40, sync="none", compare="true")
 CAMPAIGN = """[campaign]
 name = "sim_pair"
 deck = "spmv.toml"
