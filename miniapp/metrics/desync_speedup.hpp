@@ -1,6 +1,9 @@
 #pragma once
 // The desynchronization study's run-level metrics (papers.md A.5, docs/method.md section 13).
 #include <cstdint>
+#include <vector>
+
+#include "record/workload_result.hpp"
 
 namespace desync {
 
@@ -11,6 +14,25 @@ inline double desync_speedup(double flops, double wall_barrier_free, double wall
   const double p_free = flops / wall_barrier_free;
   const double p_bar = flops / (wall_barrier - static_cast<double>(iterations) * barrier_cost);
   return (p_free - p_bar) / (p_bar < 0 ? -p_bar : p_bar);
+}
+
+// The barrier metrics of a run and of its compare_barrier pair, real or simulated, under one set of
+// names (docs/output.md, /metrics): barrier_cost; gflops_barrier_corrected when a run had the
+// barrier; with a complete paired run (wall_other > 0) gflops_barrier_free, gflops_barrier and
+// desync_speedup (P_D). flops: of the measured iterations; wall: the first run's measured wall;
+// synced: the first run had the barrier; iterations: the measured iterations (barriers counted).
+inline std::vector<NamedValue> barrier_metrics(double flops, double wall, double wall_other, bool synced,
+                                               std::int64_t iterations, double barrier) {
+  const double n = static_cast<double>(iterations);
+  std::vector<NamedValue> m = {{"barrier_cost", barrier, "s"}};
+  if (synced && wall > 0) m.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - n * barrier), "Gflop/s"});
+  if (wall <= 0 || wall_other <= 0) return m;
+  const double wall_free = synced ? wall_other : wall, wall_bar = synced ? wall : wall_other;
+  m.push_back({"gflops_barrier_free", 1e-9 * flops / wall_free, "Gflop/s"});
+  m.push_back({"gflops_barrier", 1e-9 * flops / wall_bar, "Gflop/s"});
+  if (!synced) m.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall_bar - n * barrier), "Gflop/s"});
+  m.push_back({"desync_speedup", desync_speedup(flops, wall_free, wall_bar, iterations, barrier), "1"});
+  return m;
 }
 
 // Communication-to-execution ratio of one rank: its summed communication time over its summed

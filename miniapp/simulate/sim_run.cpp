@@ -83,28 +83,21 @@ double measured_wall(const std::vector<Timeline>& timelines) {
   return wall;
 }
 
-// [spmv] compare_barrier simulated (Program::paired_steps): the real run's metrics under the same
-// names (docs/method.md section 13), from the two simulated loops; the barrier's cost is the
-// modelled one (every rank leaves when the last arrives, plus ceil(log2 P) x sync_latency), so
-// P_barrier subtracts exactly what the model added. Without a complete paired run only the first
-// run's numbers (as a real run stopped in its paired run).
-// wall: the first loop's measured_wall; measured: its measured iterations.
+// compare_barrier simulated (Program::paired_steps): the real run's metrics under the same names
+// (metrics/desync_speedup.hpp), from the two simulated loops; the barrier's cost is the modelled
+// one (every rank leaves when the last arrives, plus ceil(log2 P) x sync_latency), so P_barrier
+// subtracts exactly what the model added. Without a complete paired run only the first run's
+// numbers (as a real run stopped in its paired run).
+// wall: the first loop's measured_wall; measured_rows: its measured iterations.
 std::vector<NamedValue> paired_metrics(const Config& cfg, const sim::Program& prog, double wall, std::int64_t measured_rows,
                                        const std::vector<Timeline>& paired, bool complete, double barrier) {
   double flops_per_iteration = 0.0;
   for (const sim::RankWork& w : prog.ranks) flops_per_iteration += w.flops_per_iteration;
-  const auto measured = static_cast<double>(measured_rows);
-  const double flops = flops_per_iteration * measured;
-  const bool synced = cfg.comm.sync != SyncMode::none;
-  std::vector<NamedValue> m = {{"barrier_cost", barrier, "s"}, {"gflops", wall > 0 ? 1e-9 * flops / wall : 0.0, "Gflop/s"}};
-  if (synced) m.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - measured * barrier), "Gflop/s"});
-  if (!complete || wall <= 0) return m;
-  const double wall_other = measured_wall(paired);
-  const double wall_free = synced ? wall_other : wall, wall_bar = synced ? wall : wall_other;
-  m.push_back({"gflops_barrier_free", 1e-9 * flops / wall_free, "Gflop/s"});
-  m.push_back({"gflops_barrier", 1e-9 * flops / wall_bar, "Gflop/s"});
-  if (!synced) m.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall_bar - measured * barrier), "Gflop/s"});
-  m.push_back({"desync_speedup", desync_speedup(flops, wall_free, wall_bar, cfg.run.iterations, barrier), "1"});
+  const double flops = flops_per_iteration * static_cast<double>(measured_rows);
+  std::vector<NamedValue> m = {{"gflops", wall > 0 ? 1e-9 * flops / wall : 0.0, "Gflop/s"}};
+  for (auto& v : barrier_metrics(flops, wall, complete ? measured_wall(paired) : 0.0, cfg.comm.sync != SyncMode::none,
+                                 measured_rows, barrier))
+    m.push_back(std::move(v));
   return m;
 }
 

@@ -112,5 +112,33 @@ TEST(ChebfdRecord, TimelineAndMetrics) {
   EXPECT_TRUE(std::isfinite(metric(p, "cer_median")));
 }
 
+// compare_barrier (P_D): the paired run starts from the same start vectors and sums its moments
+// from zero, so the file's result is the single run's, bitwise; P_D is the formula applied to the
+// two reported performances; each pairing direction reports the same set of numbers.
+TEST(ChebfdRecord, CompareBarrierPairsTheSameFilter) {
+  for (const char* scheme : {"nonsplit", "splitwait", "pipeline"}) {
+    const WorkloadResult single = run_chebfd(deck(2, 2, scheme), MPI_COMM_WORLD);
+    EXPECT_TRUE(std::isnan(metric(single, "desync_speedup"))) << "no pair, no P_D";
+    EXPECT_TRUE(std::isnan(metric(single, "barrier_cost"))) << "no barrier, no micro-benchmark";
+    for (bool barrier : {false, true}) {
+      Config cfg = deck(2, 2, scheme, barrier);
+      cfg.params.get<ChebfdConfig>().compare_barrier = true;
+      cfg.params.get<ChebfdConfig>().barrier_samples = 20;  // a short micro-benchmark: oversubscribed ranks
+      const WorkloadResult r = run_chebfd(cfg, MPI_COMM_WORLD);
+      const std::string what = fmt::format("{}, first run barrier = {}", scheme, barrier);
+      EXPECT_EQ(r.element_errors, 0) << what << ": " << r.extra_verdict;
+      EXPECT_TRUE(r.extra_verdict.empty()) << what << ": " << r.extra_verdict;
+      EXPECT_TRUE(same_everywhere(r.result_fingerprint, single.result_fingerprint)) << what;
+      EXPECT_NEAR(metric(r, "x_norm2"), metric(single, "x_norm2"), 1e-12 * metric(single, "x_norm2")) << what;
+      const double free = metric(r, "gflops_barrier_free"), bar = metric(r, "gflops_barrier");
+      const double corrected = metric(r, "gflops_barrier_corrected"), pd = metric(r, "desync_speedup");
+      ASSERT_TRUE(free > 0 && bar > 0 && corrected > 0) << what;
+      EXPECT_GT(metric(r, "barrier_cost"), 0.0) << what;
+      EXPECT_NEAR(pd, (free - corrected) / corrected, 1e-9 * std::max(1.0, std::fabs(pd))) << what;
+      EXPECT_DOUBLE_EQ(metric(r, "gflops"), barrier ? bar : free) << what << ": gflops is the first run's";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace desync

@@ -20,6 +20,8 @@ Scenarios (each runs `desync simulate` on a generated deck, then checks):
   spmv_pair       [spmv] compare_barrier simulated (issue 27): P_D in the file equals the formula
                   (W_barrier - n b) / W_barrier_free - 1 applied to two separate simulations, with
                   and without a barrier, and b the modelled barrier cost; for both [comm] sync settings
+  chebfd_pair     [chebfd] compare_barrier simulated, the same checks, for NON-SPLIT, SPLIT-WAIT and
+                  PIPELINE (TOPI, complex, nb = 2)
 Exit status 0 when every check holds, 1 when one does not, 2 when a run or the analysis failed.
 """
 import argparse
@@ -278,27 +280,61 @@ def metrics(path):
         return {k: float(f["metrics"][k][()]) for k in f["metrics"] if f["metrics"][k].shape == ()}
 
 
-def measured_wall(path):
-    """The slowest rank's span of the measured iterations (the real run's measured_wall)."""
+def measured_wall(path, iterations=False):
+    """The slowest rank's span of the measured iterations (the real run's measured_wall); with
+    iterations=True, also how many iterations were measured."""
     ev, _ = events(path)
-    return float(np.max(np.nanmax(ev[:, -1, :], axis=1) - ev[:, 0, 0]))
+    wall = float(np.max(np.nanmax(ev[:, -1, :], axis=1) - ev[:, 0, 0]))
+    return (wall, ev.shape[1]) if iterations else wall
 
 
-def spmv_pair(r, c):
-    n, ranks = 80, 12
+CHEBFD = """[run]
+workload = "chebfd"
+warmup = 3
+progress_interval = 0
+[comm]
+sync = "{sync}"
+[chebfd]
+scheme = "{scheme}"
+ns = 4
+nb = 2
+np = 40
+compare_barrier = {compare}
+[matrix]
+generator = "topi"
+partition = "rows"
+[matrix.topi]
+block = [8, 8, 4]
+decomposition = "M4"
+node_count = 4
+boundary = ["periodic", "periodic", "open"]
+"""
+
+
+def pair_check(r, c, name, deck, ranks):
+    """P_D of a paired simulation against the formula on two separate ones (one per barrier setting)."""
+    w_free = measured_wall(r.simulate(name + "_free", deck(sync="none", compare="false"), ranks))
+    w_bar, n = measured_wall(r.simulate(name + "_bar", deck(sync="barrier", compare="false"), ranks), iterations=True)
     for sync in ("none", "barrier"):
-        paired = metrics(r.simulate("spmv_pair_" + sync, SPMV.format(iterations=n, sync=sync, compare="true"), ranks))
-        w_free = measured_wall(r.simulate("spmv_free", SPMV.format(iterations=n, sync="none", compare="false"), ranks))
-        w_bar = measured_wall(r.simulate("spmv_bar", SPMV.format(iterations=n, sync="barrier", compare="false"), ranks))
+        paired = metrics(r.simulate(name + "_pair_" + sync, deck(sync=sync, compare="true"), ranks))
         b = paired.get("barrier_cost", float("nan"))
         expect = (w_bar - n * b) / w_free - 1.0
         got = paired.get("desync_speedup", float("nan"))
-        c("spmv_pair", "sync %s: P_D in the file vs the formula" % sync, "%.6f vs %.6f" % (got, expect),
+        c(name, "sync %s: P_D in the file vs the formula" % sync, "%.6f vs %.6f" % (got, expect),
           abs(got - expect) <= 1e-6 * max(1.0, abs(expect)), "equal (1e-6)")
         ratio = paired.get("gflops_barrier_free", float("nan")) / paired.get("gflops_barrier", float("nan"))
-        c("spmv_pair", "sync %s: P_barrier_free / P_barrier vs W_bar / W_free" % sync, "%.6f vs %.6f" % (ratio, w_bar / w_free),
+        c(name, "sync %s: P_barrier_free / P_barrier vs W_bar / W_free" % sync, "%.6f vs %.6f" % (ratio, w_bar / w_free),
           abs(ratio - w_bar / w_free) <= 1e-6 * ratio, "equal (1e-6)")
-        c("spmv_pair", "sync %s: modelled barrier cost" % sync, "%.3g s" % b, b > 0, "> 0")
+        c(name, "sync %s: modelled barrier cost" % sync, "%.3g s" % b, b > 0, "> 0")
+
+
+def spmv_pair(r, c):
+    pair_check(r, c, "spmv_pair", lambda **k: SPMV.format(iterations=80, **k), 12)
+
+
+def chebfd_pair(r, c):
+    for scheme in ("nonsplit", "splitwait", "pipeline"):
+        pair_check(r, c, "chebfd_pair_" + scheme, lambda **k: CHEBFD.format(scheme=scheme, **k), 12)
 
 
 def hybrid(r, c):
@@ -308,7 +344,7 @@ def hybrid(r, c):
 
 
 SCENARIOS = {f.__name__: f for f in (core_wave, core_wave_d2, ring_cancel, memory_model, memory_decay, memory_at_ns,
-                                     noise_grows, noise_at_ns, hybrid, spmv_pair)}
+                                     noise_grows, noise_at_ns, hybrid, spmv_pair, chebfd_pair)}
 
 
 def main():

@@ -158,9 +158,10 @@ TEST(SimSpmvProgram, MessagesAndSharesAreTheRealRunsAtOneToFourRanks) {
 
 // A program's iteration as one line: event names for marks, else the op's letter (Memory, Core,
 // Delay, Post, Wait, Sync) with its slot or exchange ("begin M0 pack_end P0 ...").
-std::string trace(const Program& p) {
+// paired: the paired run's steps (compare_barrier) instead of the run's.
+std::string trace(const Program& p, bool paired = false) {
   std::string s;
-  for (const Step& x : p.steps) {
+  for (const Step& x : paired ? p.paired_steps : p.steps) {
     const bool indexed = x.op != Op::delay && x.op != Op::sync;
     s += (x.op == Op::mark ? p.event_names.at(static_cast<std::size_t>(x.arg))
                            : "?MCDPWS"[static_cast<int>(x.op)] + (indexed ? std::to_string(x.arg) : "")) + " ";
@@ -185,8 +186,11 @@ TEST(SimSpmvProgram, EventsAndStepsOfEachScheme) {
   const Program synced = make_program(
       load_deck("[run]\nworkload = \"spmv\"\niterations = 3\n[comm]\nsync = \"barrier\"\n" + matrix, "d.toml", {}), platform(), 2);
   EXPECT_EQ(synced.steps.back().op, Op::sync);
-  // The paired run is not simulated (a warning), the deck's own setting is.
-  EXPECT_NO_THROW(make_program(spmv_deck(matrix, "compare_barrier = true\n"), platform(), 2));
+  // compare_barrier: the paired run is the same iteration with the other sync, at the end.
+  EXPECT_TRUE(ns.paired_steps.empty());
+  const Program pair = make_program(spmv_deck(matrix, "compare_barrier = true\n"), platform(), 2);
+  EXPECT_EQ(trace(pair), trace(sw));  // the default scheme
+  EXPECT_EQ(trace(pair, true), trace(sw) + " S");
 }
 
 // ChebFD: the SpMV's halo with nb values of the generator's scalar per entry (real and complex
@@ -225,6 +229,14 @@ TEST(SimChebfdProgram, MessagesAndStepsOfEachScheme) {
   EXPECT_EQ(pl.ranks[0].exchange.size(), 3u);
   EXPECT_DOUBLE_EQ(pl.ranks[0].bytes_per_iteration, 3 * ns.ranks[0].bytes_per_iteration);
   for (const Program* q : {&ns, &sw, &pl}) EXPECT_EQ(q->event_names, chebfd::event_names(q == &sw ? ChebfdScheme::splitwait : ChebfdScheme::nonsplit));
+  // compare_barrier: the paired filter with the other sync after every degree step, either way.
+  const Program pair = make_program(load_deck(run + "scheme = \"pipeline\"\ncompare_barrier = true\n" + spin, "d.toml", {}), platform(), 2);
+  EXPECT_EQ(trace(pair), trace(pl));
+  EXPECT_EQ(trace(pair, true), trace(pl) + " S");
+  const Program back = make_program(
+      load_deck(run + "scheme = \"splitwait\"\ncompare_barrier = true\nbarrier_per_degree = true\n" + spin, "d.toml", {}), platform(), 2);
+  EXPECT_EQ(trace(back), trace(sw) + " S");
+  EXPECT_EQ(trace(back, true), trace(sw));
 }
 
 Config stencil_deck(const std::string& extra) {

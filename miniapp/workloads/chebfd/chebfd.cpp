@@ -14,6 +14,7 @@
 #include "kokkos_compat/scoped_region.hpp"
 #include "matrix/local_matrix.hpp"
 #include "matrix/make_generator.hpp"
+#include "metrics/barrier_bench.hpp"
 #include "metrics/desync_speedup.hpp"
 #include "metrics/phase_stats.hpp"
 #include "workloads/chebfd/chebfd_bounds.hpp"
@@ -104,8 +105,13 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   if (f.sell())  // the padding is loaded too, and a 4-byte row index per row (docs/method.md, section 15)
     r.bytes_per_iteration += per_it * ((complex ? 20.0 : 12.0) * static_cast<double>(f.sell()->stored - f.sell()->nnz) + 4.0 * f.rows);
   r.partners = halo_partners(plan, static_cast<int>(sizeof(T)), nb);
-  ExperimentLoop loop(cfg, comm, r, cfg.comm.sync);
-  r.stop_signal = f.run(r.timeline, loop);
+  // The barrier's cost from the micro-benchmark, before the loop, for a run with a barrier or a pair.
+  const bool synced = cfg.comm.sync != SyncMode::none;
+  const double barrier = synced || c.compare_barrier ? barrier_cost(comm, c.barrier_samples) : 0.0;
+  {
+    ExperimentLoop loop(cfg, comm, r, cfg.comm.sync);
+    r.stop_signal = f.run(r.timeline, loop);
+  }
 
   // Verification (docs/method.md section 15): the moments and the reference need every degree.
   std::string why;
@@ -151,6 +157,26 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
                {"spectrum_upper_bound", hi, "1"},
                {"x_norm2", sums[0], "1"}};
   for (auto& v : halo_metrics(halo_t)) r.metrics.push_back(std::move(v));
+
+  // compare_barrier: the filter again with the other barrier setting (P_D, docs/method.md section
+  // 13); the same start vectors, so the same x. Stopped during the paired run: the first run's
+  // numbers stand, P_D is not reported.
+  double wall_other = 0.0;
+  if (c.compare_barrier && r.stop_signal == 0) {
+    const std::uint64_t first_x = r.result_fingerprint;
+    Timeline other(event_names(c.scheme), total, cfg.run.warmup);
+    ExperimentLoop loop(cfg, comm, other, synced ? SyncMode::none : SyncMode::barrier);
+    r.stop_signal = f.run(other, loop);
+    if (r.stop_signal == 0) {
+      double unused = 0.0;
+      if (fingerprint(f.x, unused) != first_x)
+        r.extra_verdict = fmt::format("rank {}: the paired run's filtered block differs from the first run's", rank);
+      wall_other = measured_wall(other, comm);
+    }
+  }
+  if (synced || c.compare_barrier)
+    for (auto& v : barrier_metrics(flops, wall, wall_other, synced, total - r.timeline.warmup(), barrier))
+      r.metrics.push_back(std::move(v));
   return r;
 }
 

@@ -1,8 +1,9 @@
 // ChebFD filter: setup, start block, the NON-SPLIT and SPLIT-WAIT block loops (degree loop inside
 // the block loop, papers.md A.3.4) and the single reduction of the moments. PIPELINE is in
-// comm/chebfd_pipeline.cpp.
+// chebfd_pipeline.cpp.
 #include "workloads/chebfd/chebfd_filter.hpp"
 
+#include <algorithm>
 #include <type_traits>
 #include <utility>
 
@@ -177,6 +178,8 @@ void Filter<T>::local_part(const Values<T>& u, const Values<T>& w, const Step& s
 
 template <class T>
 int Filter<T>::run(Timeline& tl, ExperimentLoop& loop) {
+  // The kernels add into the sums: a second run (compare_barrier) starts from zero as the first.
+  std::fill(sums_.begin(), sums_.end(), 0.0);
   const int signal = c_.scheme == ChebfdScheme::pipeline ? run_pipeline(tl, loop) : run_blocks(tl, loop);
   reduce_moments();
   return signal;

@@ -56,6 +56,7 @@ class Filter {
   std::int64_t iterations() const;  // timeline iterations of one run()
   // Fills x and moments inside `loop` (its delay slot and sync after every degree step); stops
   // early when the loop says so (moments then cover what ran). Returns the stop signal, 0 if none.
+  // Each call starts from the start vectors: a second run computes the same x and moments.
   int run(Timeline& tl, ExperimentLoop& loop);
 
   Values<T> x;  // rows * ns: block b at b * rows * nb, row-major inside

@@ -28,7 +28,7 @@ MemoryEstimate chebfd_memory(const Config& cfg, int rank, int size) {
   m.add("block vectors", work + 2.0 * halo * nb * sd);
   if (static_cast<std::int64_t>(s.total_rows) <= c.verify_rows && rank == 0)
     m.add("serial reference", s.total_rows * static_cast<double>(c.ns) * 16.0 * 4.0 + sampled_nnz(*g, 0, g->rows()) * 24.0);
-  m.add("timeline", Timeline::bytes_estimate(chebfd_steps(c)));
+  m.add("timeline", Timeline::bytes_estimate(chebfd_steps(c)) * (c.compare_barrier ? 2 : 1));
   return m;
 }
 

@@ -58,16 +58,21 @@ Program chebfd_program(const Config& cfg, const Platform& platform, int ranks) {
   }
   p.steps.push_back({Op::delay, 0});
   if (cfg.comm.sync != SyncMode::none) p.steps.push_back({Op::sync, 0});
+  // compare_barrier: the paired run with the other barrier setting, in the same simulation.
+  if (c.compare_barrier) p.paired_steps = with_other_sync(p.steps, cfg.comm.sync);
   p.model = fmt::format(
       "chebfd {} ({} x {} block(s) of nb = {}, S_d = {} B): memory-bound phases; per rank the rows, nonzeros and halo of "
       "the {} partition's row scan (desync plan); {}; pack (4 + 2 nb S_d) B per sent row; halo messages nb S_d B per "
       "entry, one per partner{}; not simulated: each block's start and init product (off the timeline: the next "
-      "block's first step follows the last one at once) and the setup (bounds)",
+      "block's first step follows the last one at once) and the setup (bounds){}",
       enum_name(chebfd_scheme_names, c.scheme), blocks, c.np - 1, nb, sd, enum_name(partition_names, cfg.matrix.partition),
       split ? "local kernel nnz_local (S_d + 4) + 3 nb S_d rows (U read, W read and written), remote kernel "
               "bytes_per_step of the remote nonzeros (U and W again, X: the second pass the byte model leaves out)"
             : "fused kernel bytes_per_step = nnz (S_d + 4) + 5 nb S_d rows per block step",
-      pipeline ? ", one exchange per block in every step" : "");
+      pipeline ? ", one exchange per block in every step" : "",
+      c.compare_barrier ? "; compare_barrier: the filter simulated a second time with the other [comm] sync after the "
+                          "first (P_D with the modelled barrier cost)"
+                        : "");
 
   const MatrixRanks m = matrix_ranks(*gen, cfg.matrix.partition, ranks);
   const double per_it = pipeline ? static_cast<double>(blocks) : 1.0;

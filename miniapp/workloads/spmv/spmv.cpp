@@ -157,7 +157,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   const double flops = 2.0 * halo_t.nnz_total * measured;
   const double wall = measured_wall(r.timeline, comm);
   const double perf = wall > 0 ? flops / wall : 0.0;
-  r.metrics = {{"barrier_cost", barrier, "s"}, {"gflops", 1e-9 * perf, "Gflop/s"}};
+  r.metrics = {{"gflops", 1e-9 * perf, "Gflop/s"}};
   for (auto& v : halo_metrics(halo_t)) r.metrics.push_back(std::move(v));
   r.metrics.push_back({"msg_bytes_mean", median_over_ranks(mean_msg, comm), "B"});
   if (sell) {
@@ -165,24 +165,19 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
     MPI_Allreduce(MPI_IN_PLACE, sc, 2, MPI_INT64_T, MPI_SUM, comm);
     r.metrics.push_back({"sell_beta", sc[1] > 0 ? static_cast<double>(sc[0]) / static_cast<double>(sc[1]) : 1.0, "1"});
   }
-  if (synced) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * flops / (wall - measured * barrier), "Gflop/s"});
-
+  // compare_barrier: the same loop again with the other barrier setting, from the same x (P_D,
+  // docs/method.md section 13). Stopped during the paired run: the first run's numbers stand.
+  double wall_other = 0.0;
   if (cfg.params.get<SpmvConfig>().compare_barrier && r.stop_signal == 0) {
     Timeline other(spmv_event_names(cfg.params.get<SpmvConfig>().scheme), total, cfg.run.warmup);
-    // Stopped during the paired run: the first run's numbers stand, P_D is not reported.
     r.stop_signal = run_loop(synced ? SyncMode::none : SyncMode::barrier, other, other);
-    if (r.stop_signal != 0) return r;
-    if (fingerprint(s.x, a.rows) != r.result_fingerprint)
-      r.extra_verdict = fmt::format("rank {}: the paired run's result differs from the first run's", rank);
-    const double wall_other = measured_wall(other, comm);
-    const double wall_free = synced ? wall_other : wall;
-    const double wall_bar = synced ? wall : wall_other;
-    const double p_bar = flops / (wall_bar - static_cast<double>(cfg.run.iterations) * barrier);
-    r.metrics.push_back({"gflops_barrier_free", 1e-9 * flops / wall_free, "Gflop/s"});
-    r.metrics.push_back({"gflops_barrier", 1e-9 * flops / wall_bar, "Gflop/s"});
-    if (!synced) r.metrics.push_back({"gflops_barrier_corrected", 1e-9 * p_bar, "Gflop/s"});
-    r.metrics.push_back({"desync_speedup", desync_speedup(flops, wall_free, wall_bar, cfg.run.iterations, barrier), "1"});
+    if (r.stop_signal == 0) {
+      if (fingerprint(s.x, a.rows) != r.result_fingerprint)
+        r.extra_verdict = fmt::format("rank {}: the paired run's result differs from the first run's", rank);
+      wall_other = measured_wall(other, comm);
+    }
   }
+  for (auto& v : barrier_metrics(flops, wall, wall_other, synced, r.timeline.iterations() - r.timeline.warmup(), barrier)) r.metrics.push_back(std::move(v));
   return r;
 }
 
