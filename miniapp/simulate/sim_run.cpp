@@ -158,7 +158,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   topos.reserve(static_cast<std::size_t>(ranks));
   const PhaseLayout layout = phase_layout(prog.event_names, prog.composites);
   std::vector<std::vector<MinMedMax>> stats;
-  std::vector<double> bytes, shares;
+  std::vector<double> bytes, shares, cers;
   std::vector<SentPerExchange> sent;
   MeasuredSpan span;
   double slowest = 0.0;  // the slowest rank's span of the measured iterations (compare_barrier's P_D)
@@ -183,6 +183,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     topos.push_back(virtual_topology(platform, hosts.place[i]));
     std::vector<std::vector<double>> durations = phase_durations(res.timeline, layout);  // one pass per rank
     shares.push_back(mpi_share(durations, layout, prog.mpi_phases));
+    cers.push_back(comm_to_exec(phase_total(durations, layout, "comm"), phase_total(durations, layout, "exec")));
     stats.push_back(phase_stats(std::move(durations)));
     bytes.push_back(w.bytes_per_iteration);
     sent.push_back(sent_per_exchange(w.partners, cfg.comm.fragment_bytes));
@@ -205,6 +206,13 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     res.datasets = prog.datasets;
     res.datasets.insert(res.datasets.end(), prog.ranks[i].datasets.begin(), prog.ranks[i].datasets.end());
     record_comm_balance(res, bal, i);
+  }
+  // The halo workloads' communication-to-execution ratio (papers.md A.5, Table 4) under the real
+  // run's name and definition (workload/halo_metrics.cpp): per rank, summed comm over summed exec
+  // time of the measured iterations; the median over ranks.
+  if (layout.index("exec") >= 0 && layout.index("comm") >= 0) {
+    const NamedValue cer{"cer_median", min_med_max(cers).median, "1"};
+    for (WorkloadResult& res : results) res.metrics.push_back(cer);
   }
   if (!prog.paired_steps.empty()) {
     const std::vector<NamedValue> m =

@@ -326,6 +326,22 @@ def pair_check(r, c, name, deck, ranks):
         c(name, "sync %s: P_barrier_free / P_barrier vs W_bar / W_free" % sync, "%.6f vs %.6f" % (ratio, w_bar / w_free),
           abs(ratio - w_bar / w_free) <= 1e-6 * ratio, "equal (1e-6)")
         c(name, "sync %s: modelled barrier cost" % sync, "%.3g s" % b, b > 0, "> 0")
+    # cer_median under the real run's definition: per rank summed comm (pack, post, wait) over
+    # summed exec (fused, or local + remote) of the measured iterations; the median over ranks.
+    path = r.simulate(name + "_free", deck(sync="none", compare="false"), ranks)
+    ev, names = events(path)
+
+    def total(parts):
+        out = np.zeros(ev.shape[0])
+        for p in parts:
+            if p + "_end" in names:
+                e = names.index(p + "_end")
+                out += np.sum(ev[:, :, e] - ev[:, :, e - 1], axis=1)
+        return out
+    cer = float(np.median(total(("pack", "post", "wait")) / total(("fused", "local", "remote"))))
+    got = metrics(path).get("cer_median", float("nan"))
+    c(name, "cer_median in the file vs the timeline's", "%.6f vs %.6f" % (got, cer), abs(got - cer) <= 1e-9 * cer,
+      "equal (1e-9)")
 
 
 def spmv_pair(r, c):
