@@ -78,14 +78,15 @@ Exchange exchange_of(const PartnerList& partners) {
 
 bool modelled_comm_key(const std::string& key) {
   // sync: a barrier or allreduce step; fragment_bytes: messages cut into pieces as in the real
-  // run (simulate/sim_rank.cpp); communicators and eager_limit: noted (note_eager_limit).
-  return key == "sync" || key == "fragment_bytes" || key == "communicators" || key == "eager_limit";
+  // run (simulate/sim_rank.cpp); communicators and eager_limit: noted (note_eager_limit);
+  // record_messages(_max): /messages from the simulated posts and completions.
+  return key == "sync" || key == "fragment_bytes" || key == "communicators" || key == "eager_limit" ||
+         key == "record_messages" || key == "record_messages_max";
 }
 
 std::string unmodelled_comm_reason(const std::string& key) {
   if (key == "send") return "every exchange posts nonblocking sends";
   if (key == "progress") return "transfers progress by themselves once both sides posted, as with a progress thread";
-  if (key == "record_messages" || key == "record_messages_max") return "message events are not recorded in a simulation yet";
   if (key == "gpu_aware_mpi") return "the simulated ranks are host processes; staging copies are not modelled";
   return "the simulator has no model of it";
 }

@@ -14,11 +14,13 @@ namespace desync::sim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-// A message on its way out: the receiver's mailbox for it, its bytes, whether it goes eagerly.
+// A message on its way out: the receiver's mailbox for it, its bytes, whether it goes eagerly,
+// the receiver (for /messages).
 struct Outgoing {
   sg4::Mailbox* box;
   std::uint64_t bytes;
   bool eager;
+  int peer;
 };
 
 // One rank's exchanges, wired to mailboxes: one mailbox per (receiver, exchange, message), so a
@@ -26,6 +28,8 @@ struct Outgoing {
 struct Incoming {
   sg4::Mailbox* box;
   bool eager;
+  int peer;  // the sender
+  std::int64_t bytes;
 };
 struct Wiring {
   std::vector<std::vector<Incoming>> in;   // [exchange][message]
@@ -63,7 +67,8 @@ std::vector<Wiring> wire(const Config& cfg, const Platform& platform, const Prog
       std::vector<Incoming>& boxes = w[static_cast<std::size_t>(r)].in.back();
       boxes.reserve(in.size());  // stable addresses for `waiting`
       for (const Message& m : in) {
-        boxes.push_back({sg4::Mailbox::by_name("r" + std::to_string(r) + "x" + std::to_string(k) + "m" + std::to_string(j++)), false});
+        boxes.push_back({sg4::Mailbox::by_name("r" + std::to_string(r) + "x" + std::to_string(k) + "m" + std::to_string(j++)), false,
+                         m.peer, m.bytes});
         waiting[key(m.peer, r, static_cast<std::int64_t>(k))].push_back(&boxes.back());
       }
     }
@@ -82,7 +87,7 @@ std::vector<Wiring> wire(const Config& cfg, const Platform& platform, const Prog
         Incoming* in = it->second[next++];
         const bool same_node = hosts.place[static_cast<std::size_t>(s)].node == hosts.place[static_cast<std::size_t>(m.peer)].node;
         in->eager = m.bytes <= (same_node ? platform.eager_limit_intra : platform.eager_limit_inter);
-        w[static_cast<std::size_t>(s)].out.back().push_back({in->box, static_cast<std::uint64_t>(m.bytes), in->eager});
+        w[static_cast<std::size_t>(s)].out.back().push_back({in->box, static_cast<std::uint64_t>(m.bytes), in->eager, m.peer});
         if (in->eager) eager_boxes[static_cast<std::size_t>(m.peer)].push_back(in->box);
       }
     }
@@ -119,9 +124,9 @@ class RankActor {
  public:
   RankActor(int rank, const Config& cfg, const Platform& platform, const Program& prog, const SimHosts& hosts,
             const Wiring& wiring, SimOutcome& out, sg4::BarrierPtr barrier, double sync_cost,
-            const std::function<void(std::int64_t, double)>* progress, StopControl& stop, PairControl& pair)
+            const std::function<void(std::int64_t, double)>* progress, StopControl& stop, PairControl& pair, MessageLog* log)
       : rank_(rank), cfg_(cfg), prog_(prog), work_(prog.ranks[static_cast<std::size_t>(rank)]), wiring_(wiring), out_(out),
-        barrier_(std::move(barrier)), sync_cost_(sync_cost), progress_(progress), stop_(stop), pair_(pair),
+        barrier_(std::move(barrier)), sync_cost_(sync_cost), progress_(progress), stop_(stop), pair_(pair), log_(log),
         memory_(hosts.memory[static_cast<std::size_t>(hosts.place[static_cast<std::size_t>(rank)].domain)]),
         memory_bound_(memory_bound_of(platform, hosts.place[static_cast<std::size_t>(rank)])),
         core_factor_(1.0 / (platform.threads_per_rank * hosts.place[static_cast<std::size_t>(rank)].core_share)) {}
@@ -152,6 +157,10 @@ class RankActor {
     for (std::size_t k = 0; k < got.size(); ++k) got[k].assign(wiring_.in[k].size(), nullptr);
     std::vector<std::vector<sg4::CommPtr>> pending(wiring_.in.size());
     std::vector<sg4::CommPtr> eager_sent;
+    // /messages ([comm] record_messages): per exchange the log index of each message of its
+    // latest post, aligned with pending[k] (receives, then rendezvous sends), and of its eager
+    // sends; empty when not recording or when the post did not fit the log (dropped whole).
+    std::vector<std::vector<std::int64_t>> logged(wiring_.in.size()), logged_eager(wiring_.in.size());
     std::int64_t released = -1;
     for (std::int64_t it = 0; it < prog_.iterations; ++it) {
       stop.furthest = std::max(stop.furthest, it);
@@ -183,6 +192,17 @@ class RankActor {
             }
             released = it;
             pending[k].clear();
+            logged[k].clear();
+            logged_eager[k].clear();
+            std::int64_t slot = log_ ? log_->reserve(static_cast<std::int64_t>(wiring_.in[k].size() + wiring_.out[k].size())) : -1;
+            const double now = sg4::Engine::get_clock();
+            // Tag: the exchange's index; one communicator (docs/output.md, "Simulated runs").
+            const auto note = [&](int peer, std::int64_t bytes, bool send, std::vector<std::int64_t>& into) {
+              if (slot < 0) return;
+              log_->describe(slot, peer, bytes, 0, static_cast<int>(k), send);
+              log_->post_times()[slot] = now;
+              into.push_back(slot++);
+            };
             // An eager message lands in its mailbox whether the receive is posted or not, so its
             // receive is only prepared here and done in one simcall at the wait; a rendezvous one
             // must be posted now, since its transfer starts when both sides have posted.
@@ -191,16 +211,34 @@ class RankActor {
               sg4::CommPtr c = in.box->get_init()->set_dst_data(&got[k][j], sizeof(void*));
               if (!in.eager) c->start();
               pending[k].push_back(std::move(c));
+              note(in.peer, in.bytes, false, logged[k]);
             }
             for (const Outgoing& o : wiring_.out[k]) {
               sg4::CommPtr c = o.box->put_async(stamp(it), o.bytes);
               (o.eager ? eager_sent : pending[k]).push_back(std::move(c));
+              note(o.peer, static_cast<std::int64_t>(o.bytes), true, o.eager ? logged_eager[k] : logged[k]);
             }
             break;
           }
           case Op::wait: {
             const auto k = static_cast<std::size_t>(s.arg);
-            sg4::Comm::wait_all(pending[k]);
+            if (logged[k].empty()) {
+              sg4::Comm::wait_all(pending[k]);
+            } else {
+              // Recording: the wait sees the messages one by one, as MPI_Waitsome does in the real
+              // run, and stamps each when it sees it (no simulated cost: the same timeline); an
+              // eager send completes locally, so the wait sees it at once.
+              for (const std::int64_t e : logged_eager[k]) log_->done_times()[e] = sg4::Engine::get_clock();
+              for (const sg4::CommPtr& c : pending[k])
+                if (c->get_state() == sg4::Activity::State::INITED) c->start();
+              std::vector<std::int64_t>& index = logged[k];
+              while (!pending[k].empty()) {
+                const auto i = static_cast<std::size_t>(sg4::Comm::wait_any(pending[k]));
+                log_->done_times()[index[i]] = sg4::Engine::get_clock();
+                pending[k].erase(pending[k].begin() + static_cast<std::ptrdiff_t>(i));
+                index.erase(index.begin() + static_cast<std::ptrdiff_t>(i));
+              }
+            }
             pending[k].clear();
             for (void* g : got[k]) {
               ++checked_;
@@ -236,6 +274,7 @@ class RankActor {
   const std::function<void(std::int64_t, double)>* progress_;
   StopControl& stop_;
   PairControl& pair_;
+  MessageLog* log_;  // [comm] record_messages: this rank's /messages, else null
   std::int64_t errors_ = 0, checked_ = 0;
   sg4::Host* memory_;
   double memory_bound_, core_factor_;
@@ -261,13 +300,27 @@ SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Pro
   PairControl pair;
   std::vector<std::vector<sg4::Mailbox*>> eager_boxes;
   const std::vector<Wiring> wiring = wire(cfg, platform, prog, hosts, eager_boxes);
+  if (cfg.comm.record_messages) {
+    // Sized to what the rank posts (both loops of a pair), at most record_messages_max as in a
+    // real run, which then counts whole posts as dropped.
+    for (int r = 0; r < ranks; ++r) {
+      const Wiring& w = wiring[static_cast<std::size_t>(r)];
+      std::int64_t per_iteration = 0;
+      for (const Step& s : prog.steps)
+        if (s.op == Op::post)
+          per_iteration += static_cast<std::int64_t>(w.in[static_cast<std::size_t>(s.arg)].size() + w.out[static_cast<std::size_t>(s.arg)].size());
+      const std::int64_t all = per_iteration * prog.iterations * (prog.paired_steps.empty() ? 1 : 2);
+      out.message_logs.push_back(std::make_shared<MessageLog>(std::min(all, cfg.comm.record_messages_max)));
+    }
+  }
   // A barrier or allreduce: everyone leaves when the last arrives, after log2(P) stages.
   sg4::BarrierPtr barrier = sg4::Barrier::create(static_cast<unsigned>(ranks));
   const double sync_cost = modelled_sync_cost(platform, ranks);
   for (int r = 0; r < ranks; ++r) {
     sg4::ActorPtr a = sg4::Actor::create("rank" + std::to_string(r), hosts.rank[static_cast<std::size_t>(r)],
                                          RankActor(r, cfg, platform, prog, hosts, wiring[static_cast<std::size_t>(r)], out,
-                                                   barrier, sync_cost, r == 0 ? &progress : nullptr, stop, pair));
+                                                   barrier, sync_cost, r == 0 ? &progress : nullptr, stop, pair,
+                                                   out.message_logs.empty() ? nullptr : out.message_logs[static_cast<std::size_t>(r)].get()));
     for (sg4::Mailbox* box : eager_boxes[static_cast<std::size_t>(r)]) box->set_receiver(a);
   }
   sg4::Engine::get_instance()->run();

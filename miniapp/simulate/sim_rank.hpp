@@ -3,9 +3,11 @@
 // the simulated clock and records the same timeline a real rank records.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "config/config.hpp"
+#include "record/message_log.hpp"
 #include "record/timeline.hpp"
 #include "simulate/sim_platform.hpp"
 #include "sim_model/sim_program.hpp"
@@ -22,6 +24,9 @@ struct SimOutcome {
   // none or a stop request came first; paired_complete: it ran to its end.
   std::vector<Timeline> paired;
   bool paired_complete = false;
+  // [comm] record_messages: per rank its message events (both loops of a pair), as a real rank's
+  // log; empty when not recording.
+  std::vector<std::shared_ptr<MessageLog>> message_logs;
 };
 
 // What one [comm] sync costs on the modelled cluster beyond waiting for the last rank: a barrier or

@@ -101,6 +101,25 @@ std::vector<NamedValue> paired_metrics(const Config& cfg, const sim::Program& pr
   return m;
 }
 
+// The bytes /messages takes ([comm] record_messages): every message of every post of both loops,
+// fragments counted, at most record_messages_max per rank (the disk-space check's estimate).
+double message_bytes(const Config& cfg, const sim::Program& prog) {
+  if (!cfg.comm.record_messages) return 0.0;
+  double all = 0.0;
+  for (const sim::RankWork& w : prog.ranks) {
+    std::int64_t per_iteration = 0;
+    for (const sim::Step& s : prog.steps) {
+      if (s.op != sim::Op::post) continue;
+      const sim::Exchange& x = w.exchange[static_cast<std::size_t>(s.arg)];
+      for (const auto* list : {&x.recv, &x.send})
+        for (const sim::Message& m : *list) per_iteration += message_pieces(m.bytes, cfg.comm.fragment_bytes);
+    }
+    const std::int64_t n = per_iteration * prog.iterations * (prog.paired_steps.empty() ? 1 : 2);
+    all += static_cast<double>(std::min(n, cfg.comm.record_messages_max)) * MessageLog::event_bytes;
+  }
+  return all;
+}
+
 }  // namespace
 
 bool simulator_available() { return true; }
@@ -123,7 +142,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   validate_for_ranks(cfg, ranks);
   const sim::Program prog = sim::make_program(cfg, platform, ranks);
   const OutputTarget out = output_target(cfg, opt.output, opt.force);
-  check_output_path(cfg, out, 8.0 * static_cast<double>(prog.iterations * prog.event_names.size()) * ranks + 65536.0, comm);
+  check_output_path(cfg, out, 8.0 * static_cast<double>(prog.iterations * prog.event_names.size()) * ranks + message_bytes(cfg, prog) + 65536.0, comm);
 
   log::info("desync simulate: workload {} on {} virtual rank(s) x {} thread(s), {} node(s) of platform {} (SimGrid {})\n",
             cfg.run.workload, ranks, platform.threads_per_rank, nodes, platform.name,
@@ -169,6 +188,10 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     results.emplace_back(std::move(o.timeline[i]));
     WorkloadResult& res = results.back();
     res.timeline.shift(origin);
+    if (!o.message_logs.empty()) {
+      res.messages = o.message_logs[i];
+      res.messages->shift(origin);
+    }
     res.stop_signal = o.stop_signal;
     res.work_phase = prog.work_phase;
     res.composites = prog.composites;

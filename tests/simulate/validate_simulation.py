@@ -22,6 +22,8 @@ Scenarios (each runs `desync simulate` on a generated deck, then checks):
                   and without a barrier, and b the modelled barrier cost; for both [comm] sync settings
   chebfd_pair     [chebfd] compare_barrier simulated, the same checks, for NON-SPLIT, SPLIT-WAIT and
                   PIPELINE (TOPI, complex, nb = 2)
+  messages        [comm] record_messages simulated (issue 28): the timeline identical with and without
+                  recording, every send matched to its receive, none completed before its send was posted
 Exit status 0 when every check holds, 1 when one does not, 2 when a run or the analysis failed.
 """
 import argparse
@@ -353,6 +355,33 @@ def chebfd_pair(r, c):
         pair_check(r, c, "chebfd_pair_" + scheme, lambda **k: CHEBFD.format(scheme=scheme, **k), 12)
 
 
+def messages(r, c):
+    """/messages in a simulation (issue 28): the same timeline with and without recording, every
+    send matched to its receive by the tools' rule, completions after posts, counts per post;
+    eager (the platform's limits) and rendezvous (limits of 64 B) messages."""
+    from desync.messages import read_messages
+    n, warm, ranks = 30, 4, 12
+    deck = SPMV.format(iterations=n, sync="none", compare="false").replace("warmup = 4", "warmup = %d" % warm)
+    for proto, psets in (("eager", ()), ("rendezvous", ("network.eager_limit_intra=64", "network.eager_limit_inter=64"))):
+        name = "messages " + proto
+        plain = r.simulate("messages_off_" + proto, deck, ranks, psets)
+        logged = r.simulate("messages_on_" + proto, deck.replace("[comm]\n", "[comm]\nrecord_messages = true\n"), ranks, psets)
+        with h5py.File(plain, "r") as a, h5py.File(logged, "r") as b:
+            same = np.array_equal(a["timeline/events"][...], b["timeline/events"][...], equal_nan=True)
+            c(name, "timeline with / without record_messages", "identical" if same else "differs", same, "identical")
+            sent = np.asarray(b["summary/messages_sent"][...], np.int64)
+            count = np.asarray(b["messages/count"][...], np.int64)
+            sends = np.sum(np.asarray(b["messages/send"][...]) == 1, axis=1)
+            c(name, "sends recorded per rank vs /summary/messages_sent x iterations",
+              "%s vs %s" % (sends.tolist()[:3], (sent * (n + warm)).tolist()[:3]), np.array_equal(sends, sent * (n + warm)),
+              "equal on every rank")
+            m = read_messages(b)
+            c(name, "matched messages vs sends vs receives", "%d / %d / %d" % (len(m), sends.sum(), count.sum() - sends.sum()),
+              len(m) == sends.sum() == count.sum() - sends.sum(), "all equal")
+            late = int(np.sum(m.t_done < m.t_post))
+            c(name, "receives completed before their send was posted", str(late), late == 0, "0")
+
+
 def hybrid(r, c):
     path, amps, t_iter = noise_run(r, c, "hybrid", 1, threads=10, iterations=300)
     c("hybrid", "amplitude at iteration 299 / iteration time", "%.4f" % (amps[299] / t_iter), amps[299] < 0.1 * t_iter,
@@ -360,7 +389,7 @@ def hybrid(r, c):
 
 
 SCENARIOS = {f.__name__: f for f in (core_wave, core_wave_d2, ring_cancel, memory_model, memory_decay, memory_at_ns,
-                                     noise_grows, noise_at_ns, hybrid, spmv_pair, chebfd_pair)}
+                                     noise_grows, noise_at_ns, hybrid, spmv_pair, chebfd_pair, messages)}
 
 
 def main():

@@ -98,8 +98,9 @@ TEST(SimulateCommKeys, EveryKeyIsModelledOrRefused) {
   }
   EXPECT_GE(simulated, 4);
   // What docs/simulate.md says the simulator models, and what it refuses.
-  for (const char* k : {"sync", "fragment_bytes", "communicators", "eager_limit"}) EXPECT_TRUE(modelled_comm_key(k)) << k;
-  for (const char* k : {"send", "progress", "record_messages", "gpu_aware_mpi"}) EXPECT_FALSE(modelled_comm_key(k)) << k;
+  for (const char* k : {"sync", "fragment_bytes", "communicators", "eager_limit", "record_messages", "record_messages_max"})
+    EXPECT_TRUE(modelled_comm_key(k)) << k;
+  for (const char* k : {"send", "progress", "gpu_aware_mpi"}) EXPECT_FALSE(modelled_comm_key(k)) << k;
 }
 
 }  // namespace
