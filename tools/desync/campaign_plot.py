@@ -6,8 +6,9 @@ Only points whose file is complete and whose verdict is "passed" are drawn; the 
 --where KEY=VALUE (repeatable) keeps the rows whose KEY has that value (as in the table).
 
 --kind lines (default): y = --y (a /metrics name; default the first of gflops, bandwidth,
-total_time the files have) against x = --x (a campaign key or a placement
-column such as ranks or threads_per_rank; default the first key with more than one value), one
+total_time the files have) against x = --x (a campaign key, a placement
+column such as ranks or threads_per_rank, or a /metrics name such as cer_median: points whose
+files lack it are listed, not drawn; default the first key with more than one value), one
 line per value of --by (comma-separated keys). A key that varies but is neither x nor --by is
 added to the line label when points with the same x and labels differ in it (not when it
 follows from x, as the rank count from the threads per rank at fixed cores), so no two points
@@ -253,6 +254,12 @@ def draw_campaign(campaign, outdir, kind="lines", y=None, x=None, by=None, where
     if y is None:
         raise DesyncError("the files have none of %s; give --y METRIC" % ", ".join(PREFERRED))
     _check_column(y, good, "--y")
+    # A metric as x (e.g. --x cer_median): points whose files lack it are listed, not drawn.
+    if x is not None and x in good[0] and x not in {key_column(k) for k in campaign.keys()}:
+        bad += [(r["run_id"], "no value of %s" % x) for r in good if r.get(x) is None]
+        good = [r for r in good if r.get(x) is not None]
+        if not good:
+            raise DesyncError("no drawn point has a value of --x %s" % x)
     if kind == "scaling":
         fig, result = scaling_plot(campaign, good, y, units, x, title)
         default_name = "%s_scaling_%s.png" % (campaign.name, y)

@@ -202,6 +202,31 @@ class CollectPlotTest(CampaignCase):
         self.assertEqual(code, 2)
         self.assertIn("--y 'nonesuch': no such column", text)
 
+    def test_plot_against_a_metric(self):
+        # --x a /metrics name (P_D against the communication-to-execution ratio): numeric x, the
+        # points of each line in x order; a file without the metric is listed, not drawn
+        drop = "scheme-nonsplit_barrier-false_ranks6"
+        for p in self.c.points():
+            if p.id in self.gflops:
+                with h5py.File(self.c.output_path(self.out, p), "r+") as f:
+                    if p.id == drop:
+                        del f["metrics/cer_median"]
+                    else:
+                        f["metrics/cer_median"][()] = 0.1 * p.ranks
+        js = os.path.join(self.dir, "m.json")
+        code, text = self.cli("plot", self.cfile, "--output-dir", self.out, "--x", "cer_median", "--y", "gflops",
+                              "--by", "spmv.scheme", "--where", "run.barrier=false", "--json", js)
+        self.assertEqual(code, 0, text)
+        with open(js) as fh:
+            res = json.load(fh)
+        got = {s["label"]: [(p["x"], p["y"]) for p in s["points"]] for s in res["series"]}
+        g = self.gflops
+        self.assertEqual(got, {
+            "scheme=nonsplit": [(0.1 * 3, g["scheme-nonsplit_barrier-false_ranks3"])],
+            "scheme=splitwait": [(0.1 * 3, g["scheme-splitwait_barrier-false_ranks3"]),
+                                 (0.1 * 6, g["scheme-splitwait_barrier-false_ranks6"])]})
+        self.assertIn("not drawn: %s (no value of cer_median)" % drop, text)
+
     def test_plot_scaling(self):
         js = os.path.join(self.dir, "s.json")
         code, text = self.cli("plot", self.cfile, "--output-dir", self.out, "--kind", "scaling",
