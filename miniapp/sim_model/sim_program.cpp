@@ -63,6 +63,22 @@ std::vector<Step> with_other_sync(const std::vector<Step>& steps, SyncMode sync)
   return v;
 }
 
+std::vector<std::int64_t> exchange_posts(const Program& p) {
+  std::vector<std::int64_t> posts;
+  const std::vector<std::vector<Step>> one{p.steps};
+  const std::vector<std::vector<Step>>& cycle = p.cycle.empty() ? one : p.cycle;
+  const auto n = static_cast<std::int64_t>(cycle.size());
+  for (std::int64_t c = 0; c < n; ++c) {
+    const std::int64_t times = p.iterations / n + (c < p.iterations % n ? 1 : 0);  // iterations at this position
+    for (const Step& s : cycle[static_cast<std::size_t>(c)]) {
+      if (s.op != Op::post) continue;
+      if (posts.size() <= static_cast<std::size_t>(s.arg)) posts.resize(static_cast<std::size_t>(s.arg) + 1, 0);
+      posts[static_cast<std::size_t>(s.arg)] += times;
+    }
+  }
+  return posts;
+}
+
 int event_of(const Program& p, const std::string& name) {
   for (std::size_t i = 0; i < p.event_names.size(); ++i)
     if (p.event_names[i] == name) return static_cast<int>(i);

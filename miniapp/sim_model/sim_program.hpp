@@ -61,8 +61,21 @@ struct Program {
   // these steps, the same iteration with the other [comm] sync; empty: no paired run. The driver
   // then reports P_D as a real run does (docs/method.md section 13).
   std::vector<Step> paired_steps;
+  // Iterations that differ in a fixed cycle (the stencil's CA: an exchange every ca_steps steps,
+  // sweeps of a shrinking extended block): iteration it runs cycle[it % cycle.size()]; empty:
+  // every iteration runs `steps`. Not combined with paired_steps.
+  std::vector<std::vector<Step>> cycle;
   std::string model;                // how the workload's phases are modelled, for /simulation/model
+
+  // The steps of iteration `it`.
+  const std::vector<Step>& steps_of(std::int64_t it) const {
+    return cycle.empty() ? steps : cycle[static_cast<std::size_t>(it % static_cast<std::int64_t>(cycle.size()))];
+  }
 };
+
+// How often each exchange is posted in the whole loop (one loop: the paired run posts as often):
+// [exchange index] -> posts over the program's iterations.
+std::vector<std::int64_t> exchange_posts(const Program& p);
 
 // A deck value the simulator does not model: the DeckError every program throws for one
 // ("DECK: error: [table] key = value: not modelled by desync simulate (why); remove it or use desync run").

@@ -133,7 +133,7 @@ class RankActor {
 
   void operator()() {
     const std::vector<double> delay = delay_schedule(cfg_, rank_);
-    run_loop(prog_.steps, out_.timeline[static_cast<std::size_t>(rank_)], delay, stop_, 0);
+    run_loop(nullptr, out_.timeline[static_cast<std::size_t>(rank_)], delay, stop_, 0);
     if (!prog_.paired_steps.empty()) {
       // The real paired run starts after a barrier; here the ranks meet at no simulated cost.
       barrier_->wait();
@@ -142,16 +142,17 @@ class RankActor {
         pair_.run = stop_.last < 0 && stop_signal() == 0;
       }
       if (pair_.run)
-        run_loop(prog_.paired_steps, out_.paired[static_cast<std::size_t>(rank_)], delay, pair_.stop, prog_.iterations);
+        run_loop(&prog_.paired_steps, out_.paired[static_cast<std::size_t>(rank_)], delay, pair_.stop, prog_.iterations);
     }
     out_.stamp_errors[static_cast<std::size_t>(rank_)] = errors_;
     out_.messages[static_cast<std::size_t>(rank_)] = checked_;
   }
 
  private:
-  // One loop over the program's iterations with `steps` into `tl`; `stop` is the loop's stop
-  // agreement; rank 0 reports progress as iteration `it + counted` (the paired run counts on).
-  void run_loop(const std::vector<Step>& steps, Timeline& tl, const std::vector<double>& delay, StopControl& stop,
+  // One loop over the program's iterations into `tl`, each with its own steps (Program::steps_of),
+  // or all with `paired` (the paired run); `stop` is the loop's stop agreement; rank 0 reports
+  // progress as iteration `it + counted` (the paired run counts on).
+  void run_loop(const std::vector<Step>* paired, Timeline& tl, const std::vector<double>& delay, StopControl& stop,
                 std::int64_t counted) {
     std::vector<std::vector<void*>> got(wiring_.in.size());
     for (std::size_t k = 0; k < got.size(); ++k) got[k].assign(wiring_.in[k].size(), nullptr);
@@ -164,7 +165,7 @@ class RankActor {
     std::int64_t released = -1;
     for (std::int64_t it = 0; it < prog_.iterations; ++it) {
       stop.furthest = std::max(stop.furthest, it);
-      for (const Step& s : steps) {
+      for (const Step& s : paired ? *paired : prog_.steps_of(it)) {
         switch (s.op) {
           case Op::mark: tl.set(it, s.arg, sg4::Engine::get_clock()); break;
           case Op::memory: {
@@ -303,13 +304,13 @@ SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Pro
   if (cfg.comm.record_messages) {
     // Sized to what the rank posts (both loops of a pair), at most record_messages_max as in a
     // real run, which then counts whole posts as dropped.
+    const std::vector<std::int64_t> posts = exchange_posts(prog);
     for (int r = 0; r < ranks; ++r) {
       const Wiring& w = wiring[static_cast<std::size_t>(r)];
-      std::int64_t per_iteration = 0;
-      for (const Step& s : prog.steps)
-        if (s.op == Op::post)
-          per_iteration += static_cast<std::int64_t>(w.in[static_cast<std::size_t>(s.arg)].size() + w.out[static_cast<std::size_t>(s.arg)].size());
-      const std::int64_t all = per_iteration * prog.iterations * (prog.paired_steps.empty() ? 1 : 2);
+      std::int64_t all = 0;
+      for (std::size_t k = 0; k < posts.size() && k < w.in.size(); ++k)
+        all += posts[k] * static_cast<std::int64_t>(w.in[k].size() + w.out[k].size());
+      all *= prog.paired_steps.empty() ? 1 : 2;
       out.message_logs.push_back(std::make_shared<MessageLog>(std::min(all, cfg.comm.record_messages_max)));
     }
   }

@@ -106,15 +106,13 @@ std::vector<NamedValue> paired_metrics(const Config& cfg, const sim::Program& pr
 double message_bytes(const Config& cfg, const sim::Program& prog) {
   if (!cfg.comm.record_messages) return 0.0;
   double all = 0.0;
+  const std::vector<std::int64_t> posts = sim::exchange_posts(prog);
   for (const sim::RankWork& w : prog.ranks) {
-    std::int64_t per_iteration = 0;
-    for (const sim::Step& s : prog.steps) {
-      if (s.op != sim::Op::post) continue;
-      const sim::Exchange& x = w.exchange[static_cast<std::size_t>(s.arg)];
-      for (const auto* list : {&x.recv, &x.send})
-        for (const sim::Message& m : *list) per_iteration += message_pieces(m.bytes, cfg.comm.fragment_bytes);
-    }
-    const std::int64_t n = per_iteration * prog.iterations * (prog.paired_steps.empty() ? 1 : 2);
+    std::int64_t n = 0;
+    for (std::size_t k = 0; k < posts.size() && k < w.exchange.size(); ++k)
+      for (const auto* list : {&w.exchange[k].recv, &w.exchange[k].send})
+        for (const sim::Message& m : *list) n += posts[k] * message_pieces(m.bytes, cfg.comm.fragment_bytes);
+    n *= prog.paired_steps.empty() ? 1 : 2;
     all += static_cast<double>(std::min(n, cfg.comm.record_messages_max)) * MessageLog::event_bytes;
   }
   return all;

@@ -90,13 +90,30 @@ rank = 0
 iteration = 20
 duration = 0.1
 """,
+    # Memory-bound stencil, communication-avoiding (issue 28): 2400^2 points (46 MB per array,
+    # beyond the L3 at 2 ranks), halo exchange every 4 steps, the block swept extended by 3, 2, 1,
+    # 0; the delay on rank 0 at an exchange step (20 = 5 x 4) reaches its neighbours at the next.
+    "stencil_ca": """[run]
+workload = "stencil"
+iterations = 60
+warmup = 4
+progress_interval = 0
+[stencil]
+n = 2400
+variant = "ca"
+ca_steps = 4
+[[inject]]
+rank = 0
+iteration = 20
+duration = 0.1
+""",
 }
 
 
 # How the timed placement's real runs count, as the calibration counts its measurement: the
 # divide time is the fastest of its runs (this CPU has a slow mode, 3.1-3.2 ns against 2.5-2.6,
 # that comes and goes between runs), the memory table the median of its sweeps.
-PICK = {"core": ("fastest", min), "memory": ("median", np.median)}
+PICK = {"core": ("fastest", min), "memory": ("median", np.median), "stencil_ca": ("median", np.median)}
 
 
 def median_iteration(path):
@@ -214,7 +231,7 @@ def main():
         deck = os.path.join(args.work, case + ".toml")
         with open(deck, "w") as fh:
             fh.write(DECKS[case])
-        tol = args.memory_tolerance if case == "memory" else args.tolerance
+        tol = args.tolerance if case == "core" else args.memory_tolerance  # the others are memory-bound
         for label, ranks, repeat, place, timed in placements:
             stem = os.path.join(args.work, "%s_np%d" % (case, ranks))
             reals = [stem + "_real%d.h5" % k for k in range(repeat)]

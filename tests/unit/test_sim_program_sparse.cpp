@@ -282,7 +282,7 @@ TEST(SimStencilProgram, PartnersAreTheGridNeighboursWithTheirEdges) {
   }
 }
 
-TEST(SimStencilProgram, StepsRatioLatencyAndRefusal) {
+TEST(SimStencilProgram, StepsRatioAndLatency) {
   const Program base = make_program(stencil_deck(""), platform(), 4);
   EXPECT_EQ(trace(base), "begin M0 pack_end P0 post_end W0 wait_end M2 unpack_end M3 sweep_end D");
   EXPECT_EQ(base.work_phase, "sweep");
@@ -292,7 +292,40 @@ TEST(SimStencilProgram, StepsRatioLatencyAndRefusal) {
   // ratio 0.5: a 19 x 19 block updates 9 x 9 points.
   const Program half = make_program(stencil_deck("ratio = 0.5\n"), platform(), 4);
   EXPECT_DOUBLE_EQ(half.ranks[0].bytes_per_iteration, 24.0 * 9 * 9);
-  expect_refused(stencil_deck("variant = \"ca\"\nca_steps = 4\n"), "[stencil] variant = \"ca\" with ca_steps = 4: not modelled");
+}
+
+// CA with ca_steps = s: a cycle of s iterations, the first the exchange and the sweep of the block
+// extended by s - 1, the others sweeps of a block shrinking by one (run_stencil's runs); the
+// model's bytes per iteration are the average step's, as run_stencil's; the exchange is posted
+// once per cycle.
+TEST(SimStencilProgram, CommunicationAvoidingCycle) {
+  const Program p = make_program(stencil_deck("variant = \"ca\"\nca_steps = 3\n[comm]\nsync = \"barrier\"\n"), platform(), 4);
+  ASSERT_EQ(p.cycle.size(), 3u);
+  EXPECT_EQ(trace(p), "begin M0 pack_end P0 post_end W0 wait_end M2 unpack_end M3 sweep_end D S");
+  const auto position = [&](std::size_t k) {
+    Program q = p;
+    q.steps = p.cycle[k];
+    return trace(q);
+  };
+  EXPECT_EQ(position(0), trace(p));
+  EXPECT_EQ(position(1), "begin M4 sweep_end D S");
+  EXPECT_EQ(position(2), "begin M5 sweep_end D S");
+  EXPECT_EQ(&p.steps_of(4), &p.cycle[1]);
+  // Rank 0 of 2 x 2 on 37 x 37 holds 19 x 19 at (0, 0): the extension grows into the neighbours
+  // only (east and north), 21 x 21, 20 x 20, 19 x 19 points at positions 0, 1, 2.
+  const RankWork& w = p.ranks[0];
+  EXPECT_DOUBLE_EQ(w.amount.at(3), 16.0 * 21 * 21);
+  EXPECT_DOUBLE_EQ(w.amount.at(4), 16.0 * 20 * 20);
+  EXPECT_DOUBLE_EQ(w.amount.at(5), 16.0 * 19 * 19);
+  EXPECT_DOUBLE_EQ(w.bytes_per_iteration, 24.0 * (21 * 21 + 20 * 20 + 19 * 19) / 3.0);
+  const Program skip = make_program(stencil_deck("variant = \"ca\"\nca_steps = 3\nskip_redundant = true\n"), platform(), 4);
+  EXPECT_DOUBLE_EQ(skip.ranks[0].amount.at(3), 16.0 * 19 * 19);
+  EXPECT_DOUBLE_EQ(skip.ranks[0].amount.at(4), 16.0 * 19 * 19);
+  Program longer = p;
+  longer.iterations = 10;  // positions 0 1 2 0 1 2 0 1 2 0: the exchange posted 4 times
+  EXPECT_EQ(exchange_posts(longer), std::vector<std::int64_t>{4});
+  const Program plain = make_program(stencil_deck(""), platform(), 4);
+  EXPECT_EQ(exchange_posts(plain), std::vector<std::int64_t>{plain.iterations});
 }
 
 }  // namespace
