@@ -19,8 +19,10 @@ namespace desync::sim {
 // One step of an iteration. mark: record event `arg` now; memory: stream amount[arg] bytes through
 // the rank's domain; core: amount[arg] seconds of one core's work, shared by the rank's threads;
 // delay: this iteration's [[inject]]/[noise] busy work (marks delay_begin/delay_end when > 0);
-// post / wait: start / complete exchange `arg`; sync: the [comm] sync after the iteration.
-enum class Op : std::uint8_t { mark, memory, core, delay, post, wait, sync };
+// post / wait: start / complete exchange `arg`; sync: the [comm] sync after the iteration (marks
+// sync_end); allreduce: a collective inside the iteration (CG's dot products), modelled as the
+// sync: every rank leaves when the last arrives, plus the modelled cost; no mark of its own.
+enum class Op : std::uint8_t { mark, memory, core, delay, post, wait, sync, allreduce };
 struct Step {
   Op op;
   int arg = 0;
@@ -98,6 +100,7 @@ Program triad_program(const Config& cfg, const Platform& platform, int ranks);
 Program spmv_program(const Config& cfg, const Platform& platform, int ranks);
 Program stencil_program(const Config& cfg, const Platform& platform, int ranks);
 Program chebfd_program(const Config& cfg, const Platform& platform, int ranks);
+Program cg_program(const Config& cfg, const Platform& platform, int ranks);
 
 // The ranks of a matrix workload (SpMV, ChebFD; sim_spmv_program.cpp): every rank's row scan
 // under desync's own partition (make_partition, scan_rank: what `desync plan` runs for P virtual
@@ -107,7 +110,8 @@ struct MatrixRanks {
   std::vector<RankPattern> scans;
   std::vector<HaloPlan> plans;
 };
-MatrixRanks matrix_ranks(const MatrixGenerator& g, PartitionKind partition, int ranks);
+// keep_lengths: each scan keeps its rows' entry counts (all, own columns: RankPattern).
+MatrixRanks matrix_ranks(const MatrixGenerator& g, PartitionKind partition, int ranks, bool keep_lengths = false);
 // Vector entries of a halo plan's partner list (received: the halo; sent: what the pack gathers).
 std::int64_t halo_entries(const std::vector<HaloPartner>& list);
 

@@ -248,9 +248,10 @@ class RankActor {
             break;
           }
           case Op::sync:
+          case Op::allreduce:
             barrier_->wait();
             if (sync_cost_ > 0) sg4::this_actor::sleep_for(sync_cost_);
-            tl.set(it, prog_.sync_end, sg4::Engine::get_clock());
+            if (s.op == Op::sync) tl.set(it, prog_.sync_end, sg4::Engine::get_clock());
             break;
         }
       }

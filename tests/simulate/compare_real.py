@@ -107,13 +107,38 @@ rank = 0
 iteration = 20
 duration = 0.1
 """,
+    # Memory-bound CG (issue 28): miniFE 64^3 elements (274,625 rows, 27 nonzeros each: 90 MB of
+    # matrix per rank at 2 ranks), its two allreduces per iteration synchronize every rank, so the
+    # delay's idle period reaches every rank in the delayed iteration.
+    "cg": """[run]
+workload = "cg"
+iterations = 60
+warmup = 4
+progress_interval = 0
+[matrix]
+generator = "minife"
+partition = "rows"
+[matrix.minife]
+elements = [64, 64, 64]
+[[inject]]
+rank = 0
+iteration = 20
+duration = 0.1
+""",
 }
 
 
 # How the timed placement's real runs count, as the calibration counts its measurement: the
 # divide time is the fastest of its runs (this CPU has a slow mode, 3.1-3.2 ns against 2.5-2.6,
 # that comes and goes between runs), the memory table the median of its sweeps.
-PICK = {"core": ("fastest", min), "memory": ("median", np.median), "stencil_ca": ("median", np.median)}
+PICK = {"core": ("fastest", min), "memory": ("median", np.median), "stencil_ca": ("median", np.median),
+        "cg": ("median", np.median)}
+
+# Cases compared in the timed placement only. CG: its allreduces release the ranks in the
+# collective's tree order, not one behind the other, so the idle-wave rule "a rank is not released
+# before the rank behind it" (tools/desync/idle_waves.py) cuts the real 4-rank wave short (rank 3
+# leaves the allreduce before rank 2) while the simulated collective releases all at one instant.
+TIMED_ONLY = {"cg"}
 
 
 def median_iteration(path):
@@ -233,6 +258,8 @@ def main():
             fh.write(DECKS[case])
         tol = args.tolerance if case == "core" else args.memory_tolerance  # the others are memory-bound
         for label, ranks, repeat, place, timed in placements:
+            if case in TIMED_ONLY and not timed:
+                continue
             stem = os.path.join(args.work, "%s_np%d" % (case, ranks))
             reals = [stem + "_real%d.h5" % k for k in range(repeat)]
             real_cmds = [mpiexec + ["-n", str(ranks), args.desync, "run", deck, "-o", f, "-f"] for f in reals]

@@ -69,7 +69,7 @@ TEST(SimProgram, RefusesWhatItDoesNotModel) {
   } catch (const DeckError& e) {
     EXPECT_NE(std::string(e.what()).find("[comm] progress = \"thread\": not modelled"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(simulatable_list(), "\"triad\", \"spmv\", \"stencil\", \"chebfd\"");
+  EXPECT_EQ(simulatable_list(), "\"triad\", \"spmv\", \"stencil\", \"chebfd\", \"cg\"");
 }
 
 }  // namespace

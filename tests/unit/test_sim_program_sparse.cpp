@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/cg/cg.hpp"
 #include "workloads/chebfd/chebfd.hpp"
 #include "workloads/chebfd/chebfd_filter.hpp"
 #include "config/config.hpp"
@@ -162,9 +163,9 @@ TEST(SimSpmvProgram, MessagesAndSharesAreTheRealRunsAtOneToFourRanks) {
 std::string trace(const Program& p, bool paired = false) {
   std::string s;
   for (const Step& x : paired ? p.paired_steps : p.steps) {
-    const bool indexed = x.op != Op::delay && x.op != Op::sync;
+    const bool indexed = x.op != Op::delay && x.op != Op::sync && x.op != Op::allreduce;
     s += (x.op == Op::mark ? p.event_names.at(static_cast<std::size_t>(x.arg))
-                           : "?MCDPWS"[static_cast<int>(x.op)] + (indexed ? std::to_string(x.arg) : "")) + " ";
+                           : "?MCDPWSA"[static_cast<int>(x.op)] + (indexed ? std::to_string(x.arg) : "")) + " ";
   }
   return s.substr(0, s.size() - 1);
 }
@@ -237,6 +238,39 @@ TEST(SimChebfdProgram, MessagesAndStepsOfEachScheme) {
       load_deck(run + "scheme = \"splitwait\"\ncompare_barrier = true\nbarrier_per_degree = true\n" + spin, "d.toml", {}), platform(), 2);
   EXPECT_EQ(trace(back), trace(sw) + " S");
   EXPECT_EQ(trace(back, true), trace(sw));
+}
+
+// CG: run_cg's events and order, the plain SpMV (exchange, then all rows) or the overlapped one
+// (interior rows while the halo travels, then the rest: together the plain product's bytes), the
+// vector kernels' traffic per row, two allreduces inside the iteration, the SpMV's halo.
+TEST(SimCgProgram, StepsTrafficAndHalo) {
+  const std::string deck = "[run]\nworkload = \"cg\"\niterations = 4\n[matrix]\ngenerator = \"minife\"\npartition = \"rows\"\n"
+                           "[matrix.minife]\nelements = [6, 5, 12]\n";
+  const Program plain = make_program(load_deck(deck, "d.toml", {}), platform(), 3);
+  const Program over = make_program(load_deck(deck, "d.toml", {"cg.overlap=true"}), platform(), 3);
+  EXPECT_EQ(plain.event_names, cg_event_names());
+  EXPECT_EQ(trace(plain), "begin M0 pack_end P0 post_end W0 wait_end M2 spmv_end M3 pq_end A pq_allreduce_end M4 update_end A "
+                          "rr_allreduce_end M5 direction_end D");
+  EXPECT_EQ(trace(over), "begin M0 pack_end P0 post_end M1 interior_end W0 wait_end M2 spmv_end M3 pq_end A pq_allreduce_end "
+                         "M4 update_end A rr_allreduce_end M5 direction_end D");
+  const auto gen = make_generator(load_deck(deck, "d.toml", {}).matrix);
+  const RowPartition part = make_partition(*gen, PartitionKind::rows, 3);
+  for (int r = 0; r < 3; ++r) {
+    const RankWork& a = plain.ranks[static_cast<std::size_t>(r)];
+    const RankWork& b = over.ranks[static_cast<std::size_t>(r)];
+    const RankPattern s = scan_rank(*gen, part, r);
+    const auto rows = static_cast<double>(s.rows);
+    EXPECT_DOUBLE_EQ(a.flops_per_iteration, cg_flops_per_iteration(rows, static_cast<double>(s.nnz)));
+    EXPECT_DOUBLE_EQ(a.amount.at(3), 16.0 * rows);
+    EXPECT_DOUBLE_EQ(a.amount.at(4), 48.0 * rows);
+    EXPECT_DOUBLE_EQ(a.amount.at(5), 24.0 * rows);
+    EXPECT_EQ(a.amount.at(1), 0.0);
+    EXPECT_GT(b.amount.at(1), 0.0) << "rank " << r << ": interior rows";
+    EXPECT_GT(b.amount.at(2), 0.0) << "rank " << r << ": rows that read the halo";
+    EXPECT_NEAR(b.amount.at(1) + b.amount.at(2), a.amount.at(2), 1e-9 * a.amount.at(2));
+    EXPECT_EQ(text(a.exchange.at(0).recv), text(b.exchange.at(0).recv));
+    EXPECT_FALSE(a.exchange.at(0).recv.empty());
+  }
 }
 
 Config stencil_deck(const std::string& extra) {

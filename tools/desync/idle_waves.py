@@ -139,9 +139,15 @@ def fit(direction, pts):
         w["note"] = "fewer than 3 ranks reached: no fit"
         return w
     d, k, t, x = (np.array(v, float) for v in zip(*pts))
-    by_time = stats.linregress(t, d)
-    w["speed_ranks_per_s"] = float(by_time.slope)
-    w["speed_r2"] = float(by_time.rvalue ** 2)
+    if np.ptp(t) > 0:
+        by_time = stats.linregress(t, d)
+        w["speed_ranks_per_s"] = float(by_time.slope)
+        w["speed_r2"] = float(by_time.rvalue ** 2)
+    else:
+        # Every rank's idle period ends at the same instant: a collective released them all (CG's
+        # allreduce, a simulated one exactly), not a wave travelling rank by rank.
+        w["speed_ranks_per_s"], w["speed_r2"] = float("inf"), float("nan")
+        w["note"] = "every rank's idle period ended at the same instant: a global synchronization, not a travelling wave"
     w["speed_ranks_per_iteration"] = float(stats.linregress(k, d).slope) if np.ptp(k) > 0 else float("inf")
     w["decay_s_per_rank"] = float(stats.linregress(d, x).slope)
     w["idle_first_s"], w["idle_last_s"] = float(x[0]), float(x[-1])

@@ -112,6 +112,18 @@ class HandMadeWave(unittest.TestCase):
         with self.assertRaisesRegex(NoIdleWave, "3 ms over its rank's lock-step baseline, is not above the floor of 4 ms"):
             detect(idle, idle, np.arange(4), np.arange(10), floor=4e-3)
 
+    def test_a_global_synchronization_is_no_travelling_wave(self):
+        # CG's allreduce releases every rank at the same instant (exactly so in a simulation):
+        # an infinite speed with a note, not a regression over identical times
+        from desync.idle_waves import fit
+
+        w = fit(1, [(1, 21, 0.5, 0.1), (2, 21, 0.5, 0.1), (3, 21, 0.5, 0.1)])
+        self.assertEqual((w["speed_ranks_per_s"], w["speed_ranks_per_iteration"]), (float("inf"), float("inf")))
+        self.assertIn("global synchronization", w["note"])
+        w = fit(1, [(1, 21, 0.5, 0.1), (2, 22, 0.6, 0.1), (3, 23, 0.7, 0.1)])
+        self.assertAlmostEqual(w["speed_ranks_per_s"], 10.0)
+        self.assertNotIn("note", w)
+
     def test_a_rank_is_not_released_before_the_rank_behind_it(self):
         # a wave up from rank 0 at iteration 2, one rank per iteration (1 ms each); rank 3 also
         # idles in iteration 3, the iteration of point 2, but that idle period ends before point

@@ -11,6 +11,9 @@
 // option gives bitwise the same iterates.
 #include <mpi.h>
 
+#include <string>
+#include <vector>
+
 #include "config/config.hpp"
 #include "workloads/cg/cg_config.hpp"
 #include "core/memory.hpp"
@@ -24,5 +27,9 @@ MemoryEstimate cg_memory(const Config& cfg, int rank, int size);
 // miniFE's flop count of one CG iteration on n rows with nnz nonzeros: 2 nnz (SpMV) + 4 n (two
 // dots) + 6 n (three vector updates).
 inline double cg_flops_per_iteration(double n, double nnz) { return 2.0 * nnz + 10.0 * n; }
+
+// The events of one iteration (the timeline's, and the simulated program's); the overlapped SpMV
+// marks interior_end between post_end and wait_end, the plain one leaves it NaN.
+std::vector<std::string> cg_event_names();
 
 }  // namespace desync

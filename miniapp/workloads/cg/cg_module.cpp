@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/cg/cg.hpp"
 #include "workloads/cg/cg_deck.hpp"
 
@@ -62,6 +63,7 @@ WorkloadModule cg_module() {
     return s;
   };
   m.run = run_cg;
+  m.simulated = sim::cg_program;
   m.phases = {{"interior", PhaseClass::work, "#b9e3b0", "SpMV rows without halo"},
               {"spmv", PhaseClass::work, "#8fd18a", "SpMV (rest)"},
               {"pq", PhaseClass::work, "#d9f0d3", "vector operations"},

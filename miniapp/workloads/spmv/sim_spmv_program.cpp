@@ -39,11 +39,11 @@ std::int64_t halo_entries(const std::vector<HaloPartner>& list) {
   return n;
 }
 
-MatrixRanks matrix_ranks(const MatrixGenerator& g, PartitionKind partition, int ranks) {
+MatrixRanks matrix_ranks(const MatrixGenerator& g, PartitionKind partition, int ranks, bool keep_lengths) {
   MatrixRanks m;
   m.partition = make_partition(g, partition, ranks);
   m.scans.reserve(static_cast<std::size_t>(ranks));
-  for (int r = 0; r < ranks; ++r) m.scans.push_back(scan_rank(g, m.partition, r));  // one serial pass over the rows
+  for (int r = 0; r < ranks; ++r) m.scans.push_back(scan_rank(g, m.partition, r, false, keep_lengths));  // one pass over the rows
   // Receives per owner from the rank's halo columns (ascending owner, offsets into the halo),
   // sends their transpose (ascending partner, offsets into the send buffer): the real plan
   // learns the sends with an all-to-all, here every rank's receive list is known.

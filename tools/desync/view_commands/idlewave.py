@@ -52,6 +52,8 @@ def report(result, path):
                      % (w["direction"], w["reached"], w["speed_ranks_per_s"], w["speed_r2"], w["speed_ranks_per_iteration"],
                         w["decay_s_per_rank"] * 1e3, w["idle_first_s"] * 1e3, w["idle_last_s"] * 1e3,
                         ", sigma_eff %.3g" % w["sigma_eff"] if "sigma_eff" in w else ""))
+        if "note" in w:
+            lines.append("       %s" % w["note"])
         m = w.get("model")
         if m and "note" in m:
             lines.append("       %s" % m["note"])
