@@ -4,6 +4,7 @@
 // and halo plans), and the simulator's actor (sim_rank.cpp) interprets it. Built and tested
 // without SimGrid.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct Step {
 struct Message {
   int peer = -1;
   std::int64_t bytes = 0;
+  // What a send and a receive match on besides the two ranks (MPI's tag): -1, the exchange's
+  // index; else this channel, for a message received in another exchange than it was sent in
+  // (the ping-pong's echo: received with the message out, sent after the message in).
+  int channel = -1;
 };
 
 // The messages of one exchange of one rank: received from and sent to.
@@ -68,6 +73,10 @@ struct Program {
   // every iteration runs `steps`. Not combined with paired_steps.
   std::vector<std::vector<Step>> cycle;
   std::string model;                // how the workload's phases are modelled, for /simulation/model
+  // The workload's own run-level results (datasets, /metrics, the printed report) from every
+  // rank's simulated timeline (common time base), computed by the real run's code and given to
+  // every rank's result; empty: none (the ping-pong's /pingpong tables).
+  std::function<void(const std::vector<const Timeline*>& timelines, WorkloadResult& into)> results;
 
   // The steps of iteration `it`.
   const std::vector<Step>& steps_of(std::int64_t it) const {
@@ -101,6 +110,7 @@ Program spmv_program(const Config& cfg, const Platform& platform, int ranks);
 Program stencil_program(const Config& cfg, const Platform& platform, int ranks);
 Program chebfd_program(const Config& cfg, const Platform& platform, int ranks);
 Program cg_program(const Config& cfg, const Platform& platform, int ranks);
+Program pingpong_program(const Config& cfg, const Platform& platform, int ranks);
 
 // The ranks of a matrix workload (SpMV, ChebFD; sim_spmv_program.cpp): every rank's row scan
 // under desync's own partition (make_partition, scan_rank: what `desync plan` runs for P virtual

@@ -42,7 +42,7 @@ std::vector<Message> pieces(const std::vector<Message>& whole, std::int64_t frag
   const std::int64_t limit = piece_limit(fragment_bytes);
   for (const Message& m : whole) {
     const std::int64_t n = message_pieces(m.bytes, fragment_bytes);
-    for (std::int64_t i = 0; i < n; ++i) v.push_back({m.peer, std::min(limit, m.bytes - i * limit)});
+    for (std::int64_t i = 0; i < n; ++i) v.push_back({m.peer, std::min(limit, m.bytes - i * limit), m.channel});
   }
   return v;
 }
@@ -55,9 +55,15 @@ std::vector<Wiring> wire(const Config& cfg, const Platform& platform, const Prog
   // (sender, receiver, exchange) -> the receiver's mailboxes for that sender, in posting order.
   std::unordered_map<std::int64_t, std::vector<Incoming*>> waiting;
   std::unordered_map<std::int64_t, std::size_t> taken;
-  std::int64_t exchanges = 0;
-  for (const RankWork& r : prog.ranks) exchanges = std::max<std::int64_t>(exchanges, static_cast<std::int64_t>(r.exchange.size()));
+  std::int64_t exchanges = 0;  // channels: exchange indices and Message::channel
+  for (const RankWork& r : prog.ranks) {
+    exchanges = std::max<std::int64_t>(exchanges, static_cast<std::int64_t>(r.exchange.size()));
+    for (const Exchange& x : r.exchange)
+      for (const auto* list : {&x.recv, &x.send})
+        for (const Message& m : *list) exchanges = std::max<std::int64_t>(exchanges, m.channel + 1);
+  }
   const auto key = [&](std::int64_t s, std::int64_t r, std::int64_t k) { return (s * ranks + r) * exchanges + k; };
+  const auto channel = [](const Message& m, std::size_t k) { return m.channel >= 0 ? static_cast<std::int64_t>(m.channel) : static_cast<std::int64_t>(k); };
   for (std::int64_t r = 0; r < ranks; ++r) {
     const RankWork& work = prog.ranks[static_cast<std::size_t>(r)];
     for (std::size_t k = 0; k < work.exchange.size(); ++k) {
@@ -69,7 +75,7 @@ std::vector<Wiring> wire(const Config& cfg, const Platform& platform, const Prog
       for (const Message& m : in) {
         boxes.push_back({sg4::Mailbox::by_name("r" + std::to_string(r) + "x" + std::to_string(k) + "m" + std::to_string(j++)), false,
                          m.peer, m.bytes});
-        waiting[key(m.peer, r, static_cast<std::int64_t>(k))].push_back(&boxes.back());
+        waiting[key(m.peer, r, channel(m, k))].push_back(&boxes.back());
       }
     }
   }
@@ -78,7 +84,7 @@ std::vector<Wiring> wire(const Config& cfg, const Platform& platform, const Prog
     for (std::size_t k = 0; k < work.exchange.size(); ++k) {
       w[static_cast<std::size_t>(s)].out.emplace_back();
       for (const Message& m : pieces(work.exchange[k].send, cfg.comm.fragment_bytes)) {
-        const std::int64_t id = key(s, m.peer, static_cast<std::int64_t>(k));
+        const std::int64_t id = key(s, m.peer, channel(m, k));
         auto it = waiting.find(id);
         std::size_t& next = taken[id];
         if (it == waiting.end() || next >= it->second.size())
@@ -132,7 +138,9 @@ class RankActor {
         core_factor_(1.0 / (platform.threads_per_rank * hosts.place[static_cast<std::size_t>(rank)].core_share)) {}
 
   void operator()() {
-    const std::vector<double> delay = delay_schedule(cfg_, rank_);
+    // As the real loop's: [run] warmup + iterations, zero beyond (a module's own rows: pingpong).
+    std::vector<double> delay = delay_schedule(cfg_, rank_);
+    delay.resize(static_cast<std::size_t>(prog_.iterations), 0.0);
     run_loop(nullptr, out_.timeline[static_cast<std::size_t>(rank_)], delay, stop_, 0);
     if (!prog_.paired_steps.empty()) {
       // The real paired run starts after a barrier; here the ranks meet at no simulated cost.

@@ -235,6 +235,17 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     const NamedValue cer{"cer_median", min_med_max(cers).median, "1"};
     for (WorkloadResult& res : results) res.metrics.push_back(cer);
   }
+  if (prog.results) {
+    std::vector<const Timeline*> timelines;
+    for (const WorkloadResult& res : results) timelines.push_back(&res.timeline);
+    WorkloadResult own(Timeline({}, 0, 0));
+    prog.results(timelines, own);
+    for (WorkloadResult& res : results) {
+      res.datasets.insert(res.datasets.end(), own.datasets.begin(), own.datasets.end());
+      res.metrics.insert(res.metrics.end(), own.metrics.begin(), own.metrics.end());
+    }
+    results.front().report = own.report;
+  }
   if (!prog.paired_steps.empty()) {
     const std::vector<NamedValue> m =
         paired_metrics(cfg, prog, slowest, std::max<std::int64_t>(0, done - prog.warmup), o.paired, o.paired_complete,
@@ -275,6 +286,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
 
   log::info("{}", summary_table(metrics, results.front().metrics, std::max<std::int64_t>(0, done - prog.warmup), verification, out.path,
                                 "simulated on platform " + platform.name + " (" + platform.path + ")\n"));
+  if (!results.front().report.empty()) log::info("\n{}", results.front().report);
   if (o.stop_signal != 0) return exit_interrupted;
   return errors == 0 ? exit_ok : exit_verification_failed;
 }

@@ -8,6 +8,7 @@
 #include "record/iteration_events.hpp"
 #include "sim_model/sim_program.hpp"
 #include "sim_test_platform.hpp"
+#include "workloads/pingpong/pingpong.hpp"
 #include "workloads/simulated_programs.hpp"
 #include "workloads/triad/neighbour_partners.hpp"
 #include "workloads/triad/triad.hpp"
@@ -61,15 +62,64 @@ TEST(SimProgram, TriadAmountsFromTheByteAndDivideModels) {
   EXPECT_NE(core.steps.back().op, Op::sync);
 }
 
+// The ping-pong: one step list per timeline row, a size's first row after a collective (the real
+// run's barrier); each role's messages in its two exchanges per size (the echo received with the
+// message out, matched on the channel it is sent in); /pingpong from the real run's code.
+TEST(SimPingpongProgram, RolesRowsAndResults) {
+  const Config ping = load_deck("[run]\nworkload = \"pingpong\"\niterations = 3\n[pingpong]\nsizes = [8, 1024]\n", "d.toml", {});
+  const Program p = make_program(ping, platform(), 5);  // pair 0: ranks 0 and 2; ranks 1, 3, 4 idle
+  ASSERT_EQ(p.cycle.size(), 6u);
+  EXPECT_EQ(p.iterations, 6);
+  EXPECT_EQ(p.cycle[0].front().op, Op::allreduce);
+  EXPECT_EQ(p.cycle[1].front().op, Op::mark);
+  EXPECT_EQ(p.cycle[3].front().op, Op::allreduce);
+  EXPECT_EQ(p.cycle[4][1].op, Op::post);
+  EXPECT_EQ(p.cycle[4][1].arg, 2);  // size 1's exchange A
+  const RankWork& first = p.ranks[0];
+  const RankWork& second = p.ranks[2];
+  ASSERT_EQ(first.exchange.size(), 4u);
+  EXPECT_EQ(first.exchange[2].send.size(), 1u);
+  EXPECT_EQ(first.exchange[2].send[0].bytes, 1024);
+  ASSERT_EQ(first.exchange[2].recv.size(), 1u);
+  EXPECT_EQ(first.exchange[2].recv[0].channel, 3);  // the echo, sent in second's exchange B
+  EXPECT_EQ(second.exchange[2].recv.size(), 1u);
+  EXPECT_EQ(second.exchange[3].send.size(), 1u);
+  EXPECT_TRUE(p.ranks[1].exchange[0].send.empty() && p.ranks[4].exchange[3].recv.empty());
+  const Program b = make_program(load_deck("[run]\nworkload = \"pingpong\"\niterations = 2\n[pingpong]\nmode = \"bandwidth\"\n"
+                                           "sizes = [64]\nwindow = 4\n", "d.toml", {}), platform(), 4);
+  EXPECT_EQ(b.ranks[1].exchange[0].send.size(), 4u);  // pairs (0, 2) and (1, 3): a window each
+  EXPECT_EQ(b.ranks[3].exchange[1].send.size(), 1u);
+  EXPECT_EQ(b.ranks[3].exchange[1].send[0].bytes, 0);  // the zero-byte reply
+  // Results: rank 0's rows take 1, 2, 3 us at 8 B and 10, 20, 30 us at 1 KiB; medians 2 and 20 us.
+  std::vector<Timeline> tls;
+  for (int r = 0; r < 5; ++r) tls.emplace_back(p.event_names, 6, 0);
+  const double t[6] = {1e-6, 2e-6, 3e-6, 10e-6, 20e-6, 30e-6};
+  for (std::int64_t it = 0; it < 6; ++it) {
+    tls[0].set(it, 0, static_cast<double>(it));
+    tls[0].set(it, 3, static_cast<double>(it) + t[it]);
+  }
+  std::vector<const Timeline*> view;
+  for (const Timeline& tl : tls) view.push_back(&tl);
+  WorkloadResult own(Timeline({}, 0, 0));
+  p.results(view, own);
+  const WorkloadDataset* med = nullptr;
+  for (const WorkloadDataset& d : own.datasets)
+    if (d.name == "round_trip_median") med = &d;
+  ASSERT_NE(med, nullptr);
+  EXPECT_NEAR(med->values.at(0), 2e-6, 1e-12);
+  EXPECT_NEAR(med->values.at(1), 20e-6, 1e-12);
+  EXPECT_NE(own.report.find("ping-pong: 1 pair(s)"), std::string::npos);
+}
+
 TEST(SimProgram, RefusesWhatItDoesNotModel) {
-  EXPECT_THROW(make_program(load_deck("[run]\nworkload = \"pingpong\"\n", "d.toml", {}), platform(), 2), DeckError);
+  EXPECT_THROW(make_program(load_deck("[run]\nworkload = \"toy\"\n", "d.toml", {}), platform(), 2), DeckError);
   try {
     make_program(deck("[comm]\nprogress = \"thread\"\n"), platform(), 2);
     FAIL() << "progress = thread was accepted";
   } catch (const DeckError& e) {
     EXPECT_NE(std::string(e.what()).find("[comm] progress = \"thread\": not modelled"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(simulatable_list(), "\"triad\", \"spmv\", \"stencil\", \"chebfd\", \"cg\"");
+  EXPECT_EQ(simulatable_list(), "\"triad\", \"spmv\", \"stencil\", \"chebfd\", \"pingpong\", \"cg\"");
 }
 
 }  // namespace

@@ -23,7 +23,6 @@ namespace {
 // One timed repetition, on both ranks of a pair: the first rank posts and completes its send
 // (ping-pong: and the receive of the reply), the second receives, then replies.
 enum : int { begin, post_end, wait_end, reply_end, delay_end, sync_end };
-std::vector<std::string> event_names() { return {"begin", "post_end", "wait_end", "reply_end", "delay_end", "sync_end"}; }
 
 constexpr int reply_tag = channel_tags - 1;  // the bandwidth mode's zero-byte reply; data tags are 0 .. window-1
 
@@ -80,6 +79,70 @@ struct PairTimes {
 
 }  // namespace
 
+std::vector<std::string> pingpong_event_names() {
+  return {"begin", "post_end", "wait_end", "reply_end", "delay_end", "sync_end"};
+}
+
+void pingpong_pair_times(const Timeline& tl, std::int64_t reps, std::int64_t nsizes, int pairs, int pair,
+                         std::vector<double>& med, std::vector<double>& mn) {
+  const std::int64_t done = tl.iterations();
+  std::vector<double> t;
+  for (std::int64_t s = 0; s < nsizes; ++s) {
+    t.clear();
+    for (std::int64_t i = 0; i < reps && s * reps + i < done; ++i) t.push_back(tl.at(s * reps + i, reply_end) - tl.at(s * reps + i, begin));
+    if (t.empty()) continue;
+    std::sort(t.begin(), t.end());
+    const std::size_t cell = static_cast<std::size_t>(s) * static_cast<std::size_t>(pairs) + static_cast<std::size_t>(pair);
+    med[cell] = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+    mn[cell] = t.front();
+  }
+}
+
+void add_pingpong_results(const PingpongConfig& c, int pairs, std::int64_t reps, std::int64_t done, std::vector<double> med,
+                          std::vector<double> mn, WorkloadResult& r) {
+  const bool bw = c.mode == PingpongMode::bandwidth;
+  const auto nsizes = static_cast<std::int64_t>(c.sizes.size());
+  const std::vector<double> bytes(c.sizes.begin(), c.sizes.end());
+  const std::size_t cells = static_cast<std::size_t>(nsizes) * static_cast<std::size_t>(pairs);
+  std::vector<double> bandwidth(cells), aggregate(static_cast<std::size_t>(nsizes), 0.0);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::int64_t s = 0; s < nsizes; ++s) {
+    const bool ran = s * reps < done;
+    for (int p = 0; p < pairs; ++p) {
+      const std::size_t cell = static_cast<std::size_t>(s) * static_cast<std::size_t>(pairs) + static_cast<std::size_t>(p);
+      if (!ran) med[cell] = mn[cell] = nan;
+      // Ping-pong: one way is half the round trip; bandwidth: the window's bytes in its time.
+      const double moved = bw ? static_cast<double>(c.window) * bytes[static_cast<std::size_t>(s)] : bytes[static_cast<std::size_t>(s)];
+      bandwidth[cell] = moved / (bw ? med[cell] : 0.5 * med[cell]);
+      aggregate[static_cast<std::size_t>(s)] += bandwidth[cell];
+    }
+  }
+  const std::uint64_t ns = static_cast<std::uint64_t>(nsizes), np = static_cast<std::uint64_t>(pairs);
+  const std::string time_name = bw ? "window_time" : "round_trip";
+  r.datasets.push_back({"pingpong", time_name + "_median", "s", {ns, np}, med, false, false});
+  r.datasets.push_back({"pingpong", time_name + "_min", "s", {ns, np}, mn, false, false});
+  r.datasets.push_back({"pingpong", "bandwidth", "B/s", {ns, np}, bandwidth, false, false});
+  if (bw) r.datasets.push_back({"pingpong", "aggregate_bandwidth", "B/s", {ns}, aggregate, false, false});
+
+  // bandwidth mode: the pairs run concurrently, so their sum; ping-pong: the best single pair.
+  double peak = 0.0;
+  for (double b : bw ? aggregate : bandwidth)
+    if (std::isfinite(b)) peak = std::max(peak, b);
+  r.metrics.push_back({bw ? "peak_aggregate_bandwidth" : "peak_pingpong_bandwidth", peak, "B/s"});
+  r.metrics.push_back(count_value("pairs", pairs));
+
+  std::string& rep = r.report;
+  rep = bw ? fmt::format("bandwidth: {} pair(s), window {}, {} repetitions per size (median):\n", pairs, c.window, reps)
+           : fmt::format("ping-pong: {} pair(s), {} repetitions per size (pair 0, median round trip):\n", pairs, reps);
+  rep += bw ? fmt::format("  {:>10} {:>14} {:>18}\n", "bytes", "window [us]", "aggregate [MB/s]")
+            : fmt::format("  {:>10} {:>14} {:>18}\n", "bytes", "round trip [us]", "bandwidth [MB/s]");
+  for (std::int64_t s = 0; s < nsizes; ++s) {
+    const std::size_t cell = static_cast<std::size_t>(s) * np;  // pair 0's time
+    rep += fmt::format("  {:>10} {:>14.2f} {:>18.1f}\n", static_cast<long long>(bytes[static_cast<std::size_t>(s)]),
+                       med[cell] * 1e6, (bw ? aggregate[static_cast<std::size_t>(s)] : bandwidth[cell]) * 1e-6);
+  }
+}
+
 PingpongRole pingpong_role(int rank, int size, int pairs) {
   const int half = size / 2;
   if (rank < pairs) return {rank + half, true, rank};
@@ -107,7 +170,7 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   // The bandwidth mode's first rank receives only the zero-byte reply (reply_byte): no window.
   PageBuffer send(std::max<std::size_t>(largest, 1)), recv(bw && me.first ? 1 : std::max<std::size_t>(largest * window, 1));
   unsigned char reply_byte = 0;  // the zero-byte reply's buffer
-  WorkloadResult r(Timeline(event_names(), nsizes * reps, 0));
+  WorkloadResult r(Timeline(pingpong_event_names(), nsizes * reps, 0));
   Timeline& tl = r.timeline;
   // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
   r.messages = comms.log();
@@ -205,62 +268,13 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   else if (bw) r.stop_signal = run_sizes(first_bandwidth);
   else r.stop_signal = run_sizes(first_pingpong);
 
-  // Per pair and size: the first rank's times (reply_end - begin), median and minimum.
-  const std::int64_t done = tl.iterations();
+  // Per pair and size: the first rank's times (reply_end - begin), median and minimum, on every rank.
   const std::size_t cells = static_cast<std::size_t>(nsizes) * static_cast<std::size_t>(pairs);
   std::vector<double> med(cells, 0.0), mn(cells, 0.0);
-  if (me.first) {
-    std::vector<double> t;
-    for (std::int64_t s = 0; s < nsizes; ++s) {
-      t.clear();
-      for (std::int64_t i = 0; i < reps && s * reps + i < done; ++i)
-        t.push_back(tl.at(s * reps + i, reply_end) - tl.at(s * reps + i, begin));
-      if (t.empty()) continue;
-      std::sort(t.begin(), t.end());
-      const std::size_t cell = static_cast<std::size_t>(s) * static_cast<std::size_t>(pairs) + static_cast<std::size_t>(me.pair);
-      med[cell] = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
-      mn[cell] = t.front();
-    }
-  }
+  if (me.first) pingpong_pair_times(tl, reps, nsizes, pairs, me.pair, med, mn);
   MPI_Allreduce(MPI_IN_PLACE, med.data(), static_cast<int>(cells), MPI_DOUBLE, MPI_SUM, comm);
   MPI_Allreduce(MPI_IN_PLACE, mn.data(), static_cast<int>(cells), MPI_DOUBLE, MPI_SUM, comm);
-  std::vector<double> bandwidth(cells), aggregate(static_cast<std::size_t>(nsizes), 0.0);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (std::int64_t s = 0; s < nsizes; ++s) {
-    const bool ran = s * reps < done;
-    for (int p = 0; p < pairs; ++p) {
-      const std::size_t cell = static_cast<std::size_t>(s) * static_cast<std::size_t>(pairs) + static_cast<std::size_t>(p);
-      if (!ran) med[cell] = mn[cell] = nan;
-      // Ping-pong: one way is half the round trip; bandwidth: the window's bytes in its time.
-      const double moved = bw ? static_cast<double>(c.window) * bytes[static_cast<std::size_t>(s)] : bytes[static_cast<std::size_t>(s)];
-      bandwidth[cell] = moved / (bw ? med[cell] : 0.5 * med[cell]);
-      aggregate[static_cast<std::size_t>(s)] += bandwidth[cell];
-    }
-  }
-  const std::uint64_t ns = static_cast<std::uint64_t>(nsizes), np = static_cast<std::uint64_t>(pairs);
-  const std::string time_name = bw ? "window_time" : "round_trip";
-  r.datasets.push_back({"pingpong", time_name + "_median", "s", {ns, np}, med, false, false});
-  r.datasets.push_back({"pingpong", time_name + "_min", "s", {ns, np}, mn, false, false});
-  r.datasets.push_back({"pingpong", "bandwidth", "B/s", {ns, np}, bandwidth, false, false});
-  if (bw) r.datasets.push_back({"pingpong", "aggregate_bandwidth", "B/s", {ns}, aggregate, false, false});
-
-  // bandwidth mode: the pairs run concurrently, so their sum; ping-pong: the best single pair.
-  double peak = 0.0;
-  for (double b : bw ? aggregate : bandwidth)
-    if (std::isfinite(b)) peak = std::max(peak, b);
-  r.metrics.push_back({bw ? "peak_aggregate_bandwidth" : "peak_pingpong_bandwidth", peak, "B/s"});
-  r.metrics.push_back(count_value("pairs", pairs));
-
-  std::string& rep = r.report;
-  rep = bw ? fmt::format("bandwidth: {} pair(s), window {}, {} repetitions per size (median):\n", pairs, c.window, reps)
-           : fmt::format("ping-pong: {} pair(s), {} repetitions per size (pair 0, median round trip):\n", pairs, reps);
-  rep += bw ? fmt::format("  {:>10} {:>14} {:>18}\n", "bytes", "window [us]", "aggregate [MB/s]")
-            : fmt::format("  {:>10} {:>14} {:>18}\n", "bytes", "round trip [us]", "bandwidth [MB/s]");
-  for (std::int64_t s = 0; s < nsizes; ++s) {
-    const std::size_t cell = static_cast<std::size_t>(s) * np;  // pair 0's time
-    rep += fmt::format("  {:>10} {:>14.2f} {:>18.1f}\n", static_cast<long long>(bytes[static_cast<std::size_t>(s)]),
-                       med[cell] * 1e6, (bw ? aggregate[static_cast<std::size_t>(s)] : bandwidth[cell]) * 1e-6);
-  }
+  add_pingpong_results(c, pairs, reps, tl.iterations(), std::move(med), std::move(mn), r);
 
   r.elements_checked = checked;
   r.element_errors = wrong;

@@ -13,6 +13,9 @@
 // the last repetition of its size.
 #include <mpi.h>
 
+#include <string>
+#include <vector>
+
 #include "config/config.hpp"
 #include "workloads/pingpong/pingpong_config.hpp"
 #include "core/memory.hpp"
@@ -37,5 +40,20 @@ struct PingpongRole {
   int pair = -1;
 };
 PingpongRole pingpong_role(int rank, int size, int pairs);
+
+// The timeline's events of one repetition (the real run's and the simulated program's).
+std::vector<std::string> pingpong_event_names();
+
+// The first rank's repetition times (reply_end - begin) of each size on its timeline `tl` (sizes
+// one after the other, `reps` each, `done` rows recorded): median and minimum per size into
+// med[s * pairs + pair], mn[...] (sizes not reached left alone).
+void pingpong_pair_times(const Timeline& tl, std::int64_t reps, std::int64_t nsizes, int pairs, int pair,
+                         std::vector<double>& med, std::vector<double>& mn);
+
+// The run's own results from every pair's times (med, mn: [sizes x pairs]; `done` timeline rows
+// recorded, sizes not reached are NaN): /pingpong's datasets, the peak bandwidth and pair count
+// in /metrics, the printed table (the real run and desync simulate both call it).
+void add_pingpong_results(const PingpongConfig& c, int pairs, std::int64_t reps, std::int64_t done, std::vector<double> med,
+                          std::vector<double> mn, WorkloadResult& r);
 
 }  // namespace desync

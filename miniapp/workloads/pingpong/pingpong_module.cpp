@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/pingpong/pingpong.hpp"
 #include "workloads/pingpong/pingpong_deck.hpp"
 
@@ -51,6 +52,7 @@ WorkloadModule pingpong_module() {
     return s;
   };
   m.run = run_pingpong;
+  m.simulated = sim::pingpong_program;
   // One timeline row per (size, repetition).
   m.timeline_rows = [](const Config& cfg) {
     return static_cast<std::int64_t>(cfg.params.get<PingpongConfig>().sizes.size()) * cfg.run.iterations;
