@@ -39,6 +39,8 @@ from .errors import DesyncError  # noqa: E402
 BARRIER_KEYS = {"run.barrier": (False, True), "chebfd.barrier_per_degree": (False, True),
                 "comm.sync": ("none", "barrier")}
 METRIC_PAIRS = {"gflops": ("gflops_barrier_free", "gflops_barrier")}
+# Columns of the table that say where a point ran (campaign_collect.file_record): lines join them.
+PLACEMENT_COLUMNS = {"ranks", "nodes", "ranks_per_node", "threads_per_rank", "iterations"}
 
 
 def _is_number(v):
@@ -123,6 +125,7 @@ def lines_plot(campaign, rows, y, units, x=None, by=None, title=None):
     for b in by:
         _check_column(b, rows, "--by")
     group_keys = line_keys(rows, [x], by, vary)
+    key_cols = {key_column(k) for k in keys} | PLACEMENT_COLUMNS
     xs = _order([r[x] for r in rows if r[x] is not None])
     numeric = all(_is_number(v) for v in xs)
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -134,7 +137,8 @@ def lines_plot(campaign, rows, y, units, x=None, by=None, title=None):
         if not pts:
             continue
         px = [p[0] if numeric else xs.index(p[0]) for p in pts]
-        ax.plot(px, [p[1] for p in pts], "o-", label=label)
+        # A metric as x (not a key the campaign sets): points, not a line through them.
+        ax.plot(px, [p[1] for p in pts], "o" if x not in key_cols else "o-", label=label)
         series.append({"label": label, "points": [{"x": p[0], "y": p[1], "run_id": p[2]} for p in pts]})
     if not series:
         raise DesyncError("no point has a value of %r" % y)
