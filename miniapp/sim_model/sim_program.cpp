@@ -79,6 +79,15 @@ std::vector<std::int64_t> exchange_posts(const Program& p) {
   return posts;
 }
 
+std::int64_t message_events(const Program& p, const RankWork& w, const std::vector<std::int64_t>& posts,
+                            std::int64_t fragment_bytes) {
+  std::int64_t n = 0;
+  for (std::size_t k = 0; k < posts.size() && k < w.exchange.size(); ++k)
+    for (const auto* list : {&w.exchange[k].recv, &w.exchange[k].send})
+      for (const Message& m : *list) n += posts[k] * message_pieces(m.bytes, fragment_bytes);
+  return n * (p.paired_steps.empty() ? 1 : 2);
+}
+
 int event_of(const Program& p, const std::string& name) {
   for (std::size_t i = 0; i < p.event_names.size(); ++i)
     if (p.event_names[i] == name) return static_cast<int>(i);

@@ -88,6 +88,12 @@ struct Program {
 // [exchange index] -> posts over the program's iterations.
 std::vector<std::int64_t> exchange_posts(const Program& p);
 
+// The message events a rank of the program logs ([comm] record_messages): every message of every
+// post, cut into fragment_bytes pieces as the real run cuts them, both loops of a pair; `posts`
+// from exchange_posts.
+std::int64_t message_events(const Program& p, const RankWork& w, const std::vector<std::int64_t>& posts,
+                            std::int64_t fragment_bytes);
+
 // A deck value the simulator does not model: the DeckError every program throws for one
 // ("DECK: error: [table] key = value: not modelled by desync simulate (why); remove it or use desync run").
 [[noreturn]] void refuse(const Config& cfg, const std::string& table, const std::string& key, const std::string& value,
@@ -122,6 +128,8 @@ struct MatrixRanks {
 };
 // keep_lengths: each scan keeps its rows' entry counts (all, own columns: RankPattern).
 MatrixRanks matrix_ranks(const MatrixGenerator& g, PartitionKind partition, int ranks, bool keep_lengths = false);
+// A rank's /matrix/rows and /matrix/nnz, written by the real run's own helper (add_matrix_share).
+std::vector<WorkloadDataset> matrix_share_datasets(GlobalIndex rows, GlobalIndex nnz);
 // Vector entries of a halo plan's partner list (received: the halo; sent: what the pack gathers).
 std::int64_t halo_entries(const std::vector<HaloPartner>& list);
 

@@ -314,12 +314,8 @@ SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Pro
     // Sized to what the rank posts (both loops of a pair), at most record_messages_max as in a
     // real run, which then counts whole posts as dropped.
     const std::vector<std::int64_t> posts = exchange_posts(prog);
-    for (int r = 0; r < ranks; ++r) {
-      const Wiring& w = wiring[static_cast<std::size_t>(r)];
-      std::int64_t all = 0;
-      for (std::size_t k = 0; k < posts.size() && k < w.in.size(); ++k)
-        all += posts[k] * static_cast<std::int64_t>(w.in[k].size() + w.out[k].size());
-      all *= prog.paired_steps.empty() ? 1 : 2;
+    for (const RankWork& w : prog.ranks) {
+      const std::int64_t all = message_events(prog, w, posts, cfg.comm.fragment_bytes);
       out.message_logs.push_back(std::make_shared<MessageLog>(std::min(all, cfg.comm.record_messages_max)));
     }
   }

@@ -108,11 +108,7 @@ double message_bytes(const Config& cfg, const sim::Program& prog) {
   double all = 0.0;
   const std::vector<std::int64_t> posts = sim::exchange_posts(prog);
   for (const sim::RankWork& w : prog.ranks) {
-    std::int64_t n = 0;
-    for (std::size_t k = 0; k < posts.size() && k < w.exchange.size(); ++k)
-      for (const auto* list : {&w.exchange[k].recv, &w.exchange[k].send})
-        for (const sim::Message& m : *list) n += posts[k] * message_pieces(m.bytes, cfg.comm.fragment_bytes);
-    n *= prog.paired_steps.empty() ? 1 : 2;
+    const std::int64_t n = sim::message_events(prog, w, posts, cfg.comm.fragment_bytes);
     all += static_cast<double>(std::min(n, cfg.comm.record_messages_max)) * MessageLog::event_bytes;
   }
   return all;

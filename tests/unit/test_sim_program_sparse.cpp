@@ -36,16 +36,6 @@ const Platform& platform() {
   return p;
 }
 
-// make_program must throw a DeckError whose text holds `needle` (the key, its value, "not modelled").
-void expect_refused(const Config& cfg, const std::string& needle) {
-  try {
-    make_program(cfg, platform(), 4);
-    ADD_FAILURE() << "accepted: " << needle;
-  } catch (const DeckError& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
-
 // One rank of the real run, from the local matrix run_spmv builds: its shares, its remote
 // nonzeros (halo columns, as split_matrix splits them) and build_halo_plan's receive side (halo
 // columns grouped by owner, 8 B per entry).

@@ -91,9 +91,7 @@ Program cg_program(const Config& cfg, const Platform& platform, int ranks) {
     w.amount[direction] = direction_bytes * rows;
     w.partners = halo_partners(m.plans[r], 8, 1);
     w.exchange = {exchange_of(w.partners)};
-    WorkloadResult share(Timeline({}, 0, 0));
-    add_matrix_share(share, s.rows, s.nnz);
-    w.datasets = std::move(share.datasets);
+    w.datasets = matrix_share_datasets(s.rows, s.nnz);
   }
   return p;
 }

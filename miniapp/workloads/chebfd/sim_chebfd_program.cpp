@@ -94,10 +94,7 @@ Program chebfd_program(const Config& cfg, const Platform& platform, int ranks) {
     }
     w.partners = halo_partners(m.plans[r], static_cast<int>(sd), nb);
     w.exchange.assign(pipeline ? static_cast<std::size_t>(blocks) : 1u, exchange_of(w.partners));
-    // /matrix/rows and /matrix/nnz, written by the real run's own helper.
-    WorkloadResult share(Timeline({}, 0, 0));
-    add_matrix_share(share, s.rows, s.nnz);
-    w.datasets = std::move(share.datasets);
+    w.datasets = matrix_share_datasets(s.rows, s.nnz);
   }
   return p;
 }

@@ -79,6 +79,24 @@ struct PairTimes {
 
 }  // namespace
 
+PartnerList pingpong_partners(const PingpongConfig& c, const PingpongRole& me) {
+  PartnerList p;
+  if (me.peer < 0) return p;
+  const bool bw = c.mode == PingpongMode::bandwidth;
+  const std::int64_t largest = *std::max_element(c.sizes.begin(), c.sizes.end());
+  const std::int64_t window = bw ? c.window : 1;
+  const std::int64_t out = bw && !me.first ? 1 : window, in = bw && me.first ? 1 : window;
+  for (std::int64_t k = 0; k < out; ++k) {
+    p.send_rank.push_back(me.peer);
+    p.send_bytes.push_back(bw && !me.first ? 0 : largest);
+  }
+  for (std::int64_t k = 0; k < in; ++k) {
+    p.recv_rank.push_back(me.peer);
+    p.recv_bytes.push_back(bw && me.first ? 0 : largest);
+  }
+  return p;
+}
+
 std::vector<std::string> pingpong_event_names() {
   return {"begin", "post_end", "wait_end", "reply_end", "delay_end", "sync_end"};
 }
@@ -177,20 +195,7 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   const std::vector<double> bytes(c.sizes.begin(), c.sizes.end());
   r.datasets.push_back({"pingpong", "bytes", "B", {static_cast<std::uint64_t>(nsizes)}, bytes, false, true});
   r.work_phase = "wait";
-  // One /comm slot per message of a repetition at the largest size (a window is `window`
-  // messages; the zero-byte reply is a message of 0 bytes), so message counts are right.
-  if (me.peer >= 0) {
-    const auto data = static_cast<std::int64_t>(largest);
-    const std::size_t out = bw && !me.first ? 1 : window, in = bw && me.first ? 1 : window;
-    for (std::size_t k = 0; k < out; ++k) {
-      r.partners.send_rank.push_back(me.peer);
-      r.partners.send_bytes.push_back(bw && !me.first ? 0 : data);
-    }
-    for (std::size_t k = 0; k < in; ++k) {
-      r.partners.recv_rank.push_back(me.peer);
-      r.partners.recv_bytes.push_back(bw && me.first ? 0 : data);
-    }
-  }
+  r.partners = pingpong_partners(c, me);
   ExperimentLoop loop(cfg, comm, r, cfg.comm.sync);
 
   // One repetition per role, chosen once below (no role or mode is tested per repetition);

@@ -41,6 +41,11 @@ struct PingpongRole {
 };
 PingpongRole pingpong_role(int rank, int size, int pairs);
 
+// The rank's /comm partner list: one slot per message of a repetition at the largest size (a
+// window is `window` messages; the zero-byte reply is a message of 0 bytes), so message counts
+// are right; empty for a rank in no pair.
+PartnerList pingpong_partners(const PingpongConfig& c, const PingpongRole& me);
+
 // The timeline's events of one repetition (the real run's and the simulated program's).
 std::vector<std::string> pingpong_event_names();
 

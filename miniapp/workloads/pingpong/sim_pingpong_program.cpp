@@ -12,7 +12,6 @@
 // (add_pingpong_results) applied to the first ranks' simulated timelines.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <string>
 
 #include "sim_model/sim_program.hpp"
@@ -48,7 +47,6 @@ Program pingpong_program(const Config& cfg, const Platform& platform, int ranks)
       if (cfg.comm.sync != SyncMode::none) st.push_back({Op::sync, 0});
       p.cycle.push_back(std::move(st));
     }
-  p.steps = p.cycle.empty() ? std::vector<Step>{} : p.cycle.front();
   p.model = fmt::format(
       "pingpong {}: {} pair(s) (rank i and i + P/2), {} size(s) x {} timed repetitions; {}; every size starts with all "
       "ranks meeting (the real run's barrier); the untimed warm-up repetitions are not simulated",
@@ -58,7 +56,6 @@ Program pingpong_program(const Config& cfg, const Platform& platform, int ranks)
   p.datasets.push_back({"pingpong", "bytes", "B", {static_cast<std::uint64_t>(nsizes)},
                         std::vector<double>(c.sizes.begin(), c.sizes.end()), false, true});
 
-  const std::int64_t largest = *std::max_element(c.sizes.begin(), c.sizes.end());
   p.ranks.resize(static_cast<std::size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     RankWork& w = p.ranks[static_cast<std::size_t>(r)];
@@ -76,16 +73,7 @@ Program pingpong_program(const Config& cfg, const Platform& platform, int ranks)
       if (!bw && !me.first) b.send.push_back({me.peer, bytes});
       if (bw) (me.first ? b.recv : b.send).push_back({me.peer, 0});  // the reply
     }
-    // /comm as the real run writes it: one slot per message of a repetition at the largest size.
-    const std::int64_t out = bw && !me.first ? 1 : window, in = bw && me.first ? 1 : window;
-    for (std::int64_t k = 0; k < out; ++k) {
-      w.partners.send_rank.push_back(me.peer);
-      w.partners.send_bytes.push_back(bw && !me.first ? 0 : largest);
-    }
-    for (std::int64_t k = 0; k < in; ++k) {
-      w.partners.recv_rank.push_back(me.peer);
-      w.partners.recv_bytes.push_back(bw && me.first ? 0 : largest);
-    }
+    w.partners = pingpong_partners(c, me);  // /comm as the real run writes it
   }
   // The first rank of pair q is rank q (pingpong_role).
   p.results = [c, pairs, reps, nsizes](const std::vector<const Timeline*>& tl, WorkloadResult& into) {

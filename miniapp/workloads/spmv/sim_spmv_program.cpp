@@ -33,6 +33,12 @@ constexpr double pack_bytes_per_entry = 4.0 + 8.0 + 8.0;
 
 }  // namespace
 
+std::vector<WorkloadDataset> matrix_share_datasets(GlobalIndex rows, GlobalIndex nnz) {
+  WorkloadResult share(Timeline({}, 0, 0));
+  add_matrix_share(share, rows, nnz);
+  return std::move(share.datasets);
+}
+
 std::int64_t halo_entries(const std::vector<HaloPartner>& list) {
   std::int64_t n = 0;
   for (const HaloPartner& x : list) n += x.count;
@@ -125,10 +131,7 @@ Program spmv_program(const Config& cfg, const Platform& platform, int ranks) {
     w.amount[remote] = w.bytes_per_iteration - local_bytes;
     w.partners = halo_partners(h, entry_bytes, 1);
     w.exchange = {exchange_of(w.partners)};
-    // /matrix/rows and /matrix/nnz, written by the real run's own helper.
-    WorkloadResult share(Timeline({}, 0, 0));
-    add_matrix_share(share, s.rows, s.nnz);
-    w.datasets = std::move(share.datasets);
+    w.datasets = matrix_share_datasets(s.rows, s.nnz);
   }
   return p;
 }
