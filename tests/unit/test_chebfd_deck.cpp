@@ -39,6 +39,16 @@ TEST(ChebfdDeck, Errors) {
   EXPECT_THROW(load("lambda_min = 1.0\nlambda_max = 0.5\n"), DeckError);
   EXPECT_THROW(load("nbb = 2\n"), DeckError);
   EXPECT_THROW(load("", ""), DeckError) << "a [matrix] is required";
+  // barrier_samples only where the micro-benchmark runs: with a barrier or compare_barrier.
+  try {
+    load("barrier_samples = 50\n");
+    ADD_FAILURE() << "barrier_samples without a barrier was accepted";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("c.toml:4:19: error: [chebfd] barrier_samples = 50: not used"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(load("barrier_samples = 50\ncompare_barrier = true\n"));
+  EXPECT_NO_THROW(load("barrier_samples = 50\nbarrier_per_degree = true\n"));
+  EXPECT_NO_THROW(load("barrier_samples = 50\n", matrix + "[comm]\nsync = \"allreduce\"\n"));
   try {
     load("ns = 10\nnb = 4\n");
   } catch (const DeckError& e) {

@@ -28,6 +28,7 @@ struct ChebfdConfig {
   bool barrier_per_degree = false;
   bool compare_barrier = false;          // also run the filter with the other barrier setting: P_D
   std::int64_t barrier_samples = 1000;  // barriers timed by the micro-benchmark (the barrier runs)
+  SourcePos barrier_samples_pos;
   double lambda_min = -0.5, lambda_max = 0.5;  // target window
   ChebfdBounds bounds = ChebfdBounds::gershgorin;
   std::int64_t lanczos_steps = 20;  // bounds = "lanczos": Lanczos iterations at setup

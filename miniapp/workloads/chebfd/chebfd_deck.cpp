@@ -24,6 +24,7 @@ void read_chebfd_table(TableReader& r, Config& cfg) {
   c.barrier_per_degree = r.boolean("barrier_per_degree", c.barrier_per_degree);
   c.compare_barrier = r.boolean("compare_barrier", c.compare_barrier);
   c.barrier_samples = r.integer("barrier_samples", c.barrier_samples, 1, 10'000'000);
+  c.barrier_samples_pos = r.position("barrier_samples");
   c.lambda_min = r.real("lambda_min", c.lambda_min, -real_max, real_max);
   c.lambda_max = r.real("lambda_max", c.lambda_max, -real_max, real_max);
   if (!(c.lambda_min < c.lambda_max))

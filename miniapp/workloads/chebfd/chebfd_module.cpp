@@ -2,9 +2,12 @@
 #include "workloads/chebfd/chebfd_module.hpp"
 #include "workloads/chebfd/chebfd_filter.hpp"
 
+#include "core/errors.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workloads/chebfd/chebfd.hpp"
 #include "workloads/chebfd/chebfd_deck.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +22,18 @@ const char* chebfd_overlap(const Config& cfg) {
   return nullptr;
 }
 
+// barrier_samples sizes the barrier micro-benchmark, which runs only where a barrier is (any
+// [comm] sync, barrier_per_degree) or compare_barrier pairs one: nowhere else may it be ignored.
+// After loading, since [comm] is read after [chebfd].
+void chebfd_deck(const Config& cfg) {
+  const ChebfdConfig& c = cfg.params.get<ChebfdConfig>();
+  if (c.barrier_samples != ChebfdConfig{}.barrier_samples && !c.compare_barrier && cfg.comm.sync == SyncMode::none)
+    throw DeckError(fmt::format("{}: error: [chebfd] barrier_samples = {}: not used: the barrier micro-benchmark runs only "
+                                "with a barrier ([comm] sync, barrier_per_degree = true) or compare_barrier = true; "
+                                "remove it or set one of them",
+                                c.barrier_samples_pos.where, c.barrier_samples));
+}
+
 }  // namespace
 
 WorkloadModule chebfd_module() {
@@ -29,6 +44,7 @@ WorkloadModule chebfd_module() {
   m.deck.needs_matrix = true;
   m.deck.sell_format = true;
   m.deck.device_buffers = true;
+  m.deck.validate_deck = chebfd_deck;
   m.deck.asks_barrier = [](const Config& cfg) { return cfg.params.get<ChebfdConfig>().barrier_per_degree; };
   m.deck.overlapped_work = chebfd_overlap;
   m.deck.no_overlap = [](const Config&) -> std::string {
