@@ -132,7 +132,9 @@ TEST(ChebfdRecord, CompareBarrierPairsTheSameFilter) {
       EXPECT_NEAR(metric(r, "x_norm2"), metric(single, "x_norm2"), 1e-12 * metric(single, "x_norm2")) << what;
       const double free = metric(r, "gflops_barrier_free"), bar = metric(r, "gflops_barrier");
       const double corrected = metric(r, "gflops_barrier_corrected"), pd = metric(r, "desync_speedup");
-      ASSERT_TRUE(free > 0 && bar > 0 && corrected > 0) << what;
+      // corrected may be negative: on this tiny filter, oversubscribed, the micro-benchmark's barrier
+      // can cost more than the loop's (a run of 3.7 s measured it so); P_D's |P_barrier| is for that.
+      ASSERT_TRUE(free > 0 && bar > 0 && std::isfinite(corrected) && corrected != 0) << what;
       EXPECT_GT(metric(r, "barrier_cost"), 0.0) << what;
       EXPECT_NEAR(pd, (free - corrected) / corrected, 1e-9 * std::max(1.0, std::fabs(pd))) << what;
       EXPECT_DOUBLE_EQ(metric(r, "gflops"), barrier ? bar : free) << what << ": gflops is the first run's";
