@@ -136,7 +136,7 @@ TEST(ChebfdRecord, CompareBarrierPairsTheSameFilter) {
       // can cost more than the loop's (a run of 3.7 s measured it so); P_D's |P_barrier| is for that.
       ASSERT_TRUE(free > 0 && bar > 0 && std::isfinite(corrected) && corrected != 0) << what;
       EXPECT_GT(metric(r, "barrier_cost"), 0.0) << what;
-      EXPECT_NEAR(pd, (free - corrected) / corrected, 1e-9 * std::max(1.0, std::fabs(pd))) << what;
+      EXPECT_NEAR(pd, (free - corrected) / std::fabs(corrected), 1e-9 * std::max(1.0, std::fabs(pd))) << what;  // method.md section 13
       EXPECT_DOUBLE_EQ(metric(r, "gflops"), barrier ? bar : free) << what << ": gflops is the first run's";
     }
   }
