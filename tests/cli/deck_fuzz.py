@@ -11,7 +11,7 @@ is checked with a timeout. A mutant fails the test when desync
 Mutant I depends only on the seed, I and the decks, so `--only I` reproduces it. Directed cases
 d0, d1, ... (regressions and the edges of --set and --ranks) run before the random mutants.
 desync runs directly (an MPI singleton, Open MPI's isolated mode), with OMP_NUM_THREADS=1,
-OMP_PROC_BIND=false and a TMPDIR of its own.
+OMP_PROC_BIND=false and a scratch folder of its own (TMPDIR and the MPI session-directory bases).
 
 Python 3 standard library only. Exit status: 0 when no mutant failed, 1 otherwise, 2 on bad usage.
 """
@@ -40,11 +40,15 @@ ERRORISH = re.compile(r"error|exception|terminate|abort|assert|sanitizer|segment
 
 def run_one(desync, path, args, timeout, env):
     cmd = [desync, "check", str(path)] + args
-    # A TMPDIR of its own: isolated Open MPI singletons all use the session directory
-    # $TMPDIR/ompi.HOST.UID/jf.0, and one that exits removes it under another that starts.
-    tmp = path.with_suffix(".tmp")
-    tmp.mkdir()
-    env = dict(env, TMPDIR=str(tmp.resolve()))
+    # A scratch folder of its own: isolated Open MPI singletons all use the session directory
+    # <tmp>/ompi.HOST.UID/jf.0, and one that exits removes it under another that starts. The
+    # session-directory bases must point there too, not only TMPDIR: under ctest they are set to
+    # the test's one scratch folder (cmake/DesyncTestIsolation.cmake) and win over TMPDIR, so
+    # two mutants checked at once shared jf.0 again (a fresh-clone CI run lost one mutant in
+    # MPI_Init, "ompi_rte_init failed").
+    tmp = str(path.with_suffix(".tmp").resolve())
+    os.mkdir(tmp)
+    env = dict(env, TMPDIR=tmp, OMPI_MCA_orte_tmpdir_base=tmp, PRTE_MCA_prte_tmpdir_base=tmp)
     t0 = time.monotonic()
     # Own session, so that a hang is killed with everything it started (an MPI singleton's helpers).
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
