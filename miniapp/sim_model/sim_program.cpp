@@ -16,6 +16,13 @@ void refuse_unmodelled_tables(const Config& cfg) {
   if (cfg.run.stream_table) refuse(cfg, "run", "stream_table", "true", "it measures the machine it runs on");
   if (cfg.has_matrix && cfg.matrix.format == MatrixFormat::sell)
     refuse(cfg, "matrix", "format", "\"sell\"", "the kernels' traffic model is CRS's");
+  // [comm] send and progress: the values the ranks' exchanges model (simulate/sim_rank.cpp).
+  if (cfg.comm.send == SendMode::parallel)
+    refuse(cfg, "comm", "send", "\"parallel\"", "sends from several threads at once; \"nonblocking\" and \"blocking\" are modelled");
+  if (cfg.comm.progress == ProgressMode::test)
+    refuse(cfg, "comm", "progress", "\"test\"",
+           "MPI_Test calls inside the overlapped work; \"wait\" (rendezvous transfers start inside MPI calls) and "
+           "\"thread\" (as soon as both sides posted) are modelled");
 }
 
 // [comm] eager_limit declares the real MPI's limit for the record; the simulator uses the
@@ -103,15 +110,16 @@ Exchange exchange_of(const PartnerList& partners) {
 
 bool modelled_comm_key(const std::string& key) {
   // sync: a barrier or allreduce step; fragment_bytes: messages cut into pieces as in the real
-  // run (simulate/sim_rank.cpp); communicators and eager_limit: noted (note_eager_limit);
-  // record_messages(_max): /messages from the simulated posts and completions.
-  return key == "sync" || key == "fragment_bytes" || key == "communicators" || key == "eager_limit" ||
-         key == "record_messages" || key == "record_messages_max";
+  // run (simulate/sim_rank.cpp); send, progress: blocking sends and where rendezvous transfers
+  // progress (refuse_unmodelled_tables refuses the other values); communicators and eager_limit:
+  // noted (note_eager_limit); record_messages(_max): /messages from the simulated posts and
+  // completions.
+  return key == "sync" || key == "fragment_bytes" || key == "send" || key == "progress" || key == "communicators" ||
+         key == "eager_limit" || key == "record_messages" || key == "record_messages_max";
 }
 
 std::string unmodelled_comm_reason(const std::string& key) {
-  if (key == "send") return "every exchange posts nonblocking sends";
-  if (key == "progress") return "transfers progress by themselves once both sides posted, as with a progress thread";
+  if (key == "test_interval") return "progress = \"test\" is not modelled";
   if (key == "gpu_aware_mpi") return "the simulated ranks are host processes; staging copies are not modelled";
   return "the simulator has no model of it";
 }

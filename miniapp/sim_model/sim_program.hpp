@@ -19,11 +19,12 @@ namespace desync::sim {
 
 // One step of an iteration. mark: record event `arg` now; memory: stream amount[arg] bytes through
 // the rank's domain; core: amount[arg] seconds of one core's work, shared by the rank's threads;
-// delay: this iteration's [[inject]]/[noise] busy work (marks delay_begin/delay_end when > 0);
+// busy: amount[arg] seconds of wall time (a timed busy loop on every thread: as long however
+// the cores are shared; the toys' compute); delay: this iteration's [[inject]]/[noise] busy work (marks delay_begin/delay_end when > 0);
 // post / wait: start / complete exchange `arg`; sync: the [comm] sync after the iteration (marks
 // sync_end); allreduce: a collective inside the iteration (CG's dot products), modelled as the
 // sync: every rank leaves when the last arrives, plus the modelled cost; no mark of its own.
-enum class Op : std::uint8_t { mark, memory, core, delay, post, wait, sync, allreduce };
+enum class Op : std::uint8_t { mark, memory, core, busy, delay, post, wait, sync, allreduce };
 struct Step {
   Op op;
   int arg = 0;
@@ -44,7 +45,7 @@ struct Exchange {
 };
 
 struct RankWork {
-  std::vector<double> amount;       // per amount slot: bytes (memory steps) or seconds (core steps)
+  std::vector<double> amount;       // per amount slot: bytes (memory steps) or seconds (core, busy steps)
   std::vector<Exchange> exchange;   // per exchange index
   double bytes_per_iteration = 0.0; // the workload's traffic model of the work phase
   double flops_per_iteration = 0.0;
@@ -99,7 +100,8 @@ std::int64_t message_events(const Program& p, const RankWork& w, const std::vect
 [[noreturn]] void refuse(const Config& cfg, const std::string& table, const std::string& key, const std::string& value,
                          const std::string& why);
 
-// The [comm] keys the simulator models (sync, fragment_bytes) or notes (communicators, eager_limit). Every other
+// The [comm] keys the simulator models (sync, fragment_bytes, send, progress: refuse_unmodelled
+// refuses the values it does not) or notes (communicators, eager_limit). Every other
 // [comm] key a deck changes from its workload's default is refused (make_program,
 // workloads/simulated_programs.cpp, from config's changed_comm_keys: no list of keys to refuse),
 // with the reason unmodelled_comm_reason gives.
@@ -117,6 +119,7 @@ Program stencil_program(const Config& cfg, const Platform& platform, int ranks);
 Program chebfd_program(const Config& cfg, const Platform& platform, int ranks);
 Program cg_program(const Config& cfg, const Platform& platform, int ranks);
 Program pingpong_program(const Config& cfg, const Platform& platform, int ranks);
+Program toy_program(const Config& cfg, const Platform& platform, int ranks);
 
 // The ranks of a matrix workload (SpMV, ChebFD; sim_spmv_program.cpp): every rank's row scan
 // under desync's own partition (make_partition, scan_rank: what `desync plan` runs for P virtual

@@ -21,6 +21,11 @@ struct Outgoing {
   std::uint64_t bytes;
   bool eager;
   int peer;
+  // Pulled by the receiver (a rendezvous message under [comm] progress = "wait"): the receiver's
+  // request-to-send mailbox and the message's index in the receiver's list of pulled messages;
+  // else null and -1.
+  sg4::Mailbox* rts_box = nullptr;
+  int rts_id = -1;
 };
 
 // One rank's exchanges, wired to mailboxes: one mailbox per (receiver, exchange, message), so a
@@ -30,11 +35,23 @@ struct Incoming {
   bool eager;
   int peer;  // the sender
   std::int64_t bytes;
+  int rts_id = -1;  // pulled: its index in this rank's list of pulled messages, else -1
 };
 struct Wiring {
   std::vector<std::vector<Incoming>> in;   // [exchange][message]
   std::vector<std::vector<Outgoing>> out;  // [exchange][message]
+  sg4::Mailbox* rts_box = nullptr;         // pulled messages' requests to send arrive here; null: none
+  int pulled = 0;                          // how many of the rank's incoming messages are pulled
 };
+
+// Rendezvous messages under [comm] progress = "wait" are pulled (docs/simulate.md, "Progress"):
+// without a progress thread an MPI library moves a rendezvous message only inside MPI calls. The
+// sender posts its data and a request to send (RTS: no payload, one latency, landing at the
+// receiver whatever it does); the receiver takes the RTS only while it is inside MPI (its post,
+// its blocking sends, its wait) and then starts the transfer, as Open MPI's receiver-driven
+// protocols (CMA over shared memory, RDMA get) do. Under progress = "thread" a transfer starts
+// as soon as both sides posted.
+bool pulls(const Config& cfg) { return cfg.comm.progress == ProgressMode::wait; }
 
 // Messages cut into pieces as [comm] fragment_bytes cuts them in the real run.
 std::vector<Message> pieces(const std::vector<Message>& whole, std::int64_t fragment_bytes) {
@@ -93,7 +110,18 @@ std::vector<Wiring> wire(const Config& cfg, const Platform& platform, const Prog
         Incoming* in = it->second[next++];
         const bool same_node = hosts.place[static_cast<std::size_t>(s)].node == hosts.place[static_cast<std::size_t>(m.peer)].node;
         in->eager = m.bytes <= (same_node ? platform.eager_limit_intra : platform.eager_limit_inter);
-        w[static_cast<std::size_t>(s)].out.back().push_back({in->box, static_cast<std::uint64_t>(m.bytes), in->eager, m.peer});
+        Outgoing o{in->box, static_cast<std::uint64_t>(m.bytes), in->eager, m.peer};
+        if (!in->eager && pulls(cfg)) {
+          Wiring& to = w[static_cast<std::size_t>(m.peer)];
+          if (!to.rts_box) {
+            to.rts_box = sg4::Mailbox::by_name("rts" + std::to_string(m.peer));
+            eager_boxes[static_cast<std::size_t>(m.peer)].push_back(to.rts_box);  // requests land at once
+          }
+          in->rts_id = to.pulled++;
+          o.rts_box = to.rts_box;
+          o.rts_id = in->rts_id;
+        }
+        w[static_cast<std::size_t>(s)].out.back().push_back(o);
         if (in->eager) eager_boxes[static_cast<std::size_t>(m.peer)].push_back(in->box);
       }
     }
@@ -104,6 +132,19 @@ std::vector<Wiring> wire(const Config& cfg, const Platform& platform, const Prog
 }
 
 void* stamp(std::int64_t it) { return reinterpret_cast<void*>(static_cast<std::intptr_t>(it + 1)); }
+
+// A request to send names the pulled message (its index at the receiver) as its payload.
+void* rts_payload(int id) { return reinterpret_cast<void*>(static_cast<std::intptr_t>(id + 1)); }
+int rts_id_of(void* payload) { return static_cast<int>(reinterpret_cast<std::intptr_t>(payload) - 1); }
+
+// A communication an exchange's wait completes: its /messages index (-1: not logged) and, for a
+// pulled receive, the message's index (-1: not pulled); a pulled receive stays unstarted until
+// its request to send is taken.
+struct Pending {
+  sg4::CommPtr comm;
+  std::int64_t log = -1;
+  int rts_id = -1;
+};
 
 // A stop request (SIGTERM, SIGINT, SIGUSR1: core/stop_request.hpp) ends the simulation after an
 // iteration every rank reaches: the furthest any rank has begun when the first rank notices. Ranks
@@ -135,7 +176,8 @@ class RankActor {
         barrier_(std::move(barrier)), sync_cost_(sync_cost), progress_(progress), stop_(stop), pair_(pair), log_(log),
         memory_(hosts.memory[static_cast<std::size_t>(hosts.place[static_cast<std::size_t>(rank)].domain)]),
         memory_bound_(memory_bound_of(platform, hosts.place[static_cast<std::size_t>(rank)])),
-        core_factor_(1.0 / (platform.threads_per_rank * hosts.place[static_cast<std::size_t>(rank)].core_share)) {}
+        core_factor_(1.0 / (platform.threads_per_rank * hosts.place[static_cast<std::size_t>(rank)].core_share)),
+        blocking_(cfg.comm.send == SendMode::blocking) {}
 
   void operator()() {
     // As the real loop's: [run] warmup + iterations, zero beyond (a module's own rows: pingpong).
@@ -164,13 +206,18 @@ class RankActor {
                 std::int64_t counted) {
     std::vector<std::vector<void*>> got(wiring_.in.size());
     for (std::size_t k = 0; k < got.size(); ++k) got[k].assign(wiring_.in[k].size(), nullptr);
-    std::vector<std::vector<sg4::CommPtr>> pending(wiring_.in.size());
+    // Per exchange what its wait completes: the receives, then the rendezvous sends (nonblocking).
+    std::vector<std::vector<Pending>> pending(wiring_.in.size());
+    // Eager sends and requests to send: complete at the sender, released at a later post.
     std::vector<sg4::CommPtr> eager_sent;
-    // /messages ([comm] record_messages): per exchange the log index of each message of its
-    // latest post, aligned with pending[k] (receives, then rendezvous sends), and of its eager
-    // sends; empty when not recording or when the post did not fit the log (dropped whole).
-    std::vector<std::vector<std::int64_t>> logged(wiring_.in.size()), logged_eager(wiring_.in.size());
+    // /messages ([comm] record_messages): per exchange the log index of each eager send of its
+    // latest post (the others' are in Pending::log); empty when not recording or when the post
+    // did not fit the log (dropped whole).
+    std::vector<std::vector<std::int64_t>> logged_eager(wiring_.in.size());
     std::int64_t released = -1;
+    awaiting_.assign(static_cast<std::size_t>(wiring_.pulled), nullptr);
+    early_.assign(static_cast<std::size_t>(wiring_.pulled), 0);
+    if (wiring_.rts_box) post_rts();
     for (std::int64_t it = 0; it < prog_.iterations; ++it) {
       stop.furthest = std::max(stop.furthest, it);
       for (const Step& s : paired ? *paired : prog_.steps_of(it)) {
@@ -182,6 +229,7 @@ class RankActor {
             break;
           }
           case Op::core: sg4::this_actor::sleep_for(work_.amount[static_cast<std::size_t>(s.arg)] * core_factor_); break;
+          case Op::busy: sg4::this_actor::sleep_for(work_.amount[static_cast<std::size_t>(s.arg)]); break;
           case Op::delay: {
             const double d = delay[static_cast<std::size_t>(it)];
             if (d <= 0.0) break;
@@ -201,52 +249,64 @@ class RankActor {
             }
             released = it;
             pending[k].clear();
-            logged[k].clear();
             logged_eager[k].clear();
             std::int64_t slot = log_ ? log_->reserve(static_cast<std::int64_t>(wiring_.in[k].size() + wiring_.out[k].size())) : -1;
             const double now = sg4::Engine::get_clock();
             // Tag: the exchange's index; one communicator (docs/output.md, "Simulated runs").
-            const auto note = [&](int peer, std::int64_t bytes, bool send, std::vector<std::int64_t>& into) {
-              if (slot < 0) return;
+            const auto note = [&](int peer, std::int64_t bytes, bool send) -> std::int64_t {
+              if (slot < 0) return -1;
               log_->describe(slot, peer, bytes, 0, static_cast<int>(k), send);
               log_->post_times()[slot] = now;
-              into.push_back(slot++);
+              return slot++;
             };
             // An eager message lands in its mailbox whether the receive is posted or not, so its
             // receive is only prepared here and done in one simcall at the wait; a rendezvous one
-            // must be posted now, since its transfer starts when both sides have posted.
+            // is started now (its transfer starts when both sides have posted), unless it is
+            // pulled: then when its request to send is taken, now if it came before.
             for (std::size_t j = 0; j < wiring_.in[k].size(); ++j) {
               const Incoming& in = wiring_.in[k][j];
               sg4::CommPtr c = in.box->get_init()->set_dst_data(&got[k][j], sizeof(void*));
-              if (!in.eager) c->start();
-              pending[k].push_back(std::move(c));
-              note(in.peer, in.bytes, false, logged[k]);
+              if (in.rts_id >= 0) {
+                auto& early = early_[static_cast<std::size_t>(in.rts_id)];
+                if (early > 0) {
+                  --early;
+                  c->start();
+                } else {
+                  awaiting_[static_cast<std::size_t>(in.rts_id)] = c;
+                }
+              } else if (!in.eager) {
+                c->start();
+              }
+              pending[k].push_back({std::move(c), note(in.peer, in.bytes, false), in.rts_id});
             }
             for (const Outgoing& o : wiring_.out[k]) {
               sg4::CommPtr c = o.box->put_async(stamp(it), o.bytes);
-              (o.eager ? eager_sent : pending[k]).push_back(std::move(c));
-              note(o.peer, static_cast<std::int64_t>(o.bytes), true, o.eager ? logged_eager[k] : logged[k]);
+              if (o.rts_box) eager_sent.push_back(o.rts_box->put_async(rts_payload(o.rts_id), 0));
+              const std::int64_t e = note(o.peer, static_cast<std::int64_t>(o.bytes), true);
+              if (o.eager) {
+                eager_sent.push_back(std::move(c));
+                if (e >= 0) logged_eager[k].push_back(e);
+              } else if (blocking_) {
+                // MPI_Send of a rendezvous message: returns when the receiver has it, taking
+                // requests to send meanwhile (inside MPI).
+                std::vector<Pending> one{{std::move(c), e, -1}};
+                inside_mpi(one);
+              } else {
+                pending[k].push_back({std::move(c), e, -1});
+              }
             }
+            take_arrived_rts();
             break;
           }
           case Op::wait: {
             const auto k = static_cast<std::size_t>(s.arg);
-            if (logged[k].empty()) {
-              sg4::Comm::wait_all(pending[k]);
+            // Recording: an eager send completes locally, so the wait sees it at once.
+            for (const std::int64_t e : logged_eager[k]) log_->done_times()[e] = sg4::Engine::get_clock();
+            const bool logged = std::any_of(pending[k].begin(), pending[k].end(), [](const Pending& p) { return p.log >= 0; });
+            if (!logged && !rts_get_) {
+              for (const Pending& p : pending[k]) p.comm->wait();
             } else {
-              // Recording: the wait sees the messages one by one, as MPI_Waitsome does in the real
-              // run, and stamps each when it sees it (no simulated cost: the same timeline); an
-              // eager send completes locally, so the wait sees it at once.
-              for (const std::int64_t e : logged_eager[k]) log_->done_times()[e] = sg4::Engine::get_clock();
-              for (const sg4::CommPtr& c : pending[k])
-                if (c->get_state() == sg4::Activity::State::INITED) c->start();
-              std::vector<std::int64_t>& index = logged[k];
-              while (!pending[k].empty()) {
-                const auto i = static_cast<std::size_t>(sg4::Comm::wait_any(pending[k]));
-                log_->done_times()[index[i]] = sg4::Engine::get_clock();
-                pending[k].erase(pending[k].begin() + static_cast<std::ptrdiff_t>(i));
-                index.erase(index.begin() + static_cast<std::ptrdiff_t>(i));
-              }
+              inside_mpi(pending[k]);
             }
             pending[k].clear();
             for (void* g : got[k]) {
@@ -271,6 +331,70 @@ class RankActor {
       if (stop.last >= 0 && it >= stop.last) break;
     }
     if (!eager_sent.empty()) sg4::Comm::wait_all(eager_sent);
+    if (rts_get_) {
+      // Every request to send of the loop was taken (each pulled receive waited for its own);
+      // the one still posted has nothing to match.
+      rts_get_->cancel();
+      rts_get_ = nullptr;
+    }
+  }
+
+  // Inside an MPI call until every communication of `v` is done (MPI_Waitall, a blocking send):
+  // starts what may start (eager receives), takes requests to send as they arrive (a pulled
+  // transfer starts then) and stamps each completion into /messages. The wait sees completions
+  // one by one, as MPI_Waitsome does in the real run, at no simulated cost.
+  void inside_mpi(std::vector<Pending>& v) {
+    std::vector<char> done(v.size(), 0);
+    std::vector<sg4::CommPtr> set;
+    std::vector<std::size_t> which;
+    for (;;) {
+      set.clear();
+      which.clear();
+      bool awaiting = false;
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (done[i]) continue;
+        if (v[i].comm->get_state() == sg4::Activity::State::INITED) {
+          if (v[i].rts_id >= 0) {
+            awaiting = true;  // started when its request to send is taken
+            continue;
+          }
+          v[i].comm->start();
+        }
+        set.push_back(v[i].comm);
+        which.push_back(i);
+      }
+      if (set.empty() && !awaiting) return;
+      if (rts_get_) set.push_back(rts_get_);
+      if (set.empty()) throw std::logic_error("simulate: a pulled receive without a request-to-send mailbox");
+      const auto i = static_cast<std::size_t>(sg4::Comm::wait_any(set));
+      if (i == which.size()) {
+        take_rts();
+        continue;
+      }
+      done[which[i]] = 1;
+      if (v[which[i]].log >= 0) log_->done_times()[v[which[i]].log] = sg4::Engine::get_clock();
+    }
+  }
+
+  // The request to send just received: its pulled receive starts now if posted, else when it is.
+  void take_rts() {
+    const auto id = static_cast<std::size_t>(rts_id_of(rts_data_));
+    if (awaiting_[id]) {
+      awaiting_[id]->start();
+      awaiting_[id] = nullptr;
+    } else {
+      ++early_[id];
+    }
+    post_rts();
+  }
+  void post_rts() {
+    rts_get_ = wiring_.rts_box->get_init()->set_dst_data(&rts_data_, sizeof(void*));
+    rts_get_->start();
+  }
+  // Inside a nonblocking MPI call (the post): the requests to send that have arrived.
+  void take_arrived_rts() {
+    if (!rts_get_) return;
+    while (rts_get_->test()) take_rts();
   }
 
   int rank_;
@@ -288,6 +412,13 @@ class RankActor {
   std::int64_t errors_ = 0, checked_ = 0;
   sg4::Host* memory_;
   double memory_bound_, core_factor_;
+  bool blocking_;  // [comm] send = "blocking": each rendezvous send completes in the post
+  // Pulled receives: the posted request-to-send receive and its payload; per pulled message the
+  // posted receive awaiting its request, and requests that came before their receive was posted.
+  sg4::CommPtr rts_get_;
+  void* rts_data_ = nullptr;
+  std::vector<sg4::CommPtr> awaiting_;
+  std::vector<int> early_;
 };
 
 }  // namespace

@@ -55,20 +55,23 @@ Topology virtual_topology(const sim::Platform& p, const sim::RankPlace& x) {
   return t;
 }
 
-std::string model_text(const sim::Platform& p, const sim::Program& prog) {
+std::string model_text(const Config& cfg, const sim::Platform& p, const sim::Program& prog) {
   return fmt::format(
       "simulator: SimGrid {} (S4U), network/model CM02, crosstraffic off, TCP-gamma off\n"
       "memory: one host per contention domain; a memory phase of V bytes executes V at rate min(b(T) x share, "
       "b(n T) / n) for n ranks of T threads streaming at once ({})\n"
       "cores: a core-bound phase of t seconds at one core takes t / (T x share)\n"
       "network: per rank a link of {} B/s and {} s, per node a NIC link of {} B/s adding {} s; {}\n"
-      "messages: eager up to {} B inside a node and {} B between nodes (complete at the sender), rendezvous above "
-      "(start when both sides posted); transfers progress without the ranks\n"
+      "messages: eager up to {} B inside a node and {} B between nodes (complete at the sender), rendezvous above, {}\n"
       "sync: barrier or allreduce = everyone leaves when the last arrives, plus ceil(log2 P) x {} s\n"
       "workload: {}\n",
       simgrid_version(), p.memory_table.empty() ? "b(n) = min(n b1, b_saturated)" : "b(n) from the measured table",
       p.intra_bandwidth, p.intra_latency, p.inter_bandwidth, p.inter_latency - p.intra_latency,
       p.receiver_links ? "links at both ends" : "links on the sending side only", p.eager_limit_intra, p.eager_limit_inter,
+      cfg.comm.progress == ProgressMode::thread
+          ? "starting when both sides posted (progress = \"thread\")"
+          : "pulled by the receiver inside MPI (progress = \"wait\": a request to send, taken in the receiver's post, "
+            "blocking send or wait, starts the transfer)",
       p.sync_latency, prog.model);
 }
 
@@ -259,7 +262,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   SimulationRecord simrec;
   simrec.platform_text = platform.text;
   simrec.platform_resolved = platform.resolved;
-  simrec.model = model_text(platform, prog);
+  simrec.model = model_text(cfg, platform, prog);
   simrec.simgrid_version = simgrid_version();
   for (std::size_t d = 0; d < hosts.memory.size(); ++d) {
     simrec.b1.push_back(platform.b1);

@@ -24,6 +24,11 @@ Scenarios (each runs `desync simulate` on a generated deck, then checks):
                   PIPELINE (TOPI, complex, nb = 2)
   messages        [comm] record_messages simulated (issue 28): the timeline identical with and without
                   recording, every send matched to its receive, none completed before its send was posted
+  toy_rendezvous  the overlap toy (issue 28; papers.md D.3), 4 ranks all-to-all, blocking sends of
+                  32 KiB-1 MiB: with rendezvous messages and progress = "wait" the slowest rank's send
+                  phase is about compute part 1 (a send waits for its target's wait); short with
+                  progress = "thread", with an eager limit above every message, and with fragments
+                  below the limit; the overlap toy's iteration longer than the no-overlap toy's
 Exit status 0 when every check holds, 1 when one does not, 2 when a run or the analysis failed.
 """
 import argparse
@@ -382,6 +387,55 @@ def messages(r, c):
             c(name, "receives completed before their send was posted", str(late), late == 0, "0")
 
 
+TOY = """[run]
+workload = "toy"
+iterations = 20
+warmup = 2
+progress_interval = 0
+[toy]
+overlap = {overlap}
+degree = 0
+min_bytes = 32768
+max_bytes = 1048576
+compute = 0.04
+part1 = 0.5
+[comm]
+{comm}
+"""
+
+
+def slowest_median(path, begin, end):
+    """The slowest rank's (end - begin) per measured iteration, median over iterations (as
+    tests/mpi/test_toy.cpp measures the real toy)."""
+    return float(np.median(np.max(phase(path, begin, end), axis=0)))
+
+
+def toy_rendezvous(r, c):
+    """The study's known answer (test_toy.cpp's ToyRendezvous on the modelled cluster)."""
+    part1, ranks = 0.02, 4
+    rndv = ("network.eager_limit_intra=4096", "network.eager_limit_inter=4096")
+    eager = ("network.eager_limit_intra=4194304", "network.eager_limit_inter=4194304")
+    runs = {
+        "rendezvous": (TOY.format(overlap="true", comm=""), rndv),
+        "thread": (TOY.format(overlap="true", comm='progress = "thread"'), rndv),
+        "eager": (TOY.format(overlap="true", comm=""), eager),
+        "fragments": (TOY.format(overlap="true", comm="fragment_bytes = 4000"), rndv),
+        "no_overlap": (TOY.format(overlap="false", comm=""), rndv),
+    }
+    paths = {k: r.simulate("toy_" + k, deck, ranks, psets) for k, (deck, psets) in runs.items()}
+    send = {k: slowest_median(p, "begin", "post_end") for k, p in paths.items() if k != "no_overlap"}
+    for k, v in send.items():
+        print("  toy %-10s slowest send phase %.2f ms" % (k, v * 1e3))
+    c("toy_rendezvous", "rendezvous, progress wait: send phase / part 1", "%.2f" % (send["rendezvous"] / part1),
+      0.8 <= send["rendezvous"] / part1 <= 1.5, "0.8 .. 1.5: waits for the target's wait")
+    for k in ("thread", "eager", "fragments"):
+        c("toy_rendezvous", "%s: send phase / part 1" % k, "%.2f" % (send[k] / part1), send[k] < 0.3 * part1, "< 0.3")
+    it_overlap = slowest_median(paths["rendezvous"], "begin", "sync_end")
+    it_plain = slowest_median(paths["no_overlap"], "begin", "sync_end")
+    c("toy_rendezvous", "iteration overlap toy vs no-overlap toy", "%.2f vs %.2f ms" % (it_overlap * 1e3, it_plain * 1e3),
+      it_overlap > it_plain, "overlap longer: it pays the stretched sends")
+
+
 def hybrid(r, c):
     path, amps, t_iter = noise_run(r, c, "hybrid", 1, threads=10, iterations=300)
     c("hybrid", "amplitude at iteration 299 / iteration time", "%.4f" % (amps[299] / t_iter), amps[299] < 0.1 * t_iter,
@@ -389,7 +443,7 @@ def hybrid(r, c):
 
 
 SCENARIOS = {f.__name__: f for f in (core_wave, core_wave_d2, ring_cancel, memory_model, memory_decay, memory_at_ns,
-                                     noise_grows, noise_at_ns, hybrid, spmv_pair, chebfd_pair, messages)}
+                                     noise_grows, noise_at_ns, hybrid, spmv_pair, chebfd_pair, messages, toy_rendezvous)}
 
 
 def main():

@@ -148,14 +148,14 @@ TEST(SimSpmvProgram, MessagesAndSharesAreTheRealRunsAtOneToFourRanks) {
 }
 
 // A program's iteration as one line: event names for marks, else the op's letter (Memory, Core,
-// Delay, Post, Wait, Sync) with its slot or exchange ("begin M0 pack_end P0 ...").
+// Busy, Delay, Post, Wait, Sync, Allreduce: Op's order) with its slot or exchange ("begin M0 pack_end P0 ...").
 // paired: the paired run's steps (compare_barrier) instead of the run's.
 std::string trace(const Program& p, bool paired = false) {
   std::string s;
   for (const Step& x : paired ? p.paired_steps : p.steps) {
     const bool indexed = x.op != Op::delay && x.op != Op::sync && x.op != Op::allreduce;
     s += (x.op == Op::mark ? p.event_names.at(static_cast<std::size_t>(x.arg))
-                           : "?MCDPWSA"[static_cast<int>(x.op)] + (indexed ? std::to_string(x.arg) : "")) + " ";
+                           : "?MCBDPWSA"[static_cast<int>(x.op)] + (indexed ? std::to_string(x.arg) : "")) + " ";
   }
   return s.substr(0, s.size() - 1);
 }

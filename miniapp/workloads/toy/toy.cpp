@@ -63,6 +63,11 @@ std::int64_t toy_message_bytes(const ToyConfig& c, std::uint64_t seed, int sende
   return c.min_bytes + static_cast<std::int64_t>(h % span);
 }
 
+std::vector<std::string> toy_event_names(bool overlap) {
+  if (overlap) return {"begin", "post_end", "part1_end", "wait_end", "part2_end", "delay_end", "sync_end"};
+  return {"begin", "post_end", "wait_end", "compute_end", "delay_end", "sync_end"};
+}
+
 WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
   compat::ScopedRegion region("desync::toy");
   const ToyConfig& c = cfg.params.get<ToyConfig>();
@@ -95,11 +100,7 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
   Exchange x(comms, Channel::targets, sends, recvs, cfg.comm);
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
   const bool overlap = c.overlap;
-  // no overlap: begin, post_end, wait_end, compute_end; overlap: begin, post_end, part1_end,
-  // wait_end, part2_end; then delay_end, sync_end.
-  std::vector<std::string> names{"begin", "post_end", "wait_end", "compute_end", "delay_end", "sync_end"};
-  if (overlap) names = {"begin", "post_end", "part1_end", "wait_end", "part2_end", "delay_end", "sync_end"};
-  WorkloadResult r(Timeline(names, total, cfg.run.warmup));
+  WorkloadResult r(Timeline(toy_event_names(overlap), total, cfg.run.warmup));
   Timeline& tl = r.timeline;
   // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
   r.messages = comms.log();

@@ -11,6 +11,8 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "config/config.hpp"
 #include "workloads/toy/toy_config.hpp"
@@ -24,6 +26,10 @@ std::int64_t toy_message_bytes(const ToyConfig& c, std::uint64_t seed, int sende
 
 // Targets per rank: [toy] degree, or P - 1 (all others) for 0.
 int toy_degree(const ToyConfig& c, int size);
+
+// The timeline's events: no overlap: begin, post_end, wait_end, compute_end; overlap: begin,
+// post_end, part1_end, wait_end, part2_end; then delay_end, sync_end.
+std::vector<std::string> toy_event_names(bool overlap);
 
 WorkloadResult run_toy(const Config& cfg, MPI_Comm comm);
 MemoryEstimate toy_memory(const Config& cfg, int rank, int size);

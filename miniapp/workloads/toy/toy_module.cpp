@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workloads/toy/toy.hpp"
 #include "workloads/toy/toy_deck.hpp"
 
@@ -53,6 +54,7 @@ WorkloadModule toy_module() {
     return s;
   };
   m.run = run_toy;
+  m.simulated = sim::toy_program;
   m.phases = {{"compute", PhaseClass::work, "#b9e3b0", "compute"},
               {"part1", PhaseClass::work, "#b9e3b0", "compute part 1"},
               {"part2", PhaseClass::work, "#8fd18a", "compute part 2"}};
