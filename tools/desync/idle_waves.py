@@ -18,9 +18,12 @@ first rank without one. Fitted by least squares (scipy.stats.linregress):
   speed in ranks/s: d against the time the idle period ended (slope), with r^2;
   speed in ranks/iteration: d against the iteration index (slope);
   decay in s per rank: the idle excess against d (slope; negative = decaying).
-sigma_eff = v (T_exec + T_comm) / d_max (papers.md B.5, v_silent = sigma d / (T_exec + T_comm)):
-v in ranks/s, T_exec + T_comm the median iteration time of the lock-step iterations, d_max the
-largest partner distance of /comm.
+sigma_eff = v (T_exec + T_comm) / d (papers.md B.5, v_silent = sigma d / (T_exec + T_comm)):
+v in ranks/s, T_exec + T_comm the median iteration time of the lock-step iterations, d the ranks
+one hop of the communication graph covers along the wave's direction (comm_graph.ranks_per_hop:
+the largest distance / hops from the source over the ranks on that side, hops counted along the
+send edges of /comm or /messages): 2 for a chain with partners +-1, +-2, 1 for a periodic ring
+(its far end is one hop away, not P - 1 ranks). The same d is the detection's reach per direction.
 
 Contention-aware model (papers.md B.5, v_silent(N) = sigma d / (N V / b(N) + T_comm), with the
 core-bound b(N) = min(N, C) b1 of C cores): a rank's compute phase takes
@@ -35,7 +38,7 @@ iteration, after the waves' last idle end + 2 lock-step iterations; = P when all
 the node compute at once, giving min(P, C) / P); T_comm the median over (rank, iteration) of
 the other phases (post, wait, ...; not the injected delay); N the mean number of the node's
 ranks inside a work phase between the first and the last idle end of the wave
-(concurrency_plot.concurrency_series); d = d_max; sigma = 1 unless given. Behind a travelling
+(concurrency_plot.concurrency_series); d as above; sigma = 1 unless given. Behind a travelling
 front the ranks ahead are blocked, so N is smaller than P and the wave runs faster than one
 step per lock-step iteration on oversubscribed cores. With several nodes, T_exec is the mean
 over the wave's points of the value of the node holding the point's rank.
@@ -48,6 +51,7 @@ import tomllib
 import numpy as np
 from scipy import stats
 
+from .comm_graph import hops_from, ranks_per_hop, send_graph, wave_line
 from .concurrency_plot import concurrency_series, domain_cores
 from .errors import DesyncError
 from .h5file import read_per_rank, read_text
@@ -85,11 +89,14 @@ def injection(f):
         return None
 
 
-def detect(idle, end, ranks, iterations, source=None, threshold=0.2, floor=0.0, reach=1):
+def detect(idle, end, ranks, iterations, source=None, threshold=0.2, floor=0.0, reach=1, line=None):
     """The waves of one source in idle[p, n] / end[p, n] (rows = ranks, columns = iterations in
     deck numbering). source: (rank, iteration) if known; floor (s): the least excess of an idle
-    period; reach: the largest partner distance (an idle period of the point at distance d must
-    not end before that of the point at d - reach: the rank is released after one behind it).
+    period; reach: the ranks one hop covers (an idle period of the point at distance d must not
+    end before that of the point at d - reach: the rank is released after one behind it), a
+    number or a function (source rank, direction) -> number; line: a function (source rank,
+    direction) -> the ranks the wave walks in that direction, in order (default: source +-1,
+    +-2, ... while in `ranks`).
     Returns a dict (see the module doc); raises NoIdleWave if no excess is above 0 and the
     floor."""
     excess = idle - np.nanmedian(idle, axis=1, keepdims=True)
@@ -113,32 +120,40 @@ def detect(idle, end, ranks, iterations, source=None, threshold=0.2, floor=0.0, 
         known = True
     waves = []
     for direction in (+1, -1):
+        behind = max(1, int(np.ceil(reach(r0, direction) if callable(reach) else reach)))
+        walk = line(r0, direction) if line else straight_line(r0, direction, row)
         pts = []
         k = k0
-        d = 1
-        while int(r0) + direction * d in row:
-            i = row[int(r0) + direction * d]
+        for d, r in enumerate(walk, 1):
+            i = row[int(r)]
             later = np.flatnonzero(big[i, k:])
-            if len(pts) >= reach:  # not released before the point `reach` ranks closer
-                t_behind = pts[-reach][2]
+            if len(pts) >= behind:  # not released before the point one hop closer
+                t_behind = pts[-behind][3]
                 later = [j for j in later if not end[i, k + j] < t_behind]
             if not len(later):
                 break
             k = k + int(later[0])
-            pts.append((d, int(iterations[k]), float(end[i, k]), float(excess[i, k])))
-            d += 1
+            pts.append((d, int(r), int(iterations[k]), float(end[i, k]), float(excess[i, k])))
         waves.append(fit(direction, pts))
     return {"source": {"rank": int(r0), "iteration": int(iterations[k0]), "given": known},
             "threshold_s": float(cut), "waves": waves}
 
 
+def straight_line(source, direction, present):
+    """source + direction, source + 2 direction, ... while in `present` (no wrap-around)."""
+    out = []
+    while int(source) + direction * (len(out) + 1) in present:
+        out.append(int(source) + direction * (len(out) + 1))
+    return out
+
+
 def fit(direction, pts):
     w = {"direction": "up" if direction > 0 else "down", "reached": len(pts),
-         "points": [{"distance": d, "iteration": k, "idle_end_s": t, "idle_s": x} for d, k, t, x in pts]}
+         "points": [{"distance": d, "rank": r, "iteration": k, "idle_end_s": t, "idle_s": x} for d, r, k, t, x in pts]}
     if len(pts) < 3:
         w["note"] = "fewer than 3 ranks reached: no fit"
         return w
-    d, k, t, x = (np.array(v, float) for v in zip(*pts))
+    d, _, k, t, x = (np.array(v, float) for v in zip(*pts))
     if np.ptp(t) > 0:
         by_time = stats.linregress(t, d)
         w["speed_ranks_per_s"] = float(by_time.slope)
@@ -155,6 +170,8 @@ def fit(direction, pts):
 
 
 def max_distance(f):
+    """The largest rank difference between a rank and a partner of /comm (reported as
+    max_partner_distance; not a distance of the graph: a ring's wrap-around edge counts P - 1)."""
     send = read_per_rank(f, "comm/send_partner", ndim=2)
     if send is None:
         return None
@@ -162,6 +179,30 @@ def max_distance(f):
     me = np.arange(send.shape[0])[:, None]
     d = np.abs(np.where(send >= 0, send - me, 0))
     return int(d.max()) if d.size else None
+
+
+class HopDistance:
+    """The wave's line and d per (source, direction) from the file's communication graph (module
+    doc; comm_graph.wave_line, comm_graph.ranks_per_hop), cached. Without a graph: the straight
+    line of rank numbers and no d."""
+
+    def __init__(self, f, ranks):
+        self.graph, self.ranks, self.hops = send_graph(f), [int(r) for r in ranks], {}
+
+    def _hops(self, source):
+        if source not in self.hops:
+            self.hops[source] = hops_from(self.graph, source)
+        return self.hops[source]
+
+    def line(self, source, direction):
+        if self.graph is None:
+            return straight_line(source, direction, set(self.ranks))
+        return wave_line(self._hops(source), source, direction, self.ranks)
+
+    def __call__(self, source, direction):
+        if self.graph is None:
+            return None
+        return ranks_per_hop(self._hops(source), self.line(source, direction))
 
 
 def recorded_delay(tl, delays=FALLBACK_DELAY):
@@ -226,7 +267,7 @@ def wave_model(wave, r0, direction, intervals, tl, nodes, facts, comm_s, distanc
     """The contention-aware model of one fitted wave (module doc), or a note why there is none."""
     pts = wave["points"]
     rows = {int(r): i for i, r in enumerate(tl.ranks)}
-    on = [int(nodes[rows[r0 + direction * p["distance"]]]) for p in pts]
+    on = [int(nodes[rows[p["rank"]]]) for p in pts]
     missing = sorted(set(n for n in on if facts[n]["t1_s"] is None))
     if missing:
         return {"note": "no contention model: cores or compute phases of node %s unknown"
@@ -241,7 +282,7 @@ def wave_model(wave, r0, direction, intervals, tl, nodes, facts, comm_s, distanc
     t_exec = float(np.mean(t_exec))
     model = sigma * distance / (t_exec + comm_s)
     v = wave["speed_ranks_per_s"]
-    return {"sigma": float(sigma), "distance": int(distance),
+    return {"sigma": float(sigma), "distance": float(distance),
             "cores": float(np.mean([facts[n]["cores"] for n in on])),
             "concurrency": float(np.mean([n_mean[n] for n in on])),
             "t1_s": float(np.mean([facts[n]["t1_s"] for n in on])), "t_exec_s": t_exec, "comm_s": comm_s,
@@ -271,8 +312,10 @@ def analyse(f, phases=None, threshold=0.2, min_idle=None, sigma=1.0):
         raise DesyncError("the idle floor must not be negative, got %g lock-step iterations" % min_idle)
     floor = min_idle * t_iter if np.isfinite(t_iter) else 0.0
     dmax = max_distance(f)
+    hop = HopDistance(f, tl.ranks)
     try:
-        result = detect(idle, end, tl.ranks, tl.iterations, source, threshold, floor, max(1, dmax or 1))
+        result = detect(idle, end, tl.ranks, tl.iterations, source, threshold, floor,
+                        lambda r, direction: hop(r, direction) or 1, hop.line)
     except NoIdleWave as exc:
         result = {"source": None, "no_wave": str(exc), "waves": []}
     result["idle_phases"] = present
@@ -282,11 +325,14 @@ def analyse(f, phases=None, threshold=0.2, min_idle=None, sigma=1.0):
                    "lockstep_comm_s": comm_s,
                    "nodes": {str(n): v for n, v in facts.items()}})
     for w in result["waves"]:
-        if "speed_ranks_per_s" in w and dmax:
-            w["sigma_eff"] = w["speed_ranks_per_s"] * t_iter / dmax
-            direction = 1 if w["direction"] == "up" else -1
+        direction = 1 if w["direction"] == "up" else -1
+        d = hop(result["source"]["rank"], direction)
+        if d:
+            w["ranks_per_hop"] = float(d)
+        if "speed_ranks_per_s" in w and d:
+            w["sigma_eff"] = w["speed_ranks_per_s"] * t_iter / d
             w["model"] = wave_model(w, result["source"]["rank"], direction, intervals, tl, nodes, facts,
-                                    comm_s, dmax, sigma, work_phases(f))
+                                    comm_s, d, sigma, work_phases(f))
             if "sigma_eff_contention" in w["model"]:
                 w["sigma_eff_contention"] = w["model"]["sigma_eff_contention"]
     return result

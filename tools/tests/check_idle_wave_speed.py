@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks `desync_view.py idlewave --json` on a real run (tests/cli/idle_wave_speed.cmake).
 
-  check_idle_wave_speed.py wave FILE.h5 [--tolerance 0.15 | --factor F] [--sigma S]
+  check_idle_wave_speed.py wave FILE.h5 [--tolerance 0.15 | --factor F] [--sigma S] [--distance D]
       the file has a fitted idle wave (at least 3 ranks reached) whose measured speed v is within
       the tolerance of the contention model: |v / v_model - 1| <= tolerance, with
       v_model = sigma d / (t1 max(1, N/C) + T_comm) (desync.idle_waves); prints v, v_model,
@@ -9,6 +9,8 @@
       the behaviour (a wave that travels at the model's pace, not a stalled or an instant one)
       that a test on a busy machine can assert; the 15 % is a measurement
       (bench/idle_wave_speed.sh).
+      --distance D: besides, every fitted wave's model uses d = D ranks per hop of the
+      communication graph (a periodic ring: 1, whatever its rank count).
   check_idle_wave_speed.py nowave FILE.h5
       `idlewave` reports no idle wave (exit status 0, "no idle wave" in its text, no wave in its
       JSON).
@@ -39,7 +41,7 @@ def idlewave(path, sigma):
             return run.stdout, json.load(fh)
 
 
-def check_wave(result, tolerance, factor=None):
+def check_wave(result, tolerance, factor=None, distance=None):
     fitted = [w for w in result["waves"] if "speed_ranks_per_s" in w.get("model", {})]
     if not fitted:
         print("MISS: no wave with a fit and a contention model (%s)"
@@ -54,13 +56,16 @@ def check_wave(result, tolerance, factor=None):
             within, bound = 1 / factor <= r <= factor, "within a factor %g" % factor
         else:
             within, bound = abs(r - 1) <= tolerance, "within %.0f%%" % (tolerance * 100)
-        print("%s wave: v = %.4g ranks/s, v_model = %.4g ranks/s (sigma %g, d %d, N %.2f, C %g, t1 %.3g ms, "
+        print("%s wave: v = %.4g ranks/s, v_model = %.4g ranks/s (sigma %g, d %g, N %.2f, C %g, t1 %.3g ms, "
               "T_comm %.3g ms), v / v_model = %.3f, sigma_eff_contention = %.3g, sigma_eff (lock-step) = %.3g: %s"
               % (w["direction"], w["speed_ranks_per_s"], m["speed_ranks_per_s"], m["sigma"], m["distance"],
                  m["concurrency"], m["cores"], m["t1_s"] * 1e3, m["comm_s"] * 1e3, m["measured_over_model"],
                  w["sigma_eff_contention"], w["sigma_eff"],
                  bound if within else "MISS (not %s)" % bound))
         ok &= within
+        if distance is not None and m["distance"] != distance:
+            print("MISS: the %s wave's model uses d = %g, not %g" % (w["direction"], m["distance"], distance))
+            ok = False
     return ok
 
 
@@ -79,9 +84,10 @@ def main():
     p.add_argument("--tolerance", type=float, default=0.15)
     p.add_argument("--factor", type=float, help="check 1/F <= v / v_model <= F instead of the tolerance")
     p.add_argument("--sigma", type=float, default=1.0)
+    p.add_argument("--distance", type=float, help="the d every fitted wave's model must use")
     a = p.parse_args()
     text, result = idlewave(a.file, a.sigma)
-    ok = check_wave(result, a.tolerance, a.factor) if a.mode == "wave" else check_nowave(text, result)
+    ok = check_wave(result, a.tolerance, a.factor, a.distance) if a.mode == "wave" else check_nowave(text, result)
     return 0 if ok else 1
 
 

@@ -117,10 +117,10 @@ class HandMadeWave(unittest.TestCase):
         # an infinite speed with a note, not a regression over identical times
         from desync.idle_waves import fit
 
-        w = fit(1, [(1, 21, 0.5, 0.1), (2, 21, 0.5, 0.1), (3, 21, 0.5, 0.1)])
+        w = fit(1, [(1, 1, 21, 0.5, 0.1), (2, 2, 21, 0.5, 0.1), (3, 3, 21, 0.5, 0.1)])
         self.assertEqual((w["speed_ranks_per_s"], w["speed_ranks_per_iteration"]), (float("inf"), float("inf")))
         self.assertIn("global synchronization", w["note"])
-        w = fit(1, [(1, 21, 0.5, 0.1), (2, 22, 0.6, 0.1), (3, 23, 0.7, 0.1)])
+        w = fit(1, [(1, 1, 21, 0.5, 0.1), (2, 2, 22, 0.6, 0.1), (3, 3, 23, 0.7, 0.1)])
         self.assertAlmostEqual(w["speed_ranks_per_s"], 10.0)
         self.assertNotIn("note", w)
 
@@ -149,9 +149,9 @@ class HandMadeWave(unittest.TestCase):
 T1, POST, LATENCY, MIN_WAIT = 10e-3, 20e-6, 30e-6, 5e-6
 
 
-def simulate_shared(n_ranks, cores, n_iter, warmup, delay=None, jitter=0.0, seed=0):
+def simulate_shared(n_ranks, cores, n_iter, warmup, delay=None, jitter=0.0, seed=0, periodic=False):
     """events[P, N, E] (synthetic_files.EVENTS) of an open next-neighbour chain (offsets +-1,
-    eager) whose ranks share `cores` cores: a compute phase is T1 of CPU work, and while n ranks
+    eager; periodic: a ring, rank P - 1 and rank 0 neighbours) whose ranks share `cores` cores: a compute phase is T1 of CPU work, and while n ranks
     compute (or spin in the injected delay) each runs at min(1, cores/n) of a core (processor
     sharing; waiting ranks use no CPU). After its compute (and delay) a rank posts (POST, no CPU),
     its messages arrive LATENCY later, and it waits (at least MIN_WAIT) for both neighbours'
@@ -170,7 +170,8 @@ def simulate_shared(n_ranks, cores, n_iter, warmup, delay=None, jitter=0.0, seed
         busy = [r for r in range(n_ranks) if state[r] in ("compute", "delay")]
         rate = min(1.0, cores / len(busy)) if busy else 0.0
         t_busy = t + min(left[r] for r in busy) / rate if busy else np.inf
-        ready = [max(ev[r, k[r], 4] + MIN_WAIT, *(posted[q, k[r]] for q in (r - 1, r + 1) if 0 <= q < n_ranks))
+        ready = [max(ev[r, k[r], 4] + MIN_WAIT, *(posted[q % n_ranks, k[r]] for q in (r - 1, r + 1)
+                                                  if periodic or 0 <= q < n_ranks))
                  for r in range(n_ranks) if state[r] == "wait"]
         waiting = [r for r in range(n_ranks) if state[r] == "wait"]
         t_ready = min(ready) if ready else np.inf
@@ -207,14 +208,17 @@ def simulate_shared(n_ranks, cores, n_iter, warmup, delay=None, jitter=0.0, seed
     return ev - ev[0, warmup, 0]
 
 
-def write_shared(path, n_ranks=4, cores=2, n_iter=30, warmup=2, delay_iteration=None, jitter=0.0):
+def write_shared(path, n_ranks=4, cores=2, n_iter=30, warmup=2, delay_iteration=None, jitter=0.0, periodic=False):
     """A triad file of simulate_shared: one node, every rank's cpuset the node's `cores` CPUs; a
     delay of 6 T1 on rank 0 at measured iteration delay_iteration (None: no delay)."""
     delay = None if delay_iteration is None else (0, delay_iteration + warmup, 6 * T1)
-    ev = simulate_shared(n_ranks, cores, n_iter, warmup, delay, jitter)
+    ev = simulate_shared(n_ranks, cores, n_iter, warmup, delay, jitter, periodic=periodic)
     with h5py.File(path, "w") as f:
         ds = write_common(f, "triad", ev, EVENTS, PHASES, durations(ev), np.full(n_ranks, 1e6), "compute", warmup)
-        send = np.array([[r + 1 if r + 1 < n_ranks else -1, r - 1] for r in range(n_ranks)], np.int32)
+        if periodic:
+            send = np.array([[(r + 1) % n_ranks, (r - 1) % n_ranks] for r in range(n_ranks)], np.int32)
+        else:
+            send = np.array([[r + 1 if r + 1 < n_ranks else -1, r - 1] for r in range(n_ranks)], np.int32)
         ds("comm/offsets", np.array([1, -1], np.int32), "1")
         ds("comm/send_partner", send, "1")
         ds("comm/recv_partner", send, "1")
@@ -311,6 +315,43 @@ class TimeSharedCores(unittest.TestCase):
             self.assertEqual(run.returncode, code, run.stdout + run.stderr)
         run = subprocess.run([sys.executable, check, "wave", self.wave], capture_output=True, text=True)
         self.assertRegex(run.stdout, r"up wave: v = .* v / v_model = 1\.0\d\d, sigma_eff_contention = .*: within 15%")
+
+
+class PeriodicRing(unittest.TestCase):
+    """A periodic ring of 6 ranks, one core each, a delay on rank 0 (issue 29, item 4): the wave
+    runs down both arms of the ring, one rank per iteration each, to the far rank 3; the model's
+    d is one hop, not the 5 ranks between rank 0 and its partner rank 5."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.path = os.path.join(cls.dir.name, "ring.h5")
+        write_shared(cls.path, n_ranks=6, cores=6, delay_iteration=10, periodic=True)
+        with h5py.File(cls.path, "r") as f:
+            cls.result = analyse(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_both_arms_reach_the_far_rank(self):
+        arms = {w["direction"]: [p["rank"] for p in w["points"]] for w in self.result["waves"]}
+        self.assertEqual(arms, {"up": [1, 2, 3], "down": [5, 4, 3]})
+        k = self.result["source"]["iteration"]  # a neighbour waits in the delayed iteration itself
+        for w in self.result["waves"]:
+            self.assertEqual([p["iteration"] for p in w["points"]], [k, k + 1, k + 2])
+
+    def test_the_model_distance_is_one_hop(self):
+        self.assertEqual(self.result["max_partner_distance"], 5)  # the rank difference, reported
+        for w in self.result["waves"]:
+            self.assertEqual(w["ranks_per_hop"], 1.0)
+            self.assertEqual(w["model"]["distance"], 1.0)
+            self.assertLess(abs(w["model"]["measured_over_model"] - 1), 0.1)
+
+    def test_the_report_says_one_rank_per_hop(self):
+        from desync.view_commands.idlewave import report
+
+        self.assertIn("= 1 x 1 / (", report(self.result, "ring.h5"))
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ def report(result, path):
         if m and "note" in m:
             lines.append("       %s" % m["note"])
         elif m:
-            lines.append("       contention model v = sigma d / (t1 max(1, N/C) + T_comm) = %g x %d / (%.3g ms x max(1, %.2f/%g)"
+            lines.append("       contention model v = sigma d / (t1 max(1, N/C) + T_comm) = %g x %g / (%.3g ms x max(1, %.2f/%g)"
                          " + %.3g ms) = %.4g ranks/s; measured / model %.3f, sigma_eff_contention %.3g"
                          % (m["sigma"], m["distance"], m["t1_s"] * 1e3, m["concurrency"], m["cores"], m["comm_s"] * 1e3,
                             m["speed_ranks_per_s"], m["measured_over_model"], m["sigma_eff_contention"]))
