@@ -203,6 +203,7 @@ def commands(mutant, pair, out, camp, panels=False):
         ("concurrency", ["concurrency", mutant, "-o", png, "--json", js]),
         ("saturation", ["saturation", mutant, "-o", png, "--json", js]),
         ("trace", ["trace", mutant, "-o", out + ".trace.json"]),
+        ("otf2", ["otf2", mutant, "-o", out + ".otf2"]),
         ("plan-plot", ["plan-plot", mutant, "-o", png, "--json", js]),
         ("check_output_layout", [DOC, mutant]),
         ("campaign-collect", ["collect", camp, "--csv", out + ".csv", "--json", js]),

@@ -97,6 +97,12 @@ Subcommands:
       arrow per message from the send's post to the receive's completion.
       A name ending in .gz is written gzip-compressed.
 
+  otf2 FILE -o DIR [--force] [--ranks A:B] [--iterations K0:K1] [--stride S] [--include-warmup]
+      An OTF2 archive (DIR/traces.otf2; Vampir, otf2-print): a location per rank under its
+      node, the iteration and every phase as regions (MPI phases as MPI regions), /messages as
+      MPI send and receive records, the run's description and /metrics as properties
+      (docs/traces.md). Needs Debian's python3-otf2.
+
 Windows are half-open, A:B (also A:B:S); a single number selects one rank/iteration.
 --ranks is a Python slice over the ranks: --ranks 4:8 is ranks 4..7, --ranks -1 the last rank.
 --iterations uses the deck's iteration numbers (as in `[[inject]] iteration = k` and the C++
@@ -126,13 +132,13 @@ import os
 import sys
 
 from .guard import run_guarded
-from .view_commands import (compare, concurrency, efficiency, heatmap, idlewave, overlap, plan_plot, ppam,
+from .view_commands import (compare, concurrency, efficiency, heatmap, idlewave, otf2, overlap, plan_plot, ppam,
                             saturation, summary, timeline, trace, wavefront)
 from .view_commands.options import join_negative_values
 
 #: the subcommands in the order `desync-view --help` lists them
 COMMANDS = (summary, timeline, compare, idlewave, wavefront, heatmap, efficiency, ppam, overlap, concurrency,
-            plan_plot, saturation, trace)
+            plan_plot, saturation, trace, otf2)
 
 
 def prog():

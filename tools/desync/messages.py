@@ -49,7 +49,10 @@ def read_padded(f, group, columns):
     return count, cols
 
 
-def match(count, cols):
+def matched_rows(count, cols):
+    """(sender, receiver, tag, communicator, send's row, receive's row) of every matched message
+    of a /messages table (read_padded): the k-th send from s to d with a tag on a communicator
+    is the k-th such receive (MPI's non-overtaking order)."""
     sends, recvs = defaultdict(list), defaultdict(list)
     for rank, n in enumerate(count.tolist()):
         peer, tag, comm = cols["peer"][rank, :n], cols["tag"][rank, :n], cols["communicator"][rank, :n]
@@ -59,17 +62,20 @@ def match(count, cols):
                 sends[(rank, int(peer[i]), int(tag[i]), int(comm[i]))].append(i)
             else:
                 recvs[(int(peer[i]), rank, int(tag[i]), int(comm[i]))].append(i)
-    src, dst, t_post, t_done, nbytes, comms = [], [], [], [], [], []
     for key, s_idx in sends.items():
-        r_idx = recvs.get(key, [])
-        s, d, _, c = key
-        for i, j in zip(s_idx, r_idx):
-            src.append(s)
-            dst.append(d)
-            t_post.append(cols["post"][s, i])
-            t_done.append(cols["done"][d, j])
-            nbytes.append(cols["bytes"][s, i])
-            comms.append(c)
+        for i, j in zip(s_idx, recvs.get(key, [])):
+            yield key + (i, j)
+
+
+def match(count, cols):
+    src, dst, t_post, t_done, nbytes, comms = [], [], [], [], [], []
+    for s, d, _, c, i, j in matched_rows(count, cols):
+        src.append(s)
+        dst.append(d)
+        t_post.append(cols["post"][s, i])
+        t_done.append(cols["done"][d, j])
+        nbytes.append(cols["bytes"][s, i])
+        comms.append(c)
     order = np.argsort(t_post, kind="stable") if t_post else []
     pick = lambda v: np.asarray(v)[order] if len(v) else np.asarray(v)
     return Messages(pick(src), pick(dst), pick(t_post), pick(t_done), pick(nbytes), pick(comms))
