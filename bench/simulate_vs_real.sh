@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The simulator against a real run on this machine (issue 15; docs/method.md section 25,
-# compare_real.py): tests/simulate/compare_real.py with its tolerances, the median iteration
+# compare_real.py, pingpong_vs_real.py): tests/simulate/compare_real.py with its tolerances, the median iteration
 # of `desync simulate` on a platform calibrated here, in the same minute, within 15 % of the real
 # run (core-bound) and 25 % (memory-bound), and the same idle-wave arrivals. A measurement: run it
 # on a quiet machine; with another process on a core the real core-bound run waits for the
@@ -21,4 +21,7 @@ for round in $(seq "$rounds"); do
   OMP_NUM_THREADS=1 OMP_PROC_BIND=false "${PYTHON:-/usr/bin/python3}" "$root/tests/simulate/compare_real.py" core memory \
     --measure-memory --measure-core --desync "$build/miniapp/desync" --work "$work" --mpiexec "$mpi" \
     | grep -E "median iteration|arrivals" || true
+  # the ping-pong per message size, both sides of the factor 2 (the ctest checks one side)
+  OMP_NUM_THREADS=1 OMP_PROC_BIND=false "${PYTHON:-/usr/bin/python3}" "$root/tests/simulate/pingpong_vs_real.py" --two-sided \
+    --desync "$build/miniapp/desync" --work "$work/pingpong" --mpiexec "$mpi" || true
 done

