@@ -217,6 +217,7 @@ class RankActor {
     std::int64_t released = -1;
     awaiting_.assign(static_cast<std::size_t>(wiring_.pulled), nullptr);
     early_.assign(static_cast<std::size_t>(wiring_.pulled), 0);
+    slot_of_rts_.assign(static_cast<std::size_t>(wiring_.pulled), -1);
     if (wiring_.rts_box) post_rts();
     for (std::int64_t it = 0; it < prog_.iterations; ++it) {
       stop.furthest = std::max(stop.furthest, it);
@@ -344,6 +345,58 @@ class RankActor {
   // transfer starts then) and stamps each completion into /messages. The wait sees completions
   // one by one, as MPI_Waitsome does in the real run, at no simulated cost.
   void inside_mpi(std::vector<Pending>& v) {
+    if (std::any_of(v.begin(), v.end(), [](const Pending& p) { return p.log >= 0; })) {
+      inside_mpi_each(v);
+      return;
+    }
+    // Not recording: the call ends when every communication is done, and takes each request to
+    // send when it arrives; the order in which its own communications complete is not observed,
+    // so it waits for them one at a time beside the request mailbox. One SimGrid wait over all of
+    // them (inside_mpi_each) costs O(n) per completion, O(n^2) per exchange: hours for a rank
+    // with hundreds of pulled messages (HHQ-large's scattered partitions).
+    std::vector<std::size_t> ready;
+    ready.reserve(v.size());
+    std::size_t awaiting = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i].comm->get_state() == sg4::Activity::State::INITED) {
+        if (v[i].rts_id >= 0) {
+          slot_of_rts_[static_cast<std::size_t>(v[i].rts_id)] = static_cast<long>(i);
+          ++awaiting;
+          continue;
+        }
+        v[i].comm->start();
+      }
+      ready.push_back(i);
+    }
+    const auto absorb = [&](int id) {  // a pulled receive of this call started: wait for it too
+      if (id < 0 || slot_of_rts_[static_cast<std::size_t>(id)] < 0) return;
+      ready.push_back(static_cast<std::size_t>(slot_of_rts_[static_cast<std::size_t>(id)]));
+      slot_of_rts_[static_cast<std::size_t>(id)] = -1;
+      --awaiting;
+    };
+    std::vector<sg4::CommPtr> two(2);
+    for (std::size_t next = 0; next < ready.size() || awaiting > 0;) {
+      if (!rts_get_) {
+        if (awaiting > 0) throw std::logic_error("simulate: a pulled receive without a request-to-send mailbox");
+        v[ready[next++]].comm->wait();
+        continue;
+      }
+      if (next == ready.size()) {
+        rts_get_->wait();
+        absorb(take_rts());
+        continue;
+      }
+      two[0] = v[ready[next]].comm;
+      two[1] = rts_get_;
+      if (sg4::Comm::wait_any(two) == 0)
+        ++next;
+      else
+        absorb(take_rts());
+    }
+  }
+
+  // inside_mpi when recording /messages: every completion is seen as it happens (MPI_Waitsome).
+  void inside_mpi_each(std::vector<Pending>& v) {
     std::vector<char> done(v.size(), 0);
     std::vector<sg4::CommPtr> set;
     std::vector<std::size_t> which;
@@ -377,15 +430,19 @@ class RankActor {
   }
 
   // The request to send just received: its pulled receive starts now if posted, else when it is.
-  void take_rts() {
-    const auto id = static_cast<std::size_t>(rts_id_of(rts_data_));
-    if (awaiting_[id]) {
-      awaiting_[id]->start();
-      awaiting_[id] = nullptr;
+  // Returns the message's index when it started one, else -1.
+  int take_rts() {
+    const int id = rts_id_of(rts_data_);
+    const auto i = static_cast<std::size_t>(id);
+    const bool posted = awaiting_[i] != nullptr;
+    if (posted) {
+      awaiting_[i]->start();
+      awaiting_[i] = nullptr;
     } else {
-      ++early_[id];
+      ++early_[i];
     }
     post_rts();
+    return posted ? id : -1;
   }
   void post_rts() {
     rts_get_ = wiring_.rts_box->get_init()->set_dst_data(&rts_data_, sizeof(void*));
@@ -419,6 +476,7 @@ class RankActor {
   void* rts_data_ = nullptr;
   std::vector<sg4::CommPtr> awaiting_;
   std::vector<int> early_;
+  std::vector<long> slot_of_rts_;  // inside_mpi: the position of a pulled receive in the call's list, else -1
 };
 
 }  // namespace
