@@ -303,12 +303,7 @@ class RankActor {
             const auto k = static_cast<std::size_t>(s.arg);
             // Recording: an eager send completes locally, so the wait sees it at once.
             for (const std::int64_t e : logged_eager[k]) log_->done_times()[e] = sg4::Engine::get_clock();
-            const bool logged = std::any_of(pending[k].begin(), pending[k].end(), [](const Pending& p) { return p.log >= 0; });
-            if (!logged && !rts_get_) {
-              for (const Pending& p : pending[k]) p.comm->wait();
-            } else {
-              inside_mpi(pending[k]);
-            }
+            inside_mpi(pending[k]);
             pending[k].clear();
             for (void* g : got[k]) {
               ++checked_;
@@ -349,6 +344,12 @@ class RankActor {
       inside_mpi_each(v);
       return;
     }
+    if (!rts_get_) {
+      // Nothing to take meanwhile: each in turn; an eager receive not yet started is done in
+      // one simcall here (SimGrid starts and completes it at once).
+      for (const Pending& p : v) p.comm->wait();
+      return;
+    }
     // Not recording: the call ends when every communication is done, and takes each request to
     // send when it arrives; the order in which its own communications complete is not observed,
     // so it waits for them one at a time beside the request mailbox. One SimGrid wait over all of
@@ -376,11 +377,6 @@ class RankActor {
     };
     std::vector<sg4::CommPtr> two(2);
     for (std::size_t next = 0; next < ready.size() || awaiting > 0;) {
-      if (!rts_get_) {
-        if (awaiting > 0) throw std::logic_error("simulate: a pulled receive without a request-to-send mailbox");
-        v[ready[next++]].comm->wait();
-        continue;
-      }
       if (next == ready.size()) {
         rts_get_->wait();
         absorb(take_rts());

@@ -31,13 +31,13 @@ def bfs(p, edges, source):
         out[a].append(b)
     hops = np.full(p, np.inf)
     hops[source] = 0
-    todo = deque([source])
-    while todo:
-        a = todo.popleft()
+    frontier = deque([source])
+    while frontier:
+        a = frontier.popleft()
         for b in out[a]:
             if hops[b] == np.inf:
                 hops[b] = hops[a] + 1
-                todo.append(b)
+                frontier.append(b)
     return hops
 
 
