@@ -33,15 +33,19 @@ void note_eager_limit(const Config& cfg, const Platform& platform) {
     log::warn("{}: [comm] eager_limit = {} is for the record of real runs; the simulation uses the platform's "
               "eager_limit_intra = {} and eager_limit_inter = {} (--pset network.eager_limit_intra=...)\n",
               cfg.deck_path, declared, platform.eager_limit_intra, platform.eager_limit_inter);
-  // N_DUP spreads messages over duplicated communicators; every simulated message has its own
-  // mailbox already, so the value changes nothing here: said, not silently dropped.
-  if (cfg.comm.communicators > 1)
-    log::warn("{}: [comm] communicators = {}: no effect in a simulation (every message has its own channel); the "
-              "results are those of communicators = 1\n",
-              cfg.deck_path, cfg.comm.communicators);
 }
 
 }  // namespace
+
+void note_communicators(const Config& cfg, const Program& prog) {
+  // N_DUP spreads point-to-point messages over duplicated communicators; every simulated message
+  // has its own mailbox already, so the value changes nothing there: said, not silently dropped.
+  // The collective workloads' programs split their collectives by it (uses_communicators).
+  if (cfg.comm.communicators > 1 && !prog.uses_communicators)
+    log::warn("{}: [comm] communicators = {}: no effect in a simulation of {} (every message has its own channel); the "
+              "results are those of communicators = 1\n",
+              cfg.deck_path, cfg.comm.communicators, prog.workload);
+}
 
 void refuse(const Config& cfg, const std::string& table, const std::string& key, const std::string& value,
             const std::string& why) {
@@ -111,8 +115,9 @@ Exchange exchange_of(const PartnerList& partners) {
 bool modelled_comm_key(const std::string& key) {
   // sync: a barrier or allreduce step; fragment_bytes: messages cut into pieces as in the real
   // run (simulate/sim_rank.cpp); send, progress: blocking sends and where rendezvous transfers
-  // progress (refuse_unmodelled_tables refuses the other values); communicators and eager_limit:
-  // noted (note_eager_limit); record_messages(_max): /messages from the simulated posts and
+  // progress (refuse_unmodelled_tables refuses the other values); eager_limit: noted
+  // (note_eager_limit); communicators: N_DUP parts where a program splits its collectives by it,
+  // else noted (note_communicators); record_messages(_max): /messages from the simulated posts and
   // completions.
   return key == "sync" || key == "fragment_bytes" || key == "send" || key == "progress" || key == "communicators" ||
          key == "eager_limit" || key == "record_messages" || key == "record_messages_max";

@@ -51,6 +51,9 @@ struct RankWork {
   double flops_per_iteration = 0.0;
   PartnerList partners;             // for /comm, as the real run writes it
   std::vector<WorkloadDataset> datasets;  // per-rank datasets of the workload (e.g. /matrix/rows)
+  // Asleep for the whole run ([placement] active_ppn): the rank takes part in the barriers (at
+  // once, never late) and in nothing else; its timeline stays NaN, as a real parked rank's.
+  bool parked = false;
 };
 
 struct Program {
@@ -74,6 +77,9 @@ struct Program {
   // every iteration runs `steps`. Not combined with paired_steps.
   std::vector<std::vector<Step>> cycle;
   std::string model;                // how the workload's phases are modelled, for /simulation/model
+  // [comm] communicators splits the program's collectives into N_DUP pipelined parts (else the
+  // value changes nothing in a simulation, and make_program says so).
+  bool uses_communicators = false;
   // The workload's own run-level results (datasets, /metrics, the printed report) from every
   // rank's simulated timeline (common time base), computed by the real run's code and given to
   // every rank's result; empty: none (the ping-pong's /pingpong tables).
@@ -109,8 +115,11 @@ bool modelled_comm_key(const std::string& key);
 std::string unmodelled_comm_reason(const std::string& key);
 
 // Deck values outside [comm] no program models (a STREAM table, SELL) are refused, the declared
-// eager limit and N_DUP noted: part of every simulated program's first step (make_program).
+// eager limit noted: part of every simulated program's first step (make_program).
 void refuse_unmodelled(const Config& cfg, const Platform& platform);
+// [comm] communicators > 1 for a program that does not split its collectives by it: said, not
+// silently dropped (make_program, after the program is made).
+void note_communicators(const Config& cfg, const Program& prog);
 
 // Per workload (workloads/<name>/sim_<name>_program.cpp), each module's WorkloadModule::simulated.
 Program triad_program(const Config& cfg, const Platform& platform, int ranks);
@@ -120,6 +129,7 @@ Program chebfd_program(const Config& cfg, const Platform& platform, int ranks);
 Program cg_program(const Config& cfg, const Platform& platform, int ranks);
 Program pingpong_program(const Config& cfg, const Platform& platform, int ranks);
 Program toy_program(const Config& cfg, const Platform& platform, int ranks);
+Program collbench_program(const Config& cfg, const Platform& platform, int ranks);
 
 // The ranks of a matrix workload (SpMV, ChebFD; sim_spmv_program.cpp): every rank's row scan
 // under desync's own partition (make_partition, scan_rank: what `desync plan` runs for P virtual

@@ -106,7 +106,9 @@ class RankActor {
       stop.furthest = std::max(stop.furthest, it);
       for (const Step& s : paired ? *paired : prog_.steps_of(it)) {
         switch (s.op) {
-          case Op::mark: tl.set(it, s.arg, sg4::Engine::get_clock()); break;
+          case Op::mark:
+            if (!work_.parked) tl.set(it, s.arg, sg4::Engine::get_clock());
+            break;
           case Op::memory: {
             const double bytes = work_.amount[static_cast<std::size_t>(s.arg)];
             if (bytes > 0) sg4::this_actor::exec_init(bytes)->set_host(memory_)->set_bound(memory_bound_)->wait();
@@ -116,7 +118,7 @@ class RankActor {
           case Op::busy: sg4::this_actor::sleep_for(work_.amount[static_cast<std::size_t>(s.arg)]); break;
           case Op::delay: {
             const double d = delay[static_cast<std::size_t>(it)];
-            if (d <= 0.0) break;
+            if (d <= 0.0 || work_.parked) break;
             if (prog_.delay_begin >= 0) tl.set(it, prog_.delay_begin, sg4::Engine::get_clock());
             sg4::this_actor::sleep_for(d);
             tl.set(it, prog_.delay_end, sg4::Engine::get_clock());
@@ -198,7 +200,7 @@ class RankActor {
           case Op::allreduce:
             barrier_->wait();
             if (sync_cost_ > 0) sg4::this_actor::sleep_for(sync_cost_);
-            if (s.op == Op::sync) tl.set(it, prog_.sync_end, sg4::Engine::get_clock());
+            if (s.op == Op::sync && !work_.parked) tl.set(it, prog_.sync_end, sg4::Engine::get_clock());
             break;
         }
       }

@@ -155,6 +155,10 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     throw DeckError(cfg.deck_path + ": error: [threads] per_rank = \"domain\": not modelled by desync simulate; give "
                     "the threads per rank as a number, or with --pset placement.threads_per_rank=N");
   if (cfg.threads.per_rank > 0) psets.push_back("placement.threads_per_rank=" + std::to_string(cfg.threads.per_rank));
+  // The deck's [placement] ranks_per_node counts consecutive ranks as one node in a real run; in
+  // a simulation it places that many on each modelled node.
+  if (cfg.placement.ranks_per_node > 0)
+    psets.push_back("placement.ranks_per_node=" + std::to_string(cfg.placement.ranks_per_node));
   psets.insert(psets.end(), opt.platform_sets.begin(), opt.platform_sets.end());
   const sim::Platform platform = sim::load_platform(opt.platform, psets);
   const int ranks = opt.ranks > 0 ? opt.ranks : platform.nodes * platform.ranks_per_node;
@@ -224,7 +228,8 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     res.messages_checked = o.messages[i];
     res.message_errors = o.stamp_errors[i];
     stamp_errors += o.stamp_errors[i];
-    disorder += timeline_disorder(res.timeline);
+    res.parked = w.parked;  // asleep ([placement] active_ppn): NaN rows, as a real parked rank's
+    if (!w.parked) disorder += timeline_disorder(res.timeline);
     topos.push_back(virtual_topology(platform, hosts.place[i]));
     std::vector<std::vector<double>> durations = phase_durations(res.timeline, layout);  // one pass per rank
     shares.push_back(mpi_share(durations, layout, prog.mpi_phases));

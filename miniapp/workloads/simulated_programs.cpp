@@ -24,7 +24,9 @@ Program make_program(const Config& cfg, const Platform& platform, int ranks) {
   for (const auto& [key, value] : changed_comm_keys(cfg, m.deck))
     if (!modelled_comm_key(key)) refuse(cfg, "comm", key, value, unmodelled_comm_reason(key));
   refuse_unmodelled(cfg, platform);
-  return m.simulated(cfg, platform, ranks);
+  Program p = m.simulated(cfg, platform, ranks);
+  note_communicators(cfg, p);
+  return p;
 }
 
 }  // namespace desync::sim

@@ -56,8 +56,10 @@ TEST(SimulateCommKeys, EveryKeyIsModelledOrRefused) {
     std::string base = "[run]\nworkload = \"" + m.deck.name + "\"\nwarmup = 1\n" + (m.deck.steps ? "" : "iterations = 3\n");
     if (m.deck.needs_matrix) base += "[matrix]\ngenerator = \"stencil5\"\n[matrix.stencil5]\nnx = 8\nny = 8\n";
     const Config plain = load_deck(base, "d.toml", {});
+    // The collective workloads span nodes: 2 of the test platform's 4-rank nodes.
+    const int ranks = m.deck.collective ? 8 : 2;
     EXPECT_TRUE(changed_comm_keys(plain, m.deck).empty());
-    EXPECT_NO_THROW(make_program(plain, platform(), 2));
+    EXPECT_NO_THROW(make_program(plain, platform(), ranks));
     std::vector<std::string> tested, alone_impossible;
     for (const auto& [key, value] : comm_lines(plain.resolved_toml)) {
       // Every other value of the key: accepted (a modelled value) or refused naming key and value.
@@ -74,7 +76,7 @@ TEST(SimulateCommKeys, EveryKeyIsModelledOrRefused) {
         ASSERT_EQ(changed.size(), 1u) << key << " = " << alt;
         EXPECT_EQ(changed[0].first, key);
         try {
-          make_program(c, platform(), 2);
+          make_program(c, platform(), ranks);
           ++accepted;
         } catch (const DeckError& e) {
           ++refused;
@@ -97,10 +99,14 @@ TEST(SimulateCommKeys, EveryKeyIsModelledOrRefused) {
     // Only test_interval cannot be set alone (it acts with progress = "test", refused itself), and
     // gpu_aware_mpi where the workload's messages are not in device memory (its module says).
     std::vector<std::string> expected;
+    // A collective workload's own deck refuses the point-to-point keys (its communication is
+    // collectives) and, in its default blocking mode, N_DUP parts.
+    if (m.deck.collective) expected = {"communicators", "fragment_bytes"};
     if (!m.deck.device_buffers) expected.push_back("gpu_aware_mpi");
+    if (m.deck.collective) expected.insert(expected.end(), {"progress", "send"});
     expected.push_back("test_interval");
     EXPECT_EQ(alone_impossible, expected);
-    EXPECT_GE(tested.size(), 8u);
+    EXPECT_GE(tested.size(), m.deck.collective ? 4u : 8u);
   }
   EXPECT_GE(simulated, 4);
   // What docs/simulate.md says the simulator models, and what it refuses.

@@ -39,6 +39,90 @@ std::int64_t collbench_rows(const Config& cfg) {
   return static_cast<std::int64_t>(cfg.params.get<CollbenchConfig>().sizes.size() * cfg.params.get<CollbenchConfig>().ops.size()) * cfg.run.iterations;
 }
 
+void collbench_axes(const Config& cfg, WorkloadResult& r) {
+  const CollbenchConfig& c = cfg.params.get<CollbenchConfig>();
+  const std::vector<double> bytes(c.sizes.begin(), c.sizes.end());
+  std::vector<double> ops(c.ops.size());
+  for (std::size_t o = 0; o < c.ops.size(); ++o) ops[o] = c.ops[o] == CollOp::bcast ? 0 : 1;
+  r.datasets.push_back({"collbench", "bytes", "B", {static_cast<std::uint64_t>(bytes.size())}, bytes, false, true});
+  r.datasets.push_back({"collbench", "op", "1", {static_cast<std::uint64_t>(ops.size())}, ops, false, true});
+}
+
+void collbench_tables(const Config& cfg, const CollbenchShape& shape, const std::vector<double>& duration, std::int64_t done,
+                      const std::vector<double>& post_med, const std::vector<double>& wait_med, WorkloadResult& r) {
+  const CollbenchConfig& c = cfg.params.get<CollbenchConfig>();
+  const std::int64_t reps = cfg.run.iterations, nsizes = static_cast<std::int64_t>(c.sizes.size()),
+                     nops = static_cast<std::int64_t>(c.ops.size());
+  const int p = shape.group, k = shape.columns, ndup = shape.ndup;
+  const auto ns = static_cast<std::uint64_t>(nsizes), no = static_cast<std::uint64_t>(nops), nd = static_cast<std::uint64_t>(ndup);
+  const std::size_t cells = static_cast<std::size_t>(nsizes * nops);
+  const std::vector<double> bytes(c.sizes.begin(), c.sizes.end());
+  // Per (size, op): the slowest rank's time, median and minimum over the repetitions done.
+  std::vector<double> t_med(cells, nan), t_min(cells, nan), bw(cells, nan);
+  for (std::int64_t s = 0; s < nsizes; ++s)
+    for (std::int64_t o = 0; o < nops; ++o) {
+      std::vector<double> v;
+      for (std::int64_t i = 0; i < reps; ++i) {
+        const std::int64_t it = (s * nops + o) * reps + i;
+        if (it < done) v.push_back(duration[static_cast<std::size_t>(it)]);
+      }
+      const std::size_t cell = static_cast<std::size_t>(s * nops + o);
+      if (v.empty()) continue;
+      const MinMedMax m = min_med_max(v);
+      t_med[cell] = m.median;
+      t_min[cell] = m.min;
+      bw[cell] = 2.0 * (p - 1) * bytes[static_cast<std::size_t>(s)] / p / t_med[cell];
+    }
+  r.datasets.push_back({"collbench", "time_median", "s", {ns, no}, t_med, false, false});
+  r.datasets.push_back({"collbench", "time_min", "s", {ns, no}, t_min, false, false});
+  r.datasets.push_back({"collbench", "bandwidth", "B/s", {ns, no}, bw, false, false});
+  r.datasets.push_back({"collbench", "post_time", "s", {ns, no, nd}, post_med, true, false});
+  r.datasets.push_back({"collbench", "wait_time", "s", {ns, no, nd}, wait_med, true, false});
+  for (std::int64_t o = 0; o < nops; ++o) {
+    double peak = 0;
+    for (std::int64_t s = 0; s < nsizes; ++s)
+      if (std::isfinite(bw[static_cast<std::size_t>(s * nops + o)])) peak = std::max(peak, bw[static_cast<std::size_t>(s * nops + o)]);
+    r.metrics.push_back({fmt::format("peak_{}_bandwidth", enum_name(coll_op_names, c.ops[static_cast<std::size_t>(o)])), peak, "B/s"});
+  }
+  r.metrics.push_back(count_value("group_size", p));
+  r.metrics.push_back(count_value("columns", k));
+  r.metrics.push_back(count_value("n_dup", ndup));
+
+  // The report: time and bandwidth per size; rank 0's per-part post and wait times at the
+  // study's 2 MB and 8 MB (or the largest size).
+  std::string& rep = r.report;
+  rep = fmt::format("collbench: {} over {} node(s), {} column(s) of {} rank(s), N_DUP {}, {} repetitions (slowest rank, median):\n",
+                    enum_name(coll_mode_names, c.mode), shape.nodes, k, p, ndup, reps);
+  rep += fmt::format("  {:>10}", "bytes");
+  for (auto op : c.ops) rep += fmt::format(" {:>10} {:>9}", fmt::format("{} [us]", enum_name(coll_op_names, op)), "[MB/s]");
+  rep += "\n";
+  for (std::int64_t s = 0; s < nsizes; ++s) {
+    rep += fmt::format("  {:>10}", c.sizes[static_cast<std::size_t>(s)]);
+    for (std::int64_t o = 0; o < nops; ++o)
+      rep += fmt::format(" {:>10.1f} {:>9.1f}", t_med[static_cast<std::size_t>(s * nops + o)] * 1e6, bw[static_cast<std::size_t>(s * nops + o)] * 1e-6);
+    rep += "\n";
+  }
+  // Per part post and wait times where they were measured (a simulation has none: its posts are
+  // the first stage's messages only, docs/simulate.md, "Collectives").
+  std::vector<std::int64_t> detail;
+  const bool per_part = std::any_of(post_med.begin(), post_med.end(), [](double v) { return !std::isnan(v); });
+  for (std::int64_t s = 0; s < nsizes && per_part; ++s)
+    if (c.sizes[static_cast<std::size_t>(s)] == 2097152 || c.sizes[static_cast<std::size_t>(s)] == 8388608) detail.push_back(s);
+  if (detail.empty() && per_part) detail.push_back(std::max_element(c.sizes.begin(), c.sizes.end()) - c.sizes.begin());
+  for (std::int64_t s : detail)
+    for (std::int64_t o = 0; o < nops; ++o) {
+      const std::size_t cell = static_cast<std::size_t>(s * nops + o) * static_cast<std::size_t>(ndup);
+      std::string post, wait;
+      for (int d = 0; d < ndup; ++d) {
+        post += fmt::format(" {:.0f}", post_med[cell + static_cast<std::size_t>(d)] * 1e6);
+        wait += fmt::format(" {:.0f}", wait_med[cell + static_cast<std::size_t>(d)] * 1e6);
+      }
+      rep += fmt::format("  rank 0, {} B {}: post [us]{}; wait [us]{}\n", c.sizes[static_cast<std::size_t>(s)],
+                         enum_name(coll_op_names, c.ops[static_cast<std::size_t>(o)]), post,
+                         c.mode == CollMode::nonblocking ? wait : " (blocking: in the post)");
+    }
+}
+
 WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
   compat::ScopedRegion region("desync::collbench");
   const CollbenchConfig& c = cfg.params.get<CollbenchConfig>();
@@ -54,12 +138,7 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
   // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
   r.work_phase = "post";
   r.mpi_phases = {"post", "wait", "sync"};
-  const auto ns = static_cast<std::uint64_t>(nsizes), no = static_cast<std::uint64_t>(nops), nd = static_cast<std::uint64_t>(ndup);
-  const std::vector<double> bytes(c.sizes.begin(), c.sizes.end());
-  std::vector<double> ops(c.ops.size());
-  for (std::size_t o = 0; o < c.ops.size(); ++o) ops[o] = c.ops[o] == CollOp::bcast ? 0 : 1;
-  r.datasets.push_back({"collbench", "bytes", "B", {ns}, bytes, false, true});
-  r.datasets.push_back({"collbench", "op", "1", {no}, ops, false, true});
+  collbench_axes(cfg, r);
   const std::size_t cells = static_cast<std::size_t>(nsizes * nops);
   // Per rank and (size, op, part): median post-call and wait times; NaN where not measured.
   std::vector<double> post_med(cells * static_cast<std::size_t>(ndup), nan), wait_med(post_med);
@@ -197,69 +276,7 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
   MPI_Bcast(duration.data(), static_cast<int>(rows), MPI_DOUBLE, 0, comm);
   MPI_Bcast(&p, 1, MPI_INT, 0, comm);
 
-  // Per (size, op): the slowest rank's time, median and minimum over the repetitions done.
-  const std::int64_t done = tl.iterations();
-  std::vector<double> t_med(cells, nan), t_min(cells, nan), bw(cells, nan);
-  for (std::int64_t s = 0; s < nsizes; ++s)
-    for (std::int64_t o = 0; o < nops; ++o) {
-      std::vector<double> v;
-      for (std::int64_t i = 0; i < reps; ++i) {
-        const std::int64_t it = (s * nops + o) * reps + i;
-        if (it < done) v.push_back(duration[static_cast<std::size_t>(it)]);
-      }
-      const std::size_t cell = static_cast<std::size_t>(s * nops + o);
-      if (v.empty()) continue;
-      const MinMedMax m = min_med_max(v);
-      t_med[cell] = m.median;
-      t_min[cell] = m.min;
-      bw[cell] = 2.0 * (p - 1) * bytes[static_cast<std::size_t>(s)] / p / t_med[cell];
-    }
-  r.datasets.push_back({"collbench", "time_median", "s", {ns, no}, t_med, false, false});
-  r.datasets.push_back({"collbench", "time_min", "s", {ns, no}, t_min, false, false});
-  r.datasets.push_back({"collbench", "bandwidth", "B/s", {ns, no}, bw, false, false});
-  r.datasets.push_back({"collbench", "post_time", "s", {ns, no, nd}, post_med, true, false});
-  r.datasets.push_back({"collbench", "wait_time", "s", {ns, no, nd}, wait_med, true, false});
-  for (std::int64_t o = 0; o < nops; ++o) {
-    double peak = 0;
-    for (std::int64_t s = 0; s < nsizes; ++s)
-      if (std::isfinite(bw[static_cast<std::size_t>(s * nops + o)])) peak = std::max(peak, bw[static_cast<std::size_t>(s * nops + o)]);
-    r.metrics.push_back({fmt::format("peak_{}_bandwidth", enum_name(coll_op_names, c.ops[static_cast<std::size_t>(o)])), peak, "B/s"});
-  }
-  r.metrics.push_back(count_value("group_size", p));
-  r.metrics.push_back(count_value("columns", k));
-  r.metrics.push_back(count_value("n_dup", ndup));
-
-  // The report: time and bandwidth per size; rank 0's per-part post and wait times at the
-  // study's 2 MB and 8 MB (or the largest size).
-  std::string& rep = r.report;
-  rep = fmt::format("collbench: {} over {} node(s), {} column(s) of {} rank(s), N_DUP {}, {} repetitions (slowest rank, median):\n",
-                    enum_name(coll_mode_names, c.mode), l.nodes, k, p, ndup, reps);
-  rep += fmt::format("  {:>10}", "bytes");
-  for (auto op : c.ops) rep += fmt::format(" {:>10} {:>9}", fmt::format("{} [us]", enum_name(coll_op_names, op)), "[MB/s]");
-  rep += "\n";
-  for (std::int64_t s = 0; s < nsizes; ++s) {
-    rep += fmt::format("  {:>10}", c.sizes[static_cast<std::size_t>(s)]);
-    for (std::int64_t o = 0; o < nops; ++o)
-      rep += fmt::format(" {:>10.1f} {:>9.1f}", t_med[static_cast<std::size_t>(s * nops + o)] * 1e6, bw[static_cast<std::size_t>(s * nops + o)] * 1e-6);
-    rep += "\n";
-  }
-  std::vector<std::int64_t> detail;
-  for (std::int64_t s = 0; s < nsizes; ++s)
-    if (c.sizes[static_cast<std::size_t>(s)] == 2097152 || c.sizes[static_cast<std::size_t>(s)] == 8388608) detail.push_back(s);
-  if (detail.empty()) detail.push_back(std::max_element(c.sizes.begin(), c.sizes.end()) - c.sizes.begin());
-  for (std::int64_t s : detail)
-    for (std::int64_t o = 0; o < nops; ++o) {
-      const std::size_t cell = static_cast<std::size_t>(s * nops + o) * static_cast<std::size_t>(ndup);
-      std::string post, wait;
-      for (int d = 0; d < ndup; ++d) {
-        post += fmt::format(" {:.0f}", post_med[cell + static_cast<std::size_t>(d)] * 1e6);
-        wait += fmt::format(" {:.0f}", wait_med[cell + static_cast<std::size_t>(d)] * 1e6);
-      }
-      rep += fmt::format("  rank 0, {} B {}: post [us]{}; wait [us]{}\n", c.sizes[static_cast<std::size_t>(s)],
-                         enum_name(coll_op_names, c.ops[static_cast<std::size_t>(o)]), post,
-                         c.mode == CollMode::nonblocking ? wait : " (blocking: in the post)");
-    }
-
+  collbench_tables(cfg, {l.nodes, k, p, ndup}, duration, tl.iterations(), post_med, wait_med, r);
   r.elements_checked = checked;
   r.element_errors = wrong;
   return r;

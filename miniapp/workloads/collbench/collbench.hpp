@@ -16,6 +16,8 @@
 // and the wait's time on each rank (median over repetitions), the study's Fig. 6 data.
 #include <mpi.h>
 
+#include <vector>
+
 #include "config/config.hpp"
 #include "workloads/collbench/collbench_config.hpp"
 #include "core/memory.hpp"
@@ -26,5 +28,16 @@ namespace desync {
 WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm);
 MemoryEstimate collbench_memory(const Config& cfg, int rank, int size);
 std::int64_t collbench_rows(const Config& cfg);  // timeline rows: sizes x ops x iterations
+
+// What the real run and its simulation (sim_collbench_program.cpp) both write. The axes
+// (/collbench/bytes and op); then, from the slowest active rank's time of each repetition
+// (`duration`, timeline order, the first `done` ones ran) and rank 0's per-part post and wait
+// medians (NaN: not measured), the tables, metrics and the printed report.
+struct CollbenchShape {
+  int nodes = 0, columns = 0, group = 0, ndup = 1;  // group: ranks per column communicator
+};
+void collbench_axes(const Config& cfg, WorkloadResult& r);
+void collbench_tables(const Config& cfg, const CollbenchShape& shape, const std::vector<double>& duration, std::int64_t done,
+                      const std::vector<double>& post_med, const std::vector<double>& wait_med, WorkloadResult& r);
 
 }  // namespace desync

@@ -5,6 +5,7 @@
 
 #include "comm/node_layout.hpp"
 #include "core/errors.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workload/placement_rules.hpp"
 #include "workloads/collbench/collbench.hpp"
 #include "workloads/collbench/collbench_deck.hpp"
@@ -66,6 +67,7 @@ WorkloadModule collbench_module() {
   m.run = run_collbench;
   m.timeline_rows = collbench_rows;
   m.validate_layout = collbench_layout;
+  m.simulated = sim::collbench_program;
   return m;
 }
 

@@ -1,0 +1,203 @@
+// Collectives as point-to-point stages in the simulator (sim_model/sim_collectives.hpp): each
+// algorithm executed symbolically delivers what the collective promises (every rank holds the
+// root's whole buffer after a broadcast; the root holds every rank's contribution exactly once per
+// element after a reduction), at the study's volume (2 (p - 1) n / p on the critical path), and
+// N_DUP parts are pipelined part by part, stage by stage. The collbench program builds its
+// columns, parked ranks and cells from the deck as the real run does.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "config/config.hpp"
+#include "core/errors.hpp"
+#include "sim_model/sim_collectives.hpp"
+#include "sim_test_platform.hpp"
+#include "workloads/registry.hpp"
+#include "workloads/simulated_programs.hpp"
+
+namespace desync::sim {
+namespace {
+
+std::vector<int> shuffled_group(int p) {  // global ranks that are not 0..p-1, in no order
+  std::vector<int> g;
+  for (int i = 0; i < p; ++i) g.push_back(3 * (p - i) + 1);  // distinct, descending
+  return g;
+}
+
+int index_of(const std::vector<int>& g, int rank) {
+  return static_cast<int>(std::find(g.begin(), g.end(), rank) - g.begin());
+}
+
+TEST(SimCollectives, BroadcastDeliversTheRootsBufferToEveryRank) {
+  for (int p = 1; p <= 9; ++p)
+    for (int root : {0, p - 1, p / 2})
+      for (std::int64_t n : {std::int64_t{3}, std::int64_t{37}, std::int64_t{1000}}) {
+        const std::vector<int> g = shuffled_group(p);
+        const std::vector<CollStage> st = collective_stages(CollKind::bcast, g, root, n);
+        EXPECT_EQ(static_cast<int>(st.size()), collective_stage_count(CollKind::bcast, p));
+        std::vector<std::vector<char>> has(static_cast<std::size_t>(p), std::vector<char>(static_cast<std::size_t>(n), 0));
+        std::fill(has[static_cast<std::size_t>(root)].begin(), has[static_cast<std::size_t>(root)].end(), 1);
+        for (const CollStage& s : st) {
+          EXPECT_FALSE(s.sums);
+          const auto before = has;  // a stage's messages carry what their senders held before it
+          for (const StageMessage& m : s.messages) {
+            const auto from = static_cast<std::size_t>(index_of(g, m.from)), to = static_cast<std::size_t>(index_of(g, m.to));
+            ASSERT_LT(from, g.size());
+            ASSERT_LT(to, g.size());
+            for (std::int64_t i = m.begin; i < m.end; ++i) {
+              EXPECT_TRUE(before[from][static_cast<std::size_t>(i)]) << "p " << p << " sends what it does not hold";
+              has[to][static_cast<std::size_t>(i)] = 1;
+            }
+          }
+        }
+        for (const auto& h : has) EXPECT_TRUE(std::all_of(h.begin(), h.end(), [](char c) { return c != 0; })) << "p " << p;
+      }
+}
+
+TEST(SimCollectives, ReductionSumsEveryContributionOnceAtTheRoot) {
+  for (int p = 1; p <= 9; ++p)
+    for (int root : {0, p - 1, p / 2})
+      for (std::int64_t n : {std::int64_t{5}, std::int64_t{64}, std::int64_t{999}}) {
+        const std::vector<int> g = shuffled_group(p);
+        const std::vector<CollStage> st = collective_stages(CollKind::reduce, g, root, n);
+        EXPECT_EQ(static_cast<int>(st.size()), collective_stage_count(CollKind::reduce, p));
+        // Per rank and element: the contributions its partial result holds (bit q: rank q's).
+        std::vector<std::vector<std::uint32_t>> sum(static_cast<std::size_t>(p));
+        for (int q = 0; q < p; ++q) sum[static_cast<std::size_t>(q)].assign(static_cast<std::size_t>(n), 1u << q);
+        for (const CollStage& s : st) {
+          const auto before = sum;
+          for (const StageMessage& m : s.messages) {
+            const auto from = static_cast<std::size_t>(index_of(g, m.from)), to = static_cast<std::size_t>(index_of(g, m.to));
+            for (std::int64_t i = m.begin; i < m.end; ++i) {
+              const auto e = static_cast<std::size_t>(i);
+              if (s.sums) {
+                EXPECT_EQ(before[to][e] & before[from][e], 0u) << "p " << p << ": a contribution counted twice";
+                sum[to][e] = before[to][e] | before[from][e];
+              } else {
+                sum[to][e] = before[from][e];  // the gather places the finished chunk
+              }
+            }
+          }
+        }
+        const std::uint32_t all = (p == 32 ? 0u : (1u << p)) - 1u;
+        for (std::int64_t i = 0; i < n; ++i) EXPECT_EQ(sum[static_cast<std::size_t>(root)][static_cast<std::size_t>(i)], all) << "p " << p;
+      }
+}
+
+// The study's cost model counts 2 (p - 1) n / p bytes through the busiest path for both
+// algorithms (papers.md E.4): the sum over stages of each stage's largest message.
+TEST(SimCollectives, CriticalPathVolumeIsTheStudysModel) {
+  for (int p : {2, 4, 8, 16})
+    for (CollKind kind : {CollKind::bcast, CollKind::reduce}) {
+      const std::int64_t n = 4096;
+      std::int64_t path = 0;
+      for (const CollStage& s : collective_stages(kind, shuffled_group(p), 0, n)) {
+        std::int64_t most = 0;
+        for (const StageMessage& m : s.messages) most = std::max(most, m.end - m.begin);
+        path += most;
+      }
+      EXPECT_EQ(path, 2 * (p - 1) * n / p) << "p " << p;
+    }
+  EXPECT_EQ(collective_stage_count(CollKind::bcast, 8), 3 + 7);   // log p scatter + p - 1 ring
+  EXPECT_EQ(collective_stage_count(CollKind::reduce, 8), 2 * 3);  // 2 log p
+  EXPECT_EQ(collective_stage_count(CollKind::reduce, 6), 1 + 2 * 2);  // fold-in of the 2 beyond 4
+}
+
+TEST(SimCollectives, PartsArePipelinedStageByStage) {
+  Program p;
+  p.ranks.resize(4);
+  std::vector<std::vector<CollStage>> parts;
+  for (std::int64_t n : {std::int64_t{100}, std::int64_t{60}})
+    parts.push_back(collective_stages(CollKind::reduce, {0, 1}, 0, n));  // 2 stages: halving, gather
+  const CollectiveSteps s = append_collective(p, parts, 4);
+  // Exchanges per (part, stage): 0 = (0, 0), 1 = (0, 1), 2 = (1, 0), 3 = (1, 1); the halving sums.
+  ASSERT_EQ(p.ranks[0].exchange.size(), 4u);
+  const std::vector<Step> posts{{Op::post, 0}, {Op::post, 2}};
+  const std::vector<Step> rest{{Op::wait, 0}, {Op::memory, 0}, {Op::post, 1}, {Op::wait, 2}, {Op::memory, 1}, {Op::post, 3},
+                               {Op::wait, 1}, {Op::wait, 3}};
+  const auto same = [](const std::vector<Step>& a, const std::vector<Step>& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Step& x, const Step& y) {
+             return x.op == y.op && x.arg == y.arg;
+           });
+  };
+  EXPECT_TRUE(same(s.posts, posts));
+  EXPECT_TRUE(same(s.rest, rest));
+  // Part 0's halving: each of ranks 0 and 1 receives 50 floats and sums them: 3 x 200 B streamed.
+  EXPECT_DOUBLE_EQ(p.ranks[0].amount.at(0), 600.0);
+  EXPECT_DOUBLE_EQ(p.ranks[1].amount.at(1), 3.0 * 30 * 4);
+  EXPECT_DOUBLE_EQ(p.ranks[2].amount.at(0), 0.0);  // not in the group
+  EXPECT_EQ(p.ranks[1].exchange[1].send.at(0).bytes, 50 * 4);  // the gather of part 0 to the root
+  EXPECT_TRUE(p.ranks[3].exchange[1].send.empty());
+}
+
+Config collbench_deck(const std::string& extra) {
+  return load_deck("[run]\nworkload = \"collbench\"\niterations = 3\nwarmup = 1\n[collbench]\nsizes = [4096, 65536]\n"
+                   "ops = [\"bcast\", \"reduce\"]\n" + extra, "c.toml", {});
+}
+
+TEST(SimCollbench, ColumnsParkedRanksAndCellsAsTheRealRun) {
+  // test_platform: 4 ranks per node; 8 ranks = 2 nodes; one active rank per node.
+  const Program p = make_program(collbench_deck("[placement]\nactive_ppn = 1\n"), test_platform(), 8);
+  EXPECT_EQ(p.iterations, 2 * 2 * 3);
+  EXPECT_EQ(p.warmup, 0);
+  ASSERT_EQ(p.cycle.size(), 12u);
+  for (int r = 0; r < 8; ++r) EXPECT_EQ(p.ranks[static_cast<std::size_t>(r)].parked, r % 4 != 0) << r;
+  // The only column: ranks 0 and 4. Nobody else sends or receives.
+  for (int r : {1, 2, 3, 5, 6, 7})
+    for (const Exchange& x : p.ranks[static_cast<std::size_t>(r)].exchange) EXPECT_TRUE(x.send.empty() && x.recv.empty());
+  std::int64_t sent = 0;
+  for (const Exchange& x : p.ranks[4].exchange)
+    for (const Message& m : x.send) {
+      EXPECT_EQ(m.peer, 0);
+      sent += m.bytes;
+    }
+  EXPECT_GT(sent, 0);
+  // A cell's first row: the barrier, then the warm-up; the others begin with the begin mark.
+  EXPECT_EQ(p.cycle[0].front().op, Op::allreduce);
+  EXPECT_EQ(p.cycle[1].front().op, Op::mark);
+  EXPECT_EQ(p.cycle[3].front().op, Op::allreduce);
+  // Every rank active: 4 columns, each rank l of both nodes.
+  const Program all = make_program(collbench_deck(""), test_platform(), 8);
+  for (int r = 0; r < 8; ++r) {
+    EXPECT_FALSE(all.ranks[static_cast<std::size_t>(r)].parked);
+    for (const Exchange& x : all.ranks[static_cast<std::size_t>(r)].exchange)
+      for (const Message& m : x.send) EXPECT_EQ(m.peer, (r + 4) % 8);
+  }
+}
+
+TEST(SimCollbench, NonblockingWithOnePartIsTheBlockingSchedule) {
+  const Program b = make_program(collbench_deck("[placement]\nactive_ppn = 1\n"), test_platform(), 8);
+  const Program nb1 = make_program(
+      load_deck("[run]\nworkload = \"collbench\"\niterations = 3\nwarmup = 1\n[collbench]\nsizes = [4096, 65536]\n"
+                "mode = \"nonblocking\"\n[placement]\nactive_ppn = 1\n", "c.toml", {}),
+      test_platform(), 8);
+  ASSERT_EQ(b.cycle.size(), nb1.cycle.size());
+  for (std::size_t i = 0; i < b.cycle.size(); ++i) {
+    // The same steps but for where the post phase ends (blocking: after the call).
+    std::vector<Op> ob, on;
+    for (const Step& s : b.cycle[i]) if (s.op != Op::mark) ob.push_back(s.op);
+    for (const Step& s : nb1.cycle[i]) if (s.op != Op::mark) on.push_back(s.op);
+    EXPECT_EQ(ob, on);
+  }
+  // N_DUP 4: four parts, each with its own exchanges.
+  const Program nb4 = make_program(
+      load_deck("[run]\nworkload = \"collbench\"\niterations = 3\n[collbench]\nsizes = [65536]\nops = [\"reduce\"]\n"
+                "mode = \"nonblocking\"\n[comm]\ncommunicators = 4\n[placement]\nactive_ppn = 1\n", "c.toml", {}),
+      test_platform(), 8);
+  EXPECT_TRUE(nb4.uses_communicators);
+  EXPECT_EQ(nb4.ranks[0].exchange.size(), 4u * static_cast<std::size_t>(collective_stage_count(CollKind::reduce, 2)));
+}
+
+TEST(SimCollbench, OneModelledNodeIsRefused) {
+  try {
+    make_program(collbench_deck(""), test_platform(), 4);
+    FAIL() << "no error";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("all 4 rank(s) are on one modelled node"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace desync::sim
