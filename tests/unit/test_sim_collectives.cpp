@@ -2,8 +2,8 @@
 // algorithm executed symbolically delivers what the collective promises (every rank holds the
 // root's whole buffer after a broadcast; the root holds every rank's contribution exactly once per
 // element after a reduction), at the study's volume (2 (p - 1) n / p on the critical path), and
-// N_DUP parts are pipelined part by part, stage by stage. The collbench program builds its
-// columns, parked ranks and cells from the deck as the real run does.
+// N_DUP parts are pipelined part by part, stage by stage. The collbench and matvec2d programs
+// build their groups, parked ranks and steps from the deck as the real runs do.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -196,6 +196,61 @@ TEST(SimCollbench, OneModelledNodeIsRefused) {
     FAIL() << "no error";
   } catch (const DeckError& e) {
     EXPECT_NE(std::string(e.what()).find("all 4 rank(s) are on one modelled node"), std::string::npos) << e.what();
+  }
+}
+
+
+Config matvec2d_deck(const std::string& extra) {
+  return load_deck("[run]\nworkload = \"matvec2d\"\niterations = 3\nwarmup = 1\n[matvec2d]\nn = 100\n" + extra, "m.toml", {});
+}
+
+TEST(SimMatvec2d, MeshRowsReduceOntoTheDiagonalColumnsBroadcastFromIt) {
+  // 8 nodes of 4 ranks, one active per node would be 8 (not square); two per node on 8 nodes: 16.
+  const Program p = make_program(matvec2d_deck("[placement]\nactive_ppn = 2\n"), test_platform(), 32);
+  // Active ranks in (node, local) order: 0, 1, 4, 5, 8, 9, ...; P_{m,j} = active[4 m + j].
+  std::vector<int> active;
+  for (int r = 0; r < 32; ++r) {
+    EXPECT_EQ(p.ranks[static_cast<std::size_t>(r)].parked, r % 4 >= 2) << r;
+    if (r % 4 < 2) active.push_back(r);
+  }
+  const auto at = [&](int m, int j) { return active[static_cast<std::size_t>(4 * m + j)]; };
+  // Blocks of 25 rows: the product streams 8 x 25 x 25 bytes of A.
+  EXPECT_DOUBLE_EQ(p.ranks[static_cast<std::size_t>(at(1, 2))].amount.at(0), 8.0 * 25 * 25);
+  EXPECT_DOUBLE_EQ(p.ranks[static_cast<std::size_t>(at(1, 2))].flops_per_iteration, 2.0 * 25 * 25);
+  // Who talks to whom: reductions within a mesh row, broadcasts within a mesh column.
+  for (int m = 0; m < 4; ++m)
+    for (int j = 0; j < 4; ++j)
+      for (const Exchange& x : p.ranks[static_cast<std::size_t>(at(m, j))].exchange)
+        for (const Message& msg : x.send) {
+          const auto it = std::find(active.begin(), active.end(), msg.peer);
+          ASSERT_NE(it, active.end());
+          const int q = static_cast<int>(it - active.begin());
+          EXPECT_TRUE(q / 4 == m || q % 4 == j) << "P_" << m << j << " sends to active rank " << q;
+        }
+  // Blocking: reduce_end after the reduction's stages, bcast_end after the broadcast's.
+  EXPECT_EQ(p.event_names.size(), 6u);  // begin, product_end, reduce_end, bcast_end, delay_end, sync_end
+}
+
+TEST(SimMatvec2d, PipelinedWithOnePartIsTheBlockingSchedule) {
+  const Program b = make_program(matvec2d_deck(""), test_platform(), 4);
+  const Program p1 = make_program(matvec2d_deck("pipelined = true\n"), test_platform(), 4);
+  std::vector<std::pair<Op, int>> sb, sp;
+  for (const Step& s : b.steps) if (s.op != Op::mark) sb.emplace_back(s.op, s.arg);
+  for (const Step& s : p1.steps) if (s.op != Op::mark) sp.emplace_back(s.op, s.arg);
+  EXPECT_EQ(sb, sp);
+  const Program p4 = make_program(matvec2d_deck("pipelined = true\n[comm]\ncommunicators = 4\n"), test_platform(), 4);
+  // Four parts, each a reduction (2 log2 2 stages) then a broadcast (1 + 1 stages).
+  EXPECT_EQ(p4.ranks[0].exchange.size(), 4u * 4u);
+  EXPECT_TRUE(p4.uses_communicators);
+}
+
+TEST(SimMatvec2d, ANonSquareMeshIsRefused) {
+  try {
+    make_program(matvec2d_deck(""), test_platform(), 6);
+    FAIL() << "no error";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("runs on a p x p mesh, but the modelled run has 6 rank(s)"), std::string::npos)
+        << e.what();
   }
 }
 

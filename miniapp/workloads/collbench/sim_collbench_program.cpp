@@ -13,6 +13,7 @@
 
 #include "comm/collectives.hpp"
 #include "core/errors.hpp"
+#include "sim_model/sim_active.hpp"
 #include "sim_model/sim_collectives.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workloads/collbench/collbench.hpp"
@@ -31,8 +32,8 @@ Program collbench_program(const Config& cfg, const Platform& platform, int ranks
   if (ranks % rpn != 0)
     throw DeckError(fmt::format("{}: error: workload \"collbench\" needs the same number of ranks on every node (its "
                                 "columns span all nodes); {} ranks do not fill nodes of {}", cfg.deck_path, ranks, rpn));
-  const int a = static_cast<int>(cfg.placement.active_ppn);
-  const int k = a > 0 ? std::min(a, rpn) : rpn;  // columns
+  const ModelledActive act = modelled_active(platform, ranks, static_cast<int>(cfg.placement.active_ppn));
+  const int k = act.per_node;  // columns
   const bool nb = c.mode == CollMode::nonblocking;
   const int ndup = nb ? static_cast<int>(cfg.comm.communicators) : 1;
   const std::int64_t reps = cfg.run.iterations;
@@ -49,18 +50,9 @@ Program collbench_program(const Config& cfg, const Platform& platform, int ranks
   p.work_phase = "post";
   p.mpi_phases = {"post", "wait", "sync"};
   p.uses_communicators = nb;
-  p.ranks.resize(static_cast<std::size_t>(ranks));
-  std::vector<std::vector<int>> column(static_cast<std::size_t>(k));
-  for (int r = 0; r < ranks; ++r) {
-    RankWork& w = p.ranks[static_cast<std::size_t>(r)];
-    const int node = r / rpn, local = r % rpn;
-    w.parked = local >= k;
-    if (!w.parked) column[static_cast<std::size_t>(local)].push_back(r);
-    const auto one = [](double v) { return std::vector<double>{v}; };
-    w.datasets.push_back({"placement", "node", "1", {}, one(node), true, true});
-    w.datasets.push_back({"placement", "local", "1", {}, one(local), true, true});
-    w.datasets.push_back({"placement", "active", "1", {}, one(w.parked ? 0 : 1), true, true});
-  }
+  place_ranks(p, ranks, act);
+  std::vector<std::vector<int>> column(static_cast<std::size_t>(k));  // column l: rank l of every node
+  for (int r : act.active) column[static_cast<std::size_t>(r % rpn)].push_back(r);
 
   // Per cell (size, operation): its collectives' steps; the cell's first row adds the real run's
   // barrier and untimed warm-up repetitions before its own.

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workload/placement_rules.hpp"
 #include "workloads/matvec2d/matvec2d.hpp"
 #include "workloads/matvec2d/matvec2d_deck.hpp"
@@ -76,6 +77,7 @@ WorkloadModule matvec2d_module() {
   };
   m.run = run_matvec2d;
   m.validate_layout = matvec2d_layout;
+  m.simulated = sim::matvec2d_program;
   m.phases = {{"product", PhaseClass::work, "#b9e3b0", "local product"},
               {"reduce", PhaseClass::communication, "#fc9272", "reduction"},
               {"bcast", PhaseClass::communication, "#9ecae1", "broadcast"},
