@@ -158,6 +158,7 @@ Platform parse(const std::string& text, const std::string& path, const std::vect
   {
     TableReader r = section("core");
     p.divide_time = r.real("divide_time", 0.0, 0.0, 1.0);
+    p.gemm_flops = r.real("gemm_flops", 0.0, 0.0, 1e15);
     r.finish();
   }
   read_network(section("network"), p);

@@ -19,6 +19,7 @@ struct Platform {
   double b1 = 0.0, b_saturated = 0.0;
   std::vector<double> memory_table;
   double divide_time = 0.0;  // s per dependent double divide on one core
+  double gemm_flops = 0.0;   // flop/s of one core in DGEMM (SymmSquareCube's local products); 0: not given
 
   double intra_latency = 0.0, intra_bandwidth = 0.0;  // s, B/s
   double inter_latency = 0.0, inter_bandwidth = 0.0;

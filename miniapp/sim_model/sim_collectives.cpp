@@ -1,5 +1,6 @@
 #include "sim_model/sim_collectives.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -133,27 +134,25 @@ std::vector<CollStage> merge_stages(const std::vector<std::vector<CollStage>>& c
 
 CollectiveSteps append_collective(Program& p, const std::vector<std::vector<CollStage>>& parts, std::int64_t element_bytes) {
   CollectiveSteps steps;
-  if (parts.empty()) return steps;
-  const std::size_t stages = parts.front().size();
-  for (const auto& part : parts)
-    if (part.size() != stages) throw std::logic_error("append_collective: parts with different stage counts");
+  std::size_t stages = 0;
+  for (const auto& part : parts) stages = std::max(stages, part.size());
   // exchange[c][s], and the amount slot of a summing stage (-1: none)
-  std::vector<std::vector<int>> exchange(parts.size(), std::vector<int>(stages, -1)), slot(exchange);
+  std::vector<std::vector<int>> exchange(parts.size()), slot(parts.size());
   for (std::size_t c = 0; c < parts.size(); ++c)
-    for (std::size_t s = 0; s < stages; ++s) {
-      const CollStage& st = parts[c][s];
+    for (const CollStage& st : parts[c]) {
       const std::size_t x = p.ranks.front().exchange.size();
       for (RankWork& w : p.ranks) w.exchange.emplace_back();
-      exchange[c][s] = static_cast<int>(x);
+      exchange[c].push_back(static_cast<int>(x));
       std::size_t a = 0;
+      slot[c].push_back(-1);
       if (st.sums) {
         a = p.ranks.front().amount.size();
         for (RankWork& w : p.ranks) w.amount.push_back(0.0);
-        slot[c][s] = static_cast<int>(a);
+        slot[c].back() = static_cast<int>(a);
       }
       for (const StageMessage& m : st.messages) {
         const std::int64_t bytes = (m.end - m.begin) * element_bytes;
-        if (bytes <= 0) continue;
+        if (bytes <= 0 || m.from == m.to) continue;  // nothing, or a copy to itself
         if (m.from < 0 || m.to < 0 || m.from >= static_cast<int>(p.ranks.size()) || m.to >= static_cast<int>(p.ranks.size()))
           throw std::logic_error("append_collective: a message to or from rank " + std::to_string(m.from < 0 ? m.from : m.to) +
                                  " outside the program");
@@ -164,13 +163,14 @@ CollectiveSteps append_collective(Program& p, const std::vector<std::vector<Coll
         if (st.sums) to.amount[a] += 3.0 * static_cast<double>(bytes);
       }
     }
-  if (stages == 0) return steps;
-  for (std::size_t c = 0; c < parts.size(); ++c) steps.posts.push_back({Op::post, exchange[c][0]});
+  for (std::size_t c = 0; c < parts.size(); ++c)
+    if (!parts[c].empty()) steps.posts.push_back({Op::post, exchange[c][0]});
   for (std::size_t s = 0; s < stages; ++s)
     for (std::size_t c = 0; c < parts.size(); ++c) {
+      if (s >= parts[c].size()) continue;  // this part is done
       steps.rest.push_back({Op::wait, exchange[c][s]});
       if (slot[c][s] >= 0) steps.rest.push_back({Op::memory, slot[c][s]});
-      if (s + 1 < stages) steps.rest.push_back({Op::post, exchange[c][s + 1]});
+      if (s + 1 < parts[c].size()) steps.rest.push_back({Op::post, exchange[c][s + 1]});
     }
   return steps;
 }

@@ -38,10 +38,13 @@ std::vector<CollStage> collective_stages(CollKind kind, const std::vector<int>& 
 int collective_stage_count(CollKind kind, int p);
 
 // The steps of one operation appended to a program: parts[c] is part c's stages (concurrent
-// groups merged, stage by stage); every part must have the same number of stages. Adds the
-// exchanges (one per part and stage) and, for summing stages, the amount slots (bytes streamed
-// by the sum: both operands read, the result written) to every rank's RankWork, and returns the
-// steps in two pieces: `posts` (the first stage of every part) and `rest` (everything after).
+// groups merged, stage by stage; a part may also be a chain of operations, e.g. a reduction and
+// the broadcast of its result, or a single transfer). Adds the exchanges (one per part and
+// stage) and, for summing stages, the amount slots (bytes streamed by the sum: both operands
+// read, the result written) to every rank's RankWork, and returns the steps in two pieces:
+// `posts` (the first stage of every part) and `rest` (everything after: stage s of every part
+// still running, part by part, then stage s + 1). A message from a rank to itself is a copy
+// and moves nothing.
 struct CollectiveSteps {
   std::vector<Step> posts, rest;
 };

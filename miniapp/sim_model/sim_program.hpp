@@ -131,6 +131,7 @@ Program pingpong_program(const Config& cfg, const Platform& platform, int ranks)
 Program toy_program(const Config& cfg, const Platform& platform, int ranks);
 Program collbench_program(const Config& cfg, const Platform& platform, int ranks);
 Program matvec2d_program(const Config& cfg, const Platform& platform, int ranks);
+Program symmsquarecube_program(const Config& cfg, const Platform& platform, int ranks);
 
 // The ranks of a matrix workload (SpMV, ChebFD; sim_spmv_program.cpp): every rank's row scan
 // under desync's own partition (make_partition, scan_rank: what `desync plan` runs for P virtual

@@ -2,11 +2,14 @@
 // algorithm executed symbolically delivers what the collective promises (every rank holds the
 // root's whole buffer after a broadcast; the root holds every rank's contribution exactly once per
 // element after a reduction), at the study's volume (2 (p - 1) n / p on the critical path), and
-// N_DUP parts are pipelined part by part, stage by stage. The collbench and matvec2d programs
-// build their groups, parked ranks and steps from the deck as the real runs do.
+// N_DUP parts are pipelined part by part, stage by stage. The collbench, matvec2d and
+// symmsquarecube programs build their groups, parked ranks and steps from the deck as the real
+// runs do.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <string>
 #include <cstdint>
 #include <vector>
 
@@ -252,6 +255,78 @@ TEST(SimMatvec2d, ANonSquareMeshIsRefused) {
     EXPECT_NE(std::string(e.what()).find("runs on a p x p mesh, but the modelled run has 6 rank(s)"), std::string::npos)
         << e.what();
   }
+}
+
+
+Config ssc_deck(const std::string& extra) {
+  return load_deck("[run]\nworkload = \"symmsquarecube\"\niterations = 3\nwarmup = 1\n[symmsquarecube]\nn = 90\n" + extra,
+                   "s.toml", {});
+}
+Platform gemm_platform(double flops) {
+  return parse_platform("[platform]\nname = \"g\"\n[node]\ncount = 8\ncores_per_domain = 4\n[memory]\nb1 = 1e9\n"
+                        "b_saturated = 2e9\n[core]\ngemm_flops = " + std::to_string(flops) + "\n[network]\n"
+                        "intra_node_latency = 1e-6\nintra_node_bandwidth = 1e9\ninter_node_latency = 1e-6\n"
+                        "inter_node_bandwidth = 1e9\n", "g.toml", {});
+}
+
+TEST(SimSymmSquareCube, MeshBlocksProductsAndTheBaselinesMessages) {
+  const Platform pf = gemm_platform(1e9);
+  const Program p = make_program(ssc_deck("algorithm = \"baseline\"\n"), pf, 8);  // 2 x 2 x 2, blocks of 45
+  EXPECT_EQ(p.event_names.front(), "begin");
+  EXPECT_EQ(p.event_names.back(), "sync_end");
+  // Each product: 2 x 45^3 flops at 1 GFlop/s per core.
+  for (const RankWork& w : p.ranks) {
+    EXPECT_DOUBLE_EQ(w.amount.at(0), 2.0 * 45 * 45 * 45 / 1e9);
+    EXPECT_DOUBLE_EQ(w.flops_per_iteration, 4.0 * 45 * 45 * 45);
+  }
+  int gemms = 0;
+  for (const Step& s : p.steps) gemms += s.op == Op::core;
+  EXPECT_EQ(gemms, 2);
+  // P_{i,j,k} = 4 k + 2 i + j. Who sends to whom over the call: only along the mesh's fibres,
+  // except the transfers of D^2 and D^3 to layer 0 (P_{i,k,0}).
+  const auto ijk = [](int r) { return std::array<int, 3>{r / 2 % 2, r % 2, r / 4}; };
+  for (int r = 0; r < 8; ++r)
+    for (const Exchange& x : p.ranks[static_cast<std::size_t>(r)].exchange)
+      for (const Message& m : x.send) {
+        const auto a = ijk(r), b = ijk(m.peer);
+        const int differ = (a[0] != b[0]) + (a[1] != b[1]) + (a[2] != b[2]);
+        const bool to_layer0 = b[2] == 0 && b[0] == a[0] && b[1] == a[2];  // P_{i,*,k} -> P_{i,k,0}
+        EXPECT_TRUE(differ == 1 || to_layer0) << r << " -> " << m.peer;
+        EXPECT_LE(m.bytes, 45 * 45 * 8);
+      }
+}
+
+TEST(SimSymmSquareCube, RefusesWhatItCannotModel) {
+  try {
+    make_program(ssc_deck("algorithm = \"baseline\"\n"), gemm_platform(0), 8);  // no gemm_flops
+    FAIL() << "no error";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("[core] gemm_flops is not set"), std::string::npos) << e.what();
+  }
+  try {
+    make_program(ssc_deck("algorithm = \"2.5d\"\nreplication = 2\n"), gemm_platform(1e9), 8);
+    FAIL() << "no error";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("[symmsquarecube] algorithm = \"2.5d\": not modelled"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(make_program(ssc_deck("algorithm = \"baseline\"\n"), gemm_platform(1e9), 12), DeckError);  // not a cube
+}
+
+TEST(SimSymmSquareCube, OptimizedCutsEveryBlockIntoParts) {
+  const Platform pf = gemm_platform(1e9);
+  const Program one = make_program(ssc_deck("algorithm = \"optimized\"\n"), pf, 8);
+  const Program four = make_program(ssc_deck("algorithm = \"optimized\"\n[comm]\ncommunicators = 4\n"), pf, 8);
+  EXPECT_TRUE(four.uses_communicators);
+  std::int64_t bytes1 = 0, bytes4 = 0, msgs1 = 0, msgs4 = 0;
+  for (const Program* p : {&one, &four})
+    for (const RankWork& w : p->ranks)
+      for (const Exchange& x : w.exchange)
+        for (const Message& m : x.send) {
+          (p == &one ? bytes1 : bytes4) += m.bytes;
+          ++(p == &one ? msgs1 : msgs4);
+        }
+  EXPECT_EQ(bytes1, bytes4);  // the same data, in four times as many messages
+  EXPECT_EQ(msgs4, 4 * msgs1);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ KEYS = {
     "node": {"count": "required", "sockets": "required", "domains": "required",
              "cores_per_domain": "required"},
     "memory": {"b1": "optional", "b_saturated": "optional", "table": "optional"},
-    "core": {"divide_time": "required"},
+    "core": {"divide_time": "required", "gemm_flops": "optional"},
     "network": {"intra_node_latency": "required", "intra_node_bandwidth": "required",
                 "inter_node_latency": "required", "inter_node_bandwidth": "required",
                 "eager_limit_intra": "required", "eager_limit_inter": "required",
@@ -141,6 +141,8 @@ def check_platform(d):
         err.append("[memory] needs b1 and b_saturated, or table")
     if not (_is_num(c["divide_time"]) and c["divide_time"] > 0):
         err.append("core.divide_time must be a positive number (s)")
+    if "gemm_flops" in c and not (_is_num(c["gemm_flops"]) and c["gemm_flops"] >= 0):
+        err.append("core.gemm_flops must be a number >= 0 (flop/s)")
     for k in ("intra_node_latency", "intra_node_bandwidth", "inter_node_latency", "inter_node_bandwidth"):
         if not (_is_num(net[k]) and net[k] > 0):
             err.append("network.%s must be a positive number" % k)

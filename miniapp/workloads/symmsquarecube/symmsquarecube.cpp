@@ -56,9 +56,11 @@ void (*algorithm_call(SscAlgorithm a, int ndup))(SscMesh&, std::int64_t) {
   return nullptr;
 }
 
+}  // namespace
+
 // How each algorithm's phases add up to the study's categories (papers.md E.6: broadcasts,
 // reductions, point-to-point, local multiplies); overlapped phases keep their own names.
-void categorize(WorkloadResult& r, SscAlgorithm a) {
+void ssc_categorize(WorkloadResult& r, SscAlgorithm a) {
   switch (a) {
     case SscAlgorithm::original:
       r.composites = {{"broadcasts", {"bcast1", "bcast2"}}, {"reductions", {"reduce1", "reduce2"}},
@@ -82,8 +84,6 @@ void categorize(WorkloadResult& r, SscAlgorithm a) {
   r.work_phase = a == SscAlgorithm::twofive ? "cannon" : "multiplies";
 }
 
-}  // namespace
-
 WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
   compat::ScopedRegion region("desync::symmsquarecube");
   const SymmSquareCubeConfig& c = cfg.params.get<SymmSquareCubeConfig>();
@@ -96,7 +96,7 @@ WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
   WorkloadResult r(Timeline(names, total, cfg.run.warmup));
   Timeline& tl = r.timeline;
   // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
-  categorize(r, c.algorithm);
+  ssc_categorize(r, c.algorithm);
   ParkRecord park;
   // Run-level numbers, computed on the active ranks and passed to all: call time (median over
   // the measured calls of the slowest rank's), max relative error, mesh.
@@ -212,18 +212,23 @@ WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
                                                 : fmt::format("[symmsquarecube] n = {} is above verify_n = {} (the serial "
                                                               "product's limit); D^2 and D^3 were checked for finite values only",
                                                               c.n, c.verify_n);
+  ssc_run_metrics(c, nums[0], &nums[1], static_cast<int>(nums[2]), static_cast<int>(nums[3]), static_cast<int>(nums[4]), r);
+  return r;
+}
+
+void ssc_run_metrics(const SymmSquareCubeConfig& c, double call_time, const double* max_error, int p, int layers, int ndup,
+                     WorkloadResult& r) {
   const double n3 = static_cast<double>(c.n) * static_cast<double>(c.n) * static_cast<double>(c.n);
-  const double tflops = 4.0 * n3 / nums[0] * 1e-12;
-  r.metrics.push_back({"call_time", nums[0], "s"});
+  const double tflops = 4.0 * n3 / call_time * 1e-12;
+  r.metrics.push_back({"call_time", call_time, "s"});
   r.metrics.push_back({"tflops", tflops, "TFlop/s"});
-  r.metrics.push_back({"max_relative_error", nums[1], "1"});
-  r.metrics.push_back(count_value("mesh_p", static_cast<std::int64_t>(nums[2])));
-  r.metrics.push_back(count_value("mesh_layers", static_cast<std::int64_t>(nums[3])));
-  r.metrics.push_back(count_value("n_dup", static_cast<std::int64_t>(nums[4])));
+  if (max_error) r.metrics.push_back({"max_relative_error", *max_error, "1"});
+  r.metrics.push_back(count_value("mesh_p", p));
+  r.metrics.push_back(count_value("mesh_layers", layers));
+  r.metrics.push_back(count_value("n_dup", ndup));
   r.report = fmt::format("SymmSquareCube ({}): N = {} on a {} x {} x {} mesh, N_DUP = {}: call {:.3f} ms (median, slowest rank), "
                          "{:.4g} TFlop/s (4 N^3 flops per call)\n",
-                         enum_name(ssc_algorithm_names, c.algorithm), c.n, nums[2], nums[2], nums[3], nums[4], nums[0] * 1e3, tflops);
-  return r;
+                         enum_name(ssc_algorithm_names, c.algorithm), c.n, p, p, layers, ndup, call_time * 1e3, tflops);
 }
 
 MemoryEstimate symmsquarecube_memory(const Config& cfg, int, int size) {

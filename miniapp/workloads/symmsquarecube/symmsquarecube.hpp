@@ -28,4 +28,14 @@ namespace desync {
 WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm);
 MemoryEstimate symmsquarecube_memory(const Config& cfg, int rank, int size);
 
+// How each algorithm's phases add up to the study's categories (composites, MPI phases, the
+// work phase): the real run's and its simulation's.
+void ssc_categorize(WorkloadResult& r, SscAlgorithm a);
+
+// The run-level metrics and report of a real run and its simulation (sim_symmsquarecube_program.cpp):
+// call_time (the slowest rank's call, median over the measured calls), TFlop/s (4 N^3 per call),
+// the mesh and N_DUP; max_relative_error where one was computed (null: none, a simulation).
+void ssc_run_metrics(const SymmSquareCubeConfig& c, double call_time, const double* max_error, int p, int layers, int ndup,
+                     WorkloadResult& r);
+
 }  // namespace desync

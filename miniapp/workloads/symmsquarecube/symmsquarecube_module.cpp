@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/errors.hpp"
+#include "sim_model/sim_program.hpp"
 #include "workload/placement_rules.hpp"
 #include "workloads/symmsquarecube/ssc_plan.hpp"
 #include "workloads/symmsquarecube/symmsquarecube.hpp"
@@ -17,10 +18,9 @@
 #include <cmath>
 
 namespace desync {
-namespace {
 
 // A p x p x p mesh (a q x q x c one for "2.5d") of the kernel's ranks; one block is one message.
-void mesh_ranks(const Config& cfg, int active, int nranks) {
+void ssc_mesh_rule(const Config& cfg, int active, int nranks) {
   const SymmSquareCubeConfig& c = cfg.params.get<SymmSquareCubeConfig>();
   int p = 0;
   if (c.algorithm == SscAlgorithm::twofive) {
@@ -47,16 +47,18 @@ void mesh_ranks(const Config& cfg, int active, int nranks) {
                                 cfg.deck_path, c.n, b, b, p, std::int64_t{46340} * p));
 }
 
+namespace {
+
 void ssc_ranks(const Config& cfg, int nranks) {
   placement_ranks(cfg, nranks);
   const int active = planned_active_ranks(cfg.placement, nranks);
-  if (active > 0) mesh_ranks(cfg, active, nranks);
+  if (active > 0) ssc_mesh_rule(cfg, active, nranks);
 }
 
 void ssc_layout(const Config& cfg, MPI_Comm comm) {
   int nranks = 0;
   const int active = active_ranks_in_layout(cfg, comm, &nranks);
-  mesh_ranks(cfg, active, nranks);
+  ssc_mesh_rule(cfg, active, nranks);
 }
 
 // N_DUP acts only where operations are cut into parts; elsewhere more than 1 is an error (it
@@ -100,6 +102,7 @@ WorkloadModule symmsquarecube_module() {
   };
   m.run = run_symmsquarecube;
   m.validate_layout = ssc_layout;
+  m.simulated = sim::symmsquarecube_program;
   m.plan = ssc_plan_command;
   const auto product = [](const char* n) { return PhaseStyle{n, PhaseClass::work, "#b9e3b0", "local product (gemm)"}; };
   const auto comm = [](const char* n, const char* colour, const char* label) {
