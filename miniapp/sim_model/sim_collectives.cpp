@@ -169,7 +169,7 @@ CollectiveSteps append_collective(Program& p, const std::vector<std::vector<Coll
     for (std::size_t c = 0; c < parts.size(); ++c) {
       if (s >= parts[c].size()) continue;  // this part is done
       steps.rest.push_back({Op::wait, exchange[c][s]});
-      if (slot[c][s] >= 0) steps.rest.push_back({Op::memory, slot[c][s]});
+      if (slot[c][s] >= 0) steps.rest.push_back({Op::sum, slot[c][s]});
       if (s + 1 < parts[c].size()) steps.rest.push_back({Op::post, exchange[c][s + 1]});
     }
   return steps;

@@ -23,8 +23,10 @@ namespace desync::sim {
 // the cores are shared; the toys' compute); delay: this iteration's [[inject]]/[noise] busy work (marks delay_begin/delay_end when > 0);
 // post / wait: start / complete exchange `arg`; sync: the [comm] sync after the iteration (marks
 // sync_end); allreduce: a collective inside the iteration (CG's dot products), modelled as the
-// sync: every rank leaves when the last arrives, plus the modelled cost; no mark of its own.
-enum class Op : std::uint8_t { mark, memory, core, busy, delay, post, wait, sync, allreduce };
+// sync: every rank leaves when the last arrives, plus the modelled cost; no mark of its own;
+// sum: a reduction's local sum of amount[arg] bytes (sim_model/sim_collectives.hpp), streamed
+// through the rank's domain at one thread's bandwidth (MPI sums on the calling thread).
+enum class Op : std::uint8_t { mark, memory, core, busy, delay, post, wait, sync, allreduce, sum };
 struct Step {
   Op op;
   int arg = 0;

@@ -59,6 +59,7 @@ class RankActor {
         barrier_(std::move(barrier)), sync_cost_(sync_cost), progress_(progress), stop_(stop), pair_(pair), log_(log),
         memory_(hosts.memory[static_cast<std::size_t>(hosts.place[static_cast<std::size_t>(rank)].domain)]),
         memory_bound_(memory_bound_of(platform, hosts.place[static_cast<std::size_t>(rank)])),
+        sum_bound_(platform.domain_bandwidth(1) * hosts.place[static_cast<std::size_t>(rank)].core_share),
         core_factor_(1.0 / (platform.threads_per_rank * hosts.place[static_cast<std::size_t>(rank)].core_share)),
         blocking_(cfg.comm.send == SendMode::blocking) {}
 
@@ -109,9 +110,12 @@ class RankActor {
           case Op::mark:
             if (!work_.parked) tl.set(it, s.arg, sg4::Engine::get_clock());
             break;
-          case Op::memory: {
+          case Op::memory:
+          case Op::sum: {
+            // A reduction's sum runs inside MPI on the calling thread: one thread's bandwidth.
             const double bytes = work_.amount[static_cast<std::size_t>(s.arg)];
-            if (bytes > 0) sg4::this_actor::exec_init(bytes)->set_host(memory_)->set_bound(memory_bound_)->wait();
+            if (bytes > 0)
+              sg4::this_actor::exec_init(bytes)->set_host(memory_)->set_bound(s.op == Op::sum ? sum_bound_ : memory_bound_)->wait();
             break;
           }
           case Op::core: sg4::this_actor::sleep_for(work_.amount[static_cast<std::size_t>(s.arg)] * core_factor_); break;
@@ -349,7 +353,7 @@ class RankActor {
   MessageLog* log_;  // [comm] record_messages: this rank's /messages, else null
   std::int64_t errors_ = 0, checked_ = 0;
   sg4::Host* memory_;
-  double memory_bound_, core_factor_;
+  double memory_bound_, sum_bound_, core_factor_;
   bool blocking_;  // [comm] send = "blocking": each rendezvous send completes in the post
   // Pulled receives: the posted request-to-send receive and its payload; per pulled message the
   // posted receive awaiting its request, and requests that came before their receive was posted.

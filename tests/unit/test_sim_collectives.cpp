@@ -118,7 +118,7 @@ TEST(SimCollectives, PartsArePipelinedStageByStage) {
   // Exchanges per (part, stage): 0 = (0, 0), 1 = (0, 1), 2 = (1, 0), 3 = (1, 1); the halving sums.
   ASSERT_EQ(p.ranks[0].exchange.size(), 4u);
   const std::vector<Step> posts{{Op::post, 0}, {Op::post, 2}};
-  const std::vector<Step> rest{{Op::wait, 0}, {Op::memory, 0}, {Op::post, 1}, {Op::wait, 2}, {Op::memory, 1}, {Op::post, 3},
+  const std::vector<Step> rest{{Op::wait, 0}, {Op::sum, 0}, {Op::post, 1}, {Op::wait, 2}, {Op::sum, 1}, {Op::post, 3},
                                {Op::wait, 1}, {Op::wait, 3}};
   const auto same = [](const std::vector<Step>& a, const std::vector<Step>& b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Step& x, const Step& y) {
