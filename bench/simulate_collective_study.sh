@@ -2,7 +2,8 @@
 # The collective-overlap study (papers.md E, IPDPS 2019) simulated on platforms/stampede2.toml
 # (issue 28; docs/method.md section 34): the collective micro-benchmark of Figs. 4-6 (4 nodes:
 # blocking, nonblocking N_DUP 4, 4-PPN), SymmSquareCube Table I (three matrices x Algs. 3-5),
-# Table II (1hsg_70, N_DUP 1-6) and Table III (1hsg_70, PPN 1-8 x N_DUP 1 and 4). Prints the
+# Table II (1hsg_70, N_DUP 1-6), Table III (1hsg_70, PPN 1-8 x N_DUP 1 and 4) and Table V (the
+# 2.5D algorithm on five meshes x N_DUP 1 and 4). Prints the
 # numbers the section's tables hold; about 5 minutes on one core.
 #   bench/simulate_collective_study.sh BUILD_DIR
 # A SymmSquareCube rank of the study computes with MKL on its node's 48 cores (E.3): the platform
@@ -44,5 +45,14 @@ for row in "1 4" "2 5" "4 6" "6 7" "8 8"; do
   for d in 1 4; do
     printf 'PPN %s mesh %s^3 N_DUP %s %s\n' "$1" "$2" "$d" "$(call ipdps_ssc_1hsg70_optimized.toml $(($2 * $2 * $2)) \
       --pset placement.ranks_per_node=$1 --pset placement.threads_per_rank=$((48 / $1)) --set comm.communicators=$d)"
+  done
+done
+echo "== SymmSquareCube Table V: 1hsg_70, 2.5D, mesh q x q x c, PPN x N_DUP"
+for row in "8x8x2 2" "9x9x3 4" "4x4x4 1" "8x8x4 4" "16x16x2 8"; do
+  set -- $row
+  q=${1%%x*} c=${1##*x}
+  for d in 1 4; do
+    printf '%s PPN %s N_DUP %s %s\n' "$1" "$2" "$d" "$(call "ipdps_ssc_1hsg70_25d_$1.toml" $((q * q * c)) \
+      --pset placement.ranks_per_node=$2 --pset placement.threads_per_rank=$((48 / $2)) --set comm.communicators=$d)"
   done
 done

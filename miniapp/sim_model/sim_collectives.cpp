@@ -96,6 +96,30 @@ std::vector<CollStage> reduce_stages(int p, std::int64_t count, const std::vecto
   return stages;
 }
 
+// Rabenseifner's allreduce: the reduction's fold-in and recursive halving, then an allgather by
+// recursive doubling among the q (each pair swaps the chunks it holds), then the q hand the
+// result back to the ranks they folded in.
+std::vector<CollStage> allreduce_stages(int p, std::int64_t count, const std::vector<int>& global) {
+  std::vector<CollStage> stages = reduce_stages(p, count, global);
+  const int q = floor_pow2(p);
+  stages.resize(stages.size() - static_cast<std::size_t>(log2_of(q)));  // not the gather to the root
+  const auto g = [&](int v) { return global[static_cast<std::size_t>(v)]; };
+  for (int d = 1; d < q; d *= 2) {
+    CollStage st;
+    for (int v = 0; v < q; ++v) {
+      const int first = v & ~(d - 1);  // chunks [first, first + d) held
+      st.messages.push_back({g(v), g(v ^ d), chunk_begin(count, q, first), chunk_begin(count, q, first + d)});
+    }
+    stages.push_back(std::move(st));
+  }
+  if (q < p) {
+    CollStage st;
+    for (int v = q; v < p; ++v) st.messages.push_back({g(v - q), g(v), 0, count});
+    stages.push_back(std::move(st));
+  }
+  return stages;
+}
+
 }  // namespace
 
 int collective_stage_count(CollKind kind, int p) {
@@ -106,7 +130,7 @@ int collective_stage_count(CollKind kind, int p) {
     return l + p - 1;
   }
   const int q = floor_pow2(p);
-  return (q < p ? 1 : 0) + 2 * log2_of(q);
+  return (q < p ? (kind == CollKind::allreduce ? 2 : 1) : 0) + 2 * log2_of(q);
 }
 
 std::vector<CollStage> collective_stages(CollKind kind, const std::vector<int>& group, int root, std::int64_t count) {
@@ -115,7 +139,12 @@ std::vector<CollStage> collective_stages(CollKind kind, const std::vector<int>& 
   std::vector<int> global(group.size());  // by relative rank: the root first
   for (int v = 0; v < p; ++v) global[static_cast<std::size_t>(v)] = group[static_cast<std::size_t>((v + root) % p)];
   if (p == 1) return {};
-  return kind == CollKind::bcast ? bcast_stages(p, count, global) : reduce_stages(p, count, global);
+  switch (kind) {
+    case CollKind::bcast: return bcast_stages(p, count, global);
+    case CollKind::reduce: return reduce_stages(p, count, global);
+    case CollKind::allreduce: return allreduce_stages(p, count, global);
+  }
+  return {};
 }
 
 std::vector<CollStage> merge_stages(const std::vector<std::vector<CollStage>>& concurrent) {

@@ -3,7 +3,8 @@
 // assumes (papers.md E.4; docs/simulate.md, "Collectives"): a broadcast as a binomial scatter
 // followed by a ring allgather, T = a (log p + p - 1) + 2 b (p - 1) n / p; a reduction as
 // Rabenseifner's reduce-scatter by recursive halving followed by a binomial gather to the root,
-// T = 2 a log p + 2 b (p - 1) n / p plus the local sums. Each algorithm is a list of stages; a
+// T = 2 a log p + 2 b (p - 1) n / p plus the local sums; an allreduce as Rabenseifner's
+// reduce-scatter followed by an allgather by recursive doubling. Each algorithm is a list of stages; a
 // stage's messages travel at once, and a reduction's receiver sums what it received before its
 // next stage. N_DUP parts of one operation (each on its own duplicated communicator in the real
 // run) are pipelined as a progress engine does it inside MPI: every part's first stage is posted
@@ -27,7 +28,7 @@ struct CollStage {
   bool sums = false;
 };
 
-enum class CollKind { bcast, reduce };
+enum class CollKind { bcast, reduce, allreduce };
 
 // The stages of one collective over `group` (global ranks; group[root] is the root) on `count`
 // elements. Every group of the same size gets the same number of stages (a stage where a rank

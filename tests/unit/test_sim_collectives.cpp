@@ -59,13 +59,15 @@ TEST(SimCollectives, BroadcastDeliversTheRootsBufferToEveryRank) {
       }
 }
 
+// (and after an allreduce every rank)
 TEST(SimCollectives, ReductionSumsEveryContributionOnceAtTheRoot) {
+  for (CollKind kind : {CollKind::reduce, CollKind::allreduce})
   for (int p = 1; p <= 9; ++p)
     for (int root : {0, p - 1, p / 2})
       for (std::int64_t n : {std::int64_t{5}, std::int64_t{64}, std::int64_t{999}}) {
         const std::vector<int> g = shuffled_group(p);
-        const std::vector<CollStage> st = collective_stages(CollKind::reduce, g, root, n);
-        EXPECT_EQ(static_cast<int>(st.size()), collective_stage_count(CollKind::reduce, p));
+        const std::vector<CollStage> st = collective_stages(kind, g, root, n);
+        EXPECT_EQ(static_cast<int>(st.size()), collective_stage_count(kind, p));
         // Per rank and element: the contributions its partial result holds (bit q: rank q's).
         std::vector<std::vector<std::uint32_t>> sum(static_cast<std::size_t>(p));
         for (int q = 0; q < p; ++q) sum[static_cast<std::size_t>(q)].assign(static_cast<std::size_t>(n), 1u << q);
@@ -85,7 +87,12 @@ TEST(SimCollectives, ReductionSumsEveryContributionOnceAtTheRoot) {
           }
         }
         const std::uint32_t all = (p == 32 ? 0u : (1u << p)) - 1u;
-        for (std::int64_t i = 0; i < n; ++i) EXPECT_EQ(sum[static_cast<std::size_t>(root)][static_cast<std::size_t>(i)], all) << "p " << p;
+        // A reduction's root, or every rank after an allreduce, holds the full sum.
+        for (int r = 0; r < p; ++r) {
+          if (kind == CollKind::reduce && r != root) continue;
+          for (std::int64_t i = 0; i < n; ++i)
+            EXPECT_EQ(sum[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)], all) << "p " << p << " rank " << r;
+        }
       }
 }
 
@@ -93,7 +100,7 @@ TEST(SimCollectives, ReductionSumsEveryContributionOnceAtTheRoot) {
 // algorithms (papers.md E.4): the sum over stages of each stage's largest message.
 TEST(SimCollectives, CriticalPathVolumeIsTheStudysModel) {
   for (int p : {2, 4, 8, 16})
-    for (CollKind kind : {CollKind::bcast, CollKind::reduce}) {
+    for (CollKind kind : {CollKind::bcast, CollKind::reduce, CollKind::allreduce}) {
       const std::int64_t n = 4096;
       std::int64_t path = 0;
       for (const CollStage& s : collective_stages(kind, shuffled_group(p), 0, n)) {
@@ -106,6 +113,7 @@ TEST(SimCollectives, CriticalPathVolumeIsTheStudysModel) {
   EXPECT_EQ(collective_stage_count(CollKind::bcast, 8), 3 + 7);   // log p scatter + p - 1 ring
   EXPECT_EQ(collective_stage_count(CollKind::reduce, 8), 2 * 3);  // 2 log p
   EXPECT_EQ(collective_stage_count(CollKind::reduce, 6), 1 + 2 * 2);  // fold-in of the 2 beyond 4
+  EXPECT_EQ(collective_stage_count(CollKind::allreduce, 6), 2 + 2 * 2);  // and the hand-back
 }
 
 TEST(SimCollectives, PartsArePipelinedStageByStage) {
@@ -303,13 +311,28 @@ TEST(SimSymmSquareCube, RefusesWhatItCannotModel) {
   } catch (const DeckError& e) {
     EXPECT_NE(std::string(e.what()).find("[core] gemm_flops is not set"), std::string::npos) << e.what();
   }
-  try {
-    make_program(ssc_deck("algorithm = \"2.5d\"\nreplication = 2\n"), gemm_platform(1e9), 8);
-    FAIL() << "no error";
-  } catch (const DeckError& e) {
-    EXPECT_NE(std::string(e.what()).find("[symmsquarecube] algorithm = \"2.5d\": not modelled"), std::string::npos) << e.what();
-  }
   EXPECT_THROW(make_program(ssc_deck("algorithm = \"baseline\"\n"), gemm_platform(1e9), 12), DeckError);  // not a cube
+}
+
+TEST(SimSymmSquareCube, TwoAndAHalfDCannonStepsOnEachLayer) {
+  // q = 4, c = 2: 32 ranks, 2 Cannon steps per layer; blocks of 23 rows (the last 21).
+  const Program p = make_program(ssc_deck("algorithm = \"2.5d\"\nreplication = 2\n"), gemm_platform(1e9), 32);
+  int products = 0;
+  for (const Step& st : p.steps) products += st.op == Op::core;
+  EXPECT_EQ(products, 2 * 2);  // two Cannon phases of two steps
+  // P_{i,j,l} = (l q + i) q + j: every message stays in a row (i, l), a column (j, l) or a fibre (i, j).
+  for (int r = 0; r < 32; ++r) {
+    const int i = r / 4 % 4, j = r % 4, l = r / 16;
+    for (const Exchange& x : p.ranks[static_cast<std::size_t>(r)].exchange)
+      for (const Message& m : x.send) {
+        const int i2 = m.peer / 4 % 4, j2 = m.peer % 4, l2 = m.peer / 16;
+        EXPECT_TRUE((i == i2 && l == l2) || (j == j2 && l == l2) || (i == i2 && j == j2)) << r << " -> " << m.peer;
+      }
+  }
+  // The run's flops: 4 N^3 over all ranks (each product summed over both layers' steps).
+  double flops = 0;
+  for (const RankWork& w : p.ranks) flops += w.flops_per_iteration;
+  EXPECT_NEAR(flops, 4.0 * 90 * 90 * 90, 1e-6);
 }
 
 TEST(SimSymmSquareCube, OptimizedCutsEveryBlockIntoParts) {

@@ -7,7 +7,9 @@
 // parts and chains them as the real run does: a part of the first broadcast is passed on along
 // the row as soon as it arrives, a part of the first reduction broadcast as soon as it is
 // reduced, a part of D^3 sent to layer 0 as soon as it is reduced while D^2 travels there.
-// The 2.5D algorithm (Alg. 6: Cannon's shifts) is not modelled.
+// 2.5D (Alg. 6) on its q x q x c mesh: the broadcast, allreduce and reduction over the grid
+// fibre (N_DUP parts posted together) around each layer's Cannon steps (skew, then product and
+// shift), the shifts as messages.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -31,7 +33,7 @@ enum class Family { row, col, grd };
 
 // The mesh and how one operation over every group of a family becomes stages.
 struct Mesh {
-  int p = 1;
+  int p = 1, layers = 1;  // p x p x layers (layers = p but for 2.5d's c)
   BlockCut cut;
   const std::vector<int>* active = nullptr;
   int at(int i, int j, int k) const { return (*active)[static_cast<std::size_t>((k * p + i) * p + j)]; }
@@ -43,9 +45,9 @@ struct Mesh {
   std::vector<CollStage> op(CollKind kind, Family f, int d, int nd, RootCount rc) const {
     std::vector<std::vector<CollStage>> groups;
     for (int a = 0; a < p; ++a)
-      for (int b = 0; b < p; ++b) {
+      for (int b = 0; b < (f == Family::grd ? p : layers); ++b) {
         std::vector<int> g;
-        for (int x = 0; x < p; ++x)
+        for (int x = 0; x < (f == Family::grd ? layers : p); ++x)
           g.push_back(f == Family::row ? at(x, a, b) : f == Family::col ? at(a, x, b) : at(a, b, x));
         const auto [root, n] = rc(a, b);
         groups.push_back(collective_stages(kind, g, root, part_of(n, nd, d).count));
@@ -76,17 +78,17 @@ std::vector<CollStage> chain(std::vector<CollStage> first, const std::vector<Col
 
 Program symmsquarecube_program(const Config& cfg, const Platform& platform, int ranks) {
   const SymmSquareCubeConfig& c = cfg.params.get<SymmSquareCubeConfig>();
-  if (c.algorithm == SscAlgorithm::twofive)
-    refuse(cfg, "symmsquarecube", "algorithm", "\"2.5d\"", "Cannon's shifts are not modelled; \"original\", \"baseline\" "
-           "and \"optimized\" are");
   if (platform.gemm_flops <= 0)
     throw DeckError(fmt::format("{}: error: [core] gemm_flops is not set: desync simulate needs one core's DGEMM flop/s for "
                                 "symmsquarecube's local products; add it to the platform file or give --pset core.gemm_flops=F",
                                 platform.path));
   const ModelledActive act = modelled_active(platform, ranks, static_cast<int>(cfg.placement.active_ppn));
   ssc_mesh_rule(cfg, static_cast<int>(act.active.size()), ranks);
+  const bool twofive = c.algorithm == SscAlgorithm::twofive;
   Mesh m;
-  m.p = static_cast<int>(std::lround(std::cbrt(static_cast<double>(act.active.size()))));
+  const auto active = static_cast<double>(act.active.size());
+  m.layers = twofive ? static_cast<int>(c.replication) : static_cast<int>(std::lround(std::cbrt(active)));
+  m.p = twofive ? static_cast<int>(std::lround(std::sqrt(active / m.layers))) : m.layers;
   m.cut = {c.n, m.p};
   m.active = &act.active;
   const int p = m.p, nd = static_cast<int>(cfg.comm.communicators);
@@ -100,7 +102,7 @@ Program symmsquarecube_program(const Config& cfg, const Platform& platform, int 
   prog.warmup = cfg.run.warmup;
   prog.delay_end = event_of(prog, "delay_end");
   prog.sync_end = event_of(prog, "sync_end");
-  prog.uses_communicators = c.algorithm == SscAlgorithm::optimized;
+  prog.uses_communicators = c.algorithm == SscAlgorithm::optimized || c.algorithm == SscAlgorithm::twofive;
   {  // the real run's phases and categories (symmsquarecube.cpp, categorize)
     WorkloadResult shape(Timeline({}, 0, 0));
     ssc_categorize(shape, c.algorithm);
@@ -109,16 +111,22 @@ Program symmsquarecube_program(const Config& cfg, const Platform& platform, int 
     prog.work_phase = shape.work_phase;
   }
   place_ranks(prog, ranks, act);
-  // Amount slot 0: one local product's seconds of one core's work (2 b_i b_j b_k flops).
-  for (RankWork& w : prog.ranks) w.amount.assign(1, 0.0);
-  for (int k = 0; k < p; ++k)
+  // Amount slot s: a local product's seconds of one core's work (2 b_i b_t b_j flops): one slot
+  // for the 3D algorithms (t = k), one per Cannon step for 2.5d (t = i + j + s of the layer's steps).
+  const int steps = twofive ? p / m.layers : 1;
+  const auto wrap = [p](int x) { return ((x % p) + p) % p; };
+  for (RankWork& w : prog.ranks) w.amount.assign(static_cast<std::size_t>(steps), 0.0);
+  for (int k = 0; k < m.layers; ++k)
     for (int i = 0; i < p; ++i)
       for (int j = 0; j < p; ++j) {
         RankWork& w = prog.ranks[static_cast<std::size_t>(m.at(i, j, k))];
-        const double flops = 2.0 * static_cast<double>(m.cut.rows(i)) * static_cast<double>(m.cut.rows(j)) *
-                             static_cast<double>(m.cut.rows(k));
-        w.amount[0] = flops / platform.gemm_flops;
-        w.flops_per_iteration = 2.0 * flops;
+        for (int st = 0; st < steps; ++st) {
+          const int t = twofive ? wrap(i + j + k * steps + st) : k;
+          const double flops = 2.0 * static_cast<double>(m.cut.rows(i)) * static_cast<double>(m.cut.rows(t)) *
+                               static_cast<double>(m.cut.rows(j));
+          w.amount[static_cast<std::size_t>(st)] = flops / platform.gemm_flops;
+          w.flops_per_iteration += 2.0 * flops;
+        }
       }
 
   const auto mark = [&](int e) { return Step{Op::mark, e}; };
@@ -205,7 +213,50 @@ Program symmsquarecube_program(const Config& cfg, const Platform& platform, int 
       then_mark();
       break;
     }
-    case SscAlgorithm::twofive: break;  // refused above
+    case SscAlgorithm::twofive: {
+      // Collectives over the grid fibre, whole or in N_DUP parts posted together.
+      const auto fibre = [&](CollKind kind) {
+        std::vector<std::vector<CollStage>> parts;
+        for (int d = 0; d < nd; ++d) parts.push_back(m.op(kind, Family::grd, d, nd, grd_d));
+        add(parts);
+        then_mark();
+      };
+      // Cannon: the skew of A along the row and of B along the column (one after the other, as
+      // the real run's blocking transfers), then per step the product and, but after the last,
+      // the shift of A one to the left and B one up.
+      const auto cannon = [&] {
+        CollStage skew_a, skew_b;
+        for (int k = 0; k < m.layers; ++k)
+          for (int i = 0; i < p; ++i)
+            for (int j = 0; j < p; ++j) {
+              const int s0 = k * steps;
+              skew_a.messages.push_back({m.at(i, j, k), m.at(i, wrap(j - i - s0), k), 0, m.count(i, j)});
+              skew_b.messages.push_back({m.at(i, j, k), m.at(wrap(i - j - s0), j, k), 0, m.count(i, j)});
+            }
+        add({{skew_a}});
+        add({{skew_b}});
+        for (int st = 0; st < steps; ++st) {
+          s.push_back({Op::core, st});
+          if (st + 1 == steps) break;
+          CollStage shift;
+          for (int k = 0; k < m.layers; ++k)
+            for (int i = 0; i < p; ++i)
+              for (int j = 0; j < p; ++j) {
+                const int t = wrap(i + j + k * steps + st);
+                shift.messages.push_back({m.at(i, j, k), m.at(i, wrap(j - 1), k), 0, m.count(i, t)});
+                shift.messages.push_back({m.at(i, j, k), m.at(wrap(i - 1), j, k), 0, m.count(t, j)});
+              }
+          add({{shift}});
+        }
+        then_mark();
+      };
+      fibre(CollKind::bcast);
+      cannon();
+      fibre(CollKind::allreduce);
+      cannon();
+      fibre(CollKind::reduce);
+      break;
+    }
   }
   if (next != last_event + 1) throw std::logic_error("symmsquarecube_program: marks do not match the real run's events");
   s.push_back({Op::delay, 0});
@@ -214,11 +265,12 @@ Program symmsquarecube_program(const Config& cfg, const Platform& platform, int 
       "symmsquarecube ({}): N = {} on a {} x {} x {} mesh, blocks of {} rows, N_DUP {}; broadcasts as binomial scatter + "
       "ring allgather, reductions as Rabenseifner's (sums through memory), block transfers as messages, local products "
       "as DGEMM at {:.4g} flop/s per core",
-      enum_name(ssc_algorithm_names, c.algorithm), c.n, p, p, p, m.cut.b(), nd, platform.gemm_flops);
+      enum_name(ssc_algorithm_names, c.algorithm), c.n, p, p, m.layers, m.cut.b(), nd, platform.gemm_flops);
 
   const SymmSquareCubeConfig cc = c;
   const int warmup = static_cast<int>(cfg.run.warmup);
-  prog.results = [cc, p, nd, last_event, warmup](const std::vector<const Timeline*>& timelines, WorkloadResult& into) {
+  const int layers = m.layers;
+  prog.results = [cc, p, layers, nd, last_event, warmup](const std::vector<const Timeline*>& timelines, WorkloadResult& into) {
     const std::int64_t done = timelines.front()->iterations();
     std::vector<double> slowest;
     for (std::int64_t it = std::min<std::int64_t>(warmup, done); it < done; ++it) {
@@ -229,7 +281,7 @@ Program symmsquarecube_program(const Config& cfg, const Platform& platform, int 
       slowest.push_back(d);
     }
     const double call = slowest.empty() ? std::numeric_limits<double>::quiet_NaN() : min_med_max(slowest).median;
-    ssc_run_metrics(cc, call, nullptr, p, p, nd, into);
+    ssc_run_metrics(cc, call, nullptr, p, layers, nd, into);
   };
   return prog;
 }
