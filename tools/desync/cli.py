@@ -102,6 +102,11 @@ Subcommands:
       node, the iteration and every phase as regions (MPI phases as MPI regions), /messages as
       MPI send and receive records, the run's description and /metrics as properties
       (docs/traces.md). Needs Debian's python3-otf2.
+  import TRACE -o FILE (--iteration-region NAME | --iteration-call ROUTINE [--every K]) [--classes F] [--force]
+      Another program's trace in desync's layout, so that every subcommand runs on it: an OTF2
+      archive (Score-P, Scalasca) or a Chrome Trace Event JSON file (DisCostiC, kokkos-tools);
+      time outside MPI is work, MPI calls are post, wait, sync or other MPI by routine, the
+      iteration from a region or every K-th call, messages into /messages (docs/traces.md).
 
 Windows are half-open, A:B (also A:B:S); a single number selects one rank/iteration.
 --ranks is a Python slice over the ranks: --ranks 4:8 is ranks 4..7, --ranks -1 the last rank.
@@ -133,12 +138,12 @@ import sys
 
 from .guard import run_guarded
 from .view_commands import (compare, concurrency, efficiency, heatmap, idlewave, otf2, overlap, plan_plot, ppam,
-                            saturation, summary, timeline, trace, wavefront)
+                            saturation, summary, timeline, trace, trace_import, wavefront)
 from .view_commands.options import join_negative_values
 
 #: the subcommands in the order `desync-view --help` lists them
 COMMANDS = (summary, timeline, compare, idlewave, wavefront, heatmap, efficiency, ppam, overlap, concurrency,
-            plan_plot, saturation, trace, otf2)
+            plan_plot, saturation, trace, otf2, trace_import)
 
 
 def prog():

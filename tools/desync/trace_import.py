@@ -1,0 +1,351 @@
+"""Another program's trace in desync's layout (`desync-view import`; issue 29, item 1; the design:
+docs/design/trace_import.md; what it does: docs/traces.md, "Import").
+
+From a Trace (trace_readers.py):
+1. Segments. Per rank, the outermost MPI regions cut the time line: an MPI call is a segment of
+   its routine's class (CLASSES: post, wait, sync, or communication for any other MPI routine),
+   the time between two calls a work segment; adjacent segments of one class merge.
+2. Iterations. Boundaries per rank: each Enter of the region --iteration-region names, or the end
+   of every k-th call of the routine --iteration-call names (--every k); the ranks keep the
+   smallest count any rank has.
+3. The event list. The class sequences of all (rank, iteration), most common first, are merged
+   into one template (a shortest common supersequence: a phase of a few iterations, an injected
+   delay, keeps a slot of its own); its slots are named by class and occurrence (compute, post,
+   compute_2, wait, sync, ...), and the events are begin and <slot>_end, so every tool reads the
+   phases back as it reads desync's. Each iteration is aligned to the template in order: a
+   segment goes to the next slot of its class (the slots skipped did not happen: NaN). The
+   iterations that differ from the most common sequence are counted and reported
+   (/import/misaligned).
+4. Messages become /messages (peer, bytes, communicator, tag, send, post, done) on the file's time
+   base; the idle-wave model's hop distances come from them (comm_graph.py).
+
+The file is written to a temporary name beside the target and renamed at the end: a failed import
+leaves nothing behind; an existing target is replaced only with force."""
+
+import collections
+import os
+import tempfile
+import warnings
+
+import h5py
+import numpy as np
+
+from .errors import DesyncError
+
+# Routine -> class (overridable with --classes). Names are matched case-sensitively; DisCostiC's
+# SEND and RECV are its blocking point-to-point calls.
+CLASSES = {
+    **{n: "post" for n in ("MPI_Isend", "MPI_Irecv", "MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Issend",
+                           "MPI_Start", "MPI_Startall", "MPI_Ibarrier", "MPI_Iallreduce", "MPI_Ireduce", "MPI_Ibcast",
+                           "SEND")},
+    **{n: "wait" for n in ("MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Recv", "MPI_Test",
+                           "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Probe", "MPI_Iprobe", "MPI_Sendrecv",
+                           "MPI_Sendrecv_replace", "RECV")},
+    **{n: "sync" for n in ("MPI_Barrier", "MPI_Allreduce", "MPI_Reduce", "MPI_Bcast", "MPI_Allgather", "MPI_Allgatherv",
+                           "MPI_Gather", "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Alltoall", "MPI_Alltoallv",
+                           "MPI_Alltoallw", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan",
+                           "MPI_Exscan")},
+}
+# Class -> (the phase's base name, its /phases class, colour, label)
+PHASE_OF = {
+    "work": ("compute", "work", "#b9e3b0", "work (outside MPI)"),
+    "post": ("post", "communication", "#d9d9d9", "MPI posts and sends"),
+    "wait": ("wait", "wait", "#fc9272", "MPI waits and receives"),
+    "sync": ("sync", "sync", "#fdae6b", "MPI collectives"),
+    "communication": ("mpi", "communication", "#bdbdbd", "other MPI"),
+    # a region a --classes file names delay: busy work injected on purpose (desync's own
+    # exports name it "delay"); the idle-wave analysis takes the longest one as the source
+    "delay": ("delay", "delay", "#9ecae1", "injected delay"),
+}
+
+
+def read_classes(path):
+    """A --classes file: lines `ROUTINE CLASS` (# comments), CLASS one of post, wait, sync,
+    communication, work."""
+    table = dict(CLASSES)
+    with open(path) as fh:
+        for n, line in enumerate(fh, 1):
+            words = line.split("#")[0].split()
+            if not words:
+                continue
+            if len(words) != 2 or words[1] not in PHASE_OF:
+                raise DesyncError("%s:%d: expected `ROUTINE CLASS` with CLASS one of %s, got %r"
+                                  % (path, n, ", ".join(sorted(PHASE_OF)), line.strip()))
+            table[words[0]] = words[1]
+    return table
+
+
+def segments(trace, r, classes):
+    """Rank r's segments: (begin [n], end [n], class [n]) of its outermost MPI calls and the work
+    between them, from its first to its last region's end."""
+    b, e, k = trace.regions[r]
+    if len(b) == 0:
+        return np.zeros(0), np.zeros(0), []
+    mpi = np.asarray(trace.mpi, bool)[k] | np.array([trace.names[i] in classes for i in k], bool)
+    out_b, out_e, out_c = [], [], []
+    # Gaps below a thousandth of the clock's tick are rounding (a Chrome trace's microsecond
+    # floats), not work.
+    tol = 1e-3 * trace.resolution
+    t = float(b[0])
+    covered = -np.inf
+    for bi, ei, ki, m in zip(b, e, k, mpi):
+        if not m or bi < covered:  # user regions, and MPI calls inside an MPI call
+            continue
+        cls = classes.get(trace.names[ki], "communication")
+        if cls == "work":
+            continue
+        if bi > t + tol:
+            out_b.append(t), out_e.append(bi), out_c.append("work")
+        out_b.append(max(bi, t)), out_e.append(ei), out_c.append(cls)
+        t = covered = max(t, ei)
+    end = float(np.max(e))
+    if end > t + tol:
+        out_b.append(t), out_e.append(end), out_c.append("work")
+    # adjacent segments of one class merge
+    mb, me, mc = [], [], []
+    for bi, ei, ci in zip(out_b, out_e, out_c):
+        if mc and mc[-1] == ci:
+            me[-1] = ei
+        else:
+            mb.append(bi), me.append(ei), mc.append(ci)
+    return np.array(mb), np.array(me), mc
+
+
+def boundaries(trace, r, region=None, call=None, every=1):
+    """Rank r's iteration boundaries b_0 < b_1 < ...: iteration m is [b_m, b_{m+1})."""
+    b, e, k = trace.regions[r]
+    if region is not None:
+        idx = trace.names.index(region) if region in trace.names else -1
+        sel = k == idx
+        starts = np.sort(b[sel])
+        if len(starts) == 0:
+            return starts
+        return np.append(starts, np.max(e[sel]))
+    idx = trace.names.index(call) if call in trace.names else -1
+    ends = np.sort(e[k == idx])[every - 1::every]
+    if len(ends) == 0:
+        return ends
+    return np.insert(ends, 0, float(np.min(b)))
+
+
+def build(trace, region=None, call=None, every=1, classes=None):
+    """The timeline of the trace: {"events" [P, N, E], "event_names", "slots" [(phase, class)],
+    "misaligned", "merged", "iterations" per rank before cutting to the common count}."""
+    if (region is None) == (call is None):
+        raise DesyncError("give the iterations: --iteration-region NAME or --iteration-call ROUTINE [--every k]")
+    if every < 1:
+        raise DesyncError("--every must be at least 1")
+    name = region if region is not None else call
+    if name not in trace.names:
+        known = sorted(set(trace.names))
+        raise DesyncError("%s %r never occurs in %s; its regions are: %s"
+                          % ("--iteration-region" if region else "--iteration-call", name, trace.source,
+                             ", ".join(known[:20]) + (" ..." if len(known) > 20 else "")))
+    classes = classes or CLASSES
+    bounds = [boundaries(trace, r, region, call, every) for r in range(trace.ranks)]
+    counts = [max(0, len(x) - 1) for x in bounds]
+    n = min(counts)
+    if n < 1:
+        raise DesyncError("%s: rank %d has no complete iteration (%s %r occurs %d time(s) there)"
+                          % (trace.source, int(np.argmin(counts)), "region" if region else "call", name,
+                             counts[int(np.argmin(counts))] + (1 if region is None else 0)))
+    segs = [segments(trace, r, classes) for r in range(trace.ranks)]
+    per_iter = []  # [r][m] = [(class, end)]
+    for r in range(trace.ranks):
+        sb, se, sc = segs[r]
+        rows = []
+        for m in range(n):
+            lo, hi = bounds[r][m], bounds[r][m + 1]
+            cut = []
+            for bi, ei, ci in zip(sb, se, sc):
+                if ei <= lo or bi >= hi:
+                    continue
+                end = min(ei, hi)
+                if cut and cut[-1][0] == ci:
+                    cut[-1] = (ci, end)
+                elif end > max(bi, lo):
+                    cut.append((ci, end))
+            rows.append(cut)
+        per_iter.append(rows)
+    counted = collections.Counter(tuple(c for c, _ in it) for rows in per_iter for it in rows).most_common()
+    common = counted[0][0]
+    # The slots: the most common sequence, with every other sequence's segments inserted where
+    # they fall (a shortest common supersequence), so that a phase of a few iterations (an
+    # injected delay, an extra collective) keeps its own slot; iterations without it leave it NaN.
+    template = common
+    for seq, _ in counted[1:]:
+        template = supersequence(template, seq)
+    seen = collections.Counter()
+    slots = []
+    for c in template:
+        seen[c] += 1
+        base = PHASE_OF[c][0]
+        slots.append((base if seen[c] == 1 else "%s_%d" % (base, seen[c]), c))
+    ev = np.full((trace.ranks, n, 1 + len(slots)), np.nan)
+    misaligned = merged = 0
+    for r in range(trace.ranks):
+        for m in range(n):
+            ev[r, m, 0] = bounds[r][m]
+            it = per_iter[r][m]
+            if tuple(c for c, _ in it) != common:
+                misaligned += 1
+            j, last = 0, -1
+            for c, end in it:
+                k = next((s for s in range(j, len(slots)) if slots[s][1] == c), None)
+                if k is None:
+                    if last >= 0:
+                        ev[r, m, 1 + last] = end
+                    merged += 1
+                    continue
+                ev[r, m, 1 + k] = end
+                j, last = k + 1, k
+    return {"events": ev, "event_names": ["begin"] + ["%s_end" % s for s, _ in slots], "slots": slots,
+            "misaligned": misaligned, "merged": merged, "iterations": counts, "bounds": bounds}
+
+
+def supersequence(a, b):
+    """A shortest common supersequence of the class sequences a and b (both orders kept)."""
+    n, m = len(a), len(b)
+    lcs = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            lcs[i][j] = lcs[i + 1][j + 1] + 1 if a[i] == b[j] else max(lcs[i + 1][j], lcs[i][j + 1])
+    out, i, j = [], 0, 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            out.append(a[i])
+            i, j = i + 1, j + 1
+        elif lcs[i + 1][j] >= lcs[i][j + 1]:
+            out.append(a[i])
+            i += 1
+        else:
+            out.append(b[j])
+            j += 1
+    return tuple(out + list(a[i:]) + list(b[j:]))
+
+
+def phase_durations(ev, slots):
+    """Durations [P, N, F] of the slots (from the latest earlier event that happened) and the
+    iteration (to the next iteration's begin; the last: to its latest event)."""
+    p, n, e = ev.shape
+    d = np.full((p, n, len(slots) + 1), np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for s in range(len(slots)):
+            start = np.nanmax(ev[:, :, :s + 1], axis=2)
+            d[:, :, s] = ev[:, :, s + 1] - start
+        nxt = np.append(ev[:, 1:, 0], np.nanmax(ev[:, -1:, :], axis=2), axis=1)
+        d[:, :, -1] = nxt - ev[:, :, 0]
+    return d
+
+
+def _fixed(strings, size=None):
+    data = np.char.encode(np.array(strings, dtype=str), "utf-8")
+    return data.astype("S%d" % (size or max(1, data.dtype.itemsize)))
+
+
+def write_imported(trace, built, output, source_path, force=False, options=""):
+    """Write the desync file of a built trace (docs/output.md; marked imported)."""
+    output = os.path.abspath(output)
+    if os.path.exists(output) and not force:
+        raise DesyncError("%s exists; give another -o or --force to replace it" % output)
+    ev = built["events"].copy()
+    slots = built["slots"]
+    p, n, _ = ev.shape
+    origin = float(ev[0, 0, 0])
+    ev -= origin
+    phases = [s for s, _ in slots] + ["iteration"]
+    d = phase_durations(ev, slots)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        stats = np.stack([np.nanmin(d, 1), np.nanmedian(d, 1), np.nanmax(d, 1)], axis=2)
+        med = stats[:, :, 1]
+        over = np.stack([np.nanmin(med, 0), np.nanmedian(med, 0), np.nanmax(med, 0)], axis=1)
+    argmin = np.array([np.nanargmin(c) if np.isfinite(c).any() else -1 for c in med.T], np.int32)
+    argmax = np.array([np.nanargmax(c) if np.isfinite(c).any() else -1 for c in med.T], np.int32)
+    hosts = list(trace.hostnames)
+    node_of = {}
+    node_index = np.array([node_of.setdefault(h, i) for i, h in enumerate(hosts)], np.int32)
+    fd, tmp = tempfile.mkstemp(prefix=".import-", suffix=".h5", dir=os.path.dirname(output))
+    os.close(fd)
+    try:
+        with h5py.File(tmp, "w") as f:
+            f.attrs.update({
+                "format": _fixed("desync-output"), "format_version": np.int32(1), "verification": _fixed("none: imported"),
+                "workload": _fixed("imported"), "imported": np.int32(1), "complete": np.int32(1),
+                "ranks": np.int32(p), "iterations": np.int32(n), "warmup_iterations": np.int32(0),
+                "execution_space": _fixed("imported"), "command_line": _fixed("desync-view import " + options),
+                "mpi_library_version": _fixed("unknown: imported from %s" % trace.source),
+            })
+
+            def ds(name, data, units):
+                f.create_dataset(name, data=data).attrs["units"] = _fixed(units)
+
+            ds("import/source", _fixed(os.path.abspath(source_path)), "text")
+            ds("import/format", _fixed(trace.source.split(" ")[0] + (" " + trace.source.split(" ")[1]
+                                                                      if trace.source.startswith("Chrome") else "")), "text")
+            ds("import/options", _fixed(options), "text")
+            ds("import/misaligned", np.int64(built["misaligned"]), "1")
+            ds("import/merged_segments", np.int64(built["merged"]), "1")
+            ds("import/iterations_per_rank", np.array(built["iterations"], np.int64), "1")
+            ds("import/time_origin", np.float64(origin), "s")
+            ds("import/time_resolution", np.float64(trace.resolution), "s")
+            ds("topology/hostname", _fixed(hosts, 64), "text")
+            ds("topology/node_index", node_index, "1")
+            ds("topology/ranks_on_node", np.array([hosts.count(h) for h in hosts], np.int32), "1")
+            ds("topology/contention_domain", node_index.copy(), "1")
+            ds("topology/clock_offset", np.zeros(p), "s")
+            ds("topology/clock_offset_error", np.zeros(p), "s")
+            ds("timeline/events", ev, "s")
+            f["timeline/events"].attrs["event_names"] = _fixed(built["event_names"], 32)
+            ds("timeline/warmup", np.zeros(n, np.uint8), "1")
+            ds("summary/phase_stats", stats, "s")
+            f["summary/phase_stats"].attrs["phase_names"] = _fixed(phases, 32)
+            f["summary/phase_stats"].attrs["stat_names"] = _fixed(["min", "median", "max"], 8)
+            ds("summary/bytes_per_iteration", np.zeros(p), "B")
+            ds("summary/bandwidth", np.zeros(p), "B/s")
+            ds("metrics/total_time", np.float64(np.nanmax(ev) - np.nanmin(ev[:, 0, 0])), "s")
+            ds("metrics/phase_over_ranks", over, "s")
+            f["metrics/phase_over_ranks"].attrs["phase_names"] = _fixed(phases, 32)
+            ds("metrics/phase_argmin_rank", argmin, "1")
+            ds("metrics/phase_argmax_rank", argmax, "1")
+            ds("metrics/verification_errors", np.int64(0), "1")
+            rows = [PHASE_OF[c][1:] for _, c in slots]
+            desc = [(s, c, col, lab) for (s, _), (c, col, lab) in zip(slots, rows)] + \
+                [("iteration", "total", "#ffffff", "iteration")]
+            for k, key in enumerate(("name", "class", "colour", "label")):
+                ds("phases/" + key, _fixed([row[k] for row in desc]), "text")
+            if trace.messages:
+                _write_messages(f, trace, origin, p)
+        os.replace(tmp, output)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    return output
+
+
+def _write_messages(f, trace, origin, p):
+    per = [[] for _ in range(p)]
+    for m in trace.messages:
+        if 0 <= m[0] < p:
+            per[m[0]].append(m)
+    for rows in per:
+        rows.sort(key=lambda m: m[6])
+    width = max(1, max(len(x) for x in per))
+    cols = {"peer": np.full((p, width), -1, np.int32), "bytes": np.full((p, width), -1, np.int64),
+            "communicator": np.full((p, width), -1, np.int32), "tag": np.full((p, width), -1, np.int32),
+            "send": np.zeros((p, width), np.uint8), "post": np.full((p, width), np.nan),
+            "done": np.full((p, width), np.nan)}
+    for r, rows in enumerate(per):
+        for j, (_, peer, nbytes, comm, tag, send, post, done) in enumerate(rows):
+            cols["peer"][r, j], cols["bytes"][r, j], cols["communicator"][r, j] = peer, nbytes, comm
+            cols["tag"][r, j], cols["send"][r, j] = tag, 1 if send else 0
+            cols["post"][r, j], cols["done"][r, j] = post - origin, done - origin
+    units = {"peer": "1", "bytes": "B", "communicator": "1", "tag": "1", "send": "1", "post": "s", "done": "s"}
+    g = f.create_group("messages")
+    for k, v in cols.items():
+        g.create_dataset(k, data=v).attrs["units"] = _fixed(units[k])
+    g.create_dataset("count", data=np.array([len(x) for x in per], np.int64)).attrs["units"] = _fixed("1")
+    g.create_dataset("dropped", data=np.zeros(p, np.int64)).attrs["units"] = _fixed("1")
+    g.create_dataset("outside_window", data=np.zeros(p, np.int64)).attrs["units"] = _fixed("1")

@@ -1,0 +1,269 @@
+"""Other programs' traces read into one shape (`desync-view import`, trace_import.py; issue 29,
+item 1): per rank its regions (begin, end, name) and the trace's point-to-point messages, on the
+trace's clock in seconds.
+
+- OTF2 archives (Score-P, Scalasca, any OTF2 writer) through the OTF2 library's Python binding
+  (Debian's python3-otf2): a rank is an MPI process (a location group of type process; its first
+  location, the master thread, is read); regions from Enter/Leave; messages from MpiIsend /
+  MpiIsendComplete, MpiIrecvRequest / MpiIrecv and the blocking MpiSend / MpiRecv, peers mapped
+  from communicator ranks to world ranks through the communicator's group; the clock's timer
+  resolution and global offset from the definitions.
+- Chrome Trace Event JSON (DisCostiC, kokkos-tools, Caliper, Perfetto): complete events (ph "X",
+  ts and dur in microseconds) and B/E pairs, one pid per rank (the pids in increasing order are
+  ranks 0..P-1); an event's args may name its message: "peer" (or "dest"/"dst"/"to" for a send,
+  "src"/"source"/"from" for a receive) and "bytes" (or "size").
+
+Both raise DesyncError with one line for what they cannot read (a truncated or missing archive,
+no MPI locations, no events)."""
+
+import json
+import os
+
+import numpy as np
+
+from .errors import DesyncError
+
+SEND_NAMES = ("MPI_Isend", "MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Issend", "SEND")
+
+
+class Trace:
+    """ranks: P; regions[r] = (begin [n] s, end [n] s, name index [n]) sorted by begin; names:
+    region names; mpi[name index]: an MPI routine (paradigm MPI, or a name of the form MPI_*);
+    messages: list of (rank, peer, bytes, communicator, tag, send, post, done) tuples; resolution:
+    the clock's tick in s; hostnames[r]; source: what was read."""
+
+    def __init__(self, ranks, source):
+        self.ranks = ranks
+        self.source = source
+        self.regions = [None] * ranks
+        self.names, self.mpi = [], []
+        self.messages = []
+        self.resolution = 1e-9
+        self.hostnames = ["rank%d" % r for r in range(ranks)]
+
+    def name_index(self, name, mpi=None):
+        if not hasattr(self, "_index"):
+            self._index = {n: k for k, n in enumerate(self.names)}
+        k = self._index.get(name)
+        if k is None:
+            k = self._index[name] = len(self.names)
+            self.names.append(name)
+            self.mpi.append(bool(mpi) if mpi is not None else name.startswith("MPI_"))
+        return k
+
+    def set_regions(self, r, begin, end, names):
+        order = np.argsort(np.asarray(begin, float), kind="stable")
+        self.regions[r] = (np.asarray(begin, float)[order], np.asarray(end, float)[order],
+                           np.asarray(names, np.int64)[order])
+
+
+def read_trace(path):
+    """An OTF2 archive (its anchor file, *.otf2) or a Chrome JSON file (*.json, *.json.gz is not
+    read), by what the path is."""
+    if not os.path.exists(path):
+        raise DesyncError("%s: no such file" % path)
+    if path.endswith(".otf2") or os.path.isdir(path):
+        anchor = os.path.join(path, "traces.otf2") if os.path.isdir(path) else path
+        return read_otf2(anchor)
+    return read_chrome(path)
+
+
+# --- Chrome Trace Event JSON -----------------------------------------------------------------
+
+def read_chrome(path):
+    try:
+        with open(path) as fh:
+            doc = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise DesyncError("%s: not a readable Chrome trace (JSON): %s" % (path, exc)) from None
+    events = doc.get("traceEvents") if isinstance(doc, dict) else doc
+    if not isinstance(events, list):
+        raise DesyncError("%s: a Chrome trace needs a traceEvents list (or a top-level list of events)" % path)
+    spans = {}  # pid -> list of (begin us, end us, name, args)
+    open_b = {}
+    for e in events:
+        if not isinstance(e, dict) or "pid" not in e:
+            continue
+        ph, pid = e.get("ph"), e["pid"]
+        if ph == "X" and "ts" in e and "dur" in e:
+            spans.setdefault(pid, []).append((float(e["ts"]), float(e["ts"]) + float(e["dur"]), str(e.get("name", "")),
+                                              e.get("args") or {}))
+        elif ph == "B" and "ts" in e:
+            open_b.setdefault((pid, e.get("tid")), []).append(e)
+        elif ph == "E" and "ts" in e and open_b.get((pid, e.get("tid"))):
+            b = open_b[(pid, e.get("tid"))].pop()
+            spans.setdefault(pid, []).append((float(b["ts"]), float(e["ts"]), str(b.get("name", "")), b.get("args") or {}))
+    if not spans:
+        raise DesyncError("%s: no complete (X) or begin/end (B/E) events with a pid: nothing to import" % path)
+    pids = sorted(spans)
+    tr = Trace(len(pids), "Chrome trace %s" % os.path.basename(path))
+    tr.resolution = 1e-6
+    for r, pid in enumerate(pids):
+        rows = spans[pid]
+        tr.set_regions(r, [b * 1e-6 for b, _, _, _ in rows], [e * 1e-6 for _, e, _, _ in rows],
+                       [tr.name_index(n, n.startswith("MPI_") or n.upper() in ("SEND", "RECV")) for _, _, n, _ in rows])
+        for b, e, n, a in rows:
+            peer, send = _chrome_peer(n, a)
+            if peer is None:
+                continue
+            tr.messages.append((r, pids.index(peer) if peer in pids else int(peer), int(a.get("bytes", a.get("size", 0)) or 0),
+                                0, int(a.get("tag", 0) or 0), send, b * 1e-6, e * 1e-6))
+    return tr
+
+
+def _chrome_peer(name, args):
+    """(peer pid, send?) of an event whose args name its partner, else (None, None)."""
+    send = name in SEND_NAMES or name.upper() == "SEND"
+    keys = ("peer", "dest", "dst", "to") if send else ("peer", "src", "source", "from")
+    for k in keys:
+        if k in args:
+            try:
+                return int(args[k]), send
+            except (TypeError, ValueError):
+                return None, None
+    return None, None
+
+
+# --- OTF2 --------------------------------------------------------------------------------------
+
+def read_otf2(anchor):
+    try:
+        import otf2  # Debian's python3-otf2
+    except ImportError as exc:
+        raise DesyncError("importing an OTF2 archive needs the OTF2 library's Python binding (Debian: apt install "
+                          "python3-otf2): %s" % exc) from None
+    try:
+        with _quiet_stderr():  # the C library prints its own lines; ours is the one that counts
+            reader = otf2.reader.open(anchor)
+    except Exception as exc:  # the binding raises its own error types for a missing or broken archive
+        raise DesyncError("%s: not a readable OTF2 archive: %s" % (anchor, str(exc).splitlines()[0] if str(exc) else
+                                                                       type(exc).__name__)) from None
+    with _quiet_stderr(), reader as trace:
+        defs = trace.definitions
+        groups = [g for g in defs.location_groups if g.location_group_type == otf2.LocationGroupType.PROCESS]
+        if not groups:
+            raise DesyncError("%s: no MPI locations (no location group of type process): nothing to import" % anchor)
+        rank_of_group = {g: r for r, g in enumerate(groups)}
+        first = {}
+        for loc in defs.locations:
+            if loc.group in rank_of_group and loc.group not in first:
+                first[loc.group] = loc
+        rank_of_loc = {first[g]: rank_of_group[g] for g in first}
+        tr = Trace(len(groups), "OTF2 archive %s" % anchor)
+        clock = defs.clock_properties
+        tick = 1.0 / float(clock.timer_resolution) if clock and clock.timer_resolution else 1e-9
+        offset = float(clock.global_offset) if clock else 0.0
+        tr.resolution = tick
+        tr.hostnames = [_host_of(g) for g in groups]
+        world = _comm_members(defs, rank_of_group, groups)
+        begin = [[] for _ in groups]
+        end = [[] for _ in groups]
+        name = [[] for _ in groups]
+        stack = [[] for _ in groups]
+        isend, irecv = [{} for _ in groups], [{} for _ in groups]
+        seen = 0
+        try:
+            for loc, ev in trace.events:
+                r = rank_of_loc.get(loc)
+                if r is None:
+                    continue
+                seen += 1
+                t = (float(ev.time) - offset) * tick
+                kind = type(ev).__name__
+                if kind == "Enter":
+                    stack[r].append((t, ev.region))
+                elif kind == "Leave":
+                    if stack[r]:
+                        t0, reg = stack[r].pop()
+                        begin[r].append(t0)
+                        end[r].append(t)
+                        name[r].append(tr.name_index(reg.name, _is_mpi(otf2, reg)))
+                elif kind in ("MpiIsend", "MpiSend"):
+                    peer = world(ev.communicator, ev.receiver)
+                    row = [r, peer, int(ev.msg_length), 0, int(ev.msg_tag), True, t, t]
+                    if kind == "MpiIsend":
+                        isend[r][ev.request_id] = row
+                    tr.messages.append(row)
+                elif kind == "MpiIsendComplete":
+                    row = isend[r].pop(ev.request_id, None)
+                    if row is not None:
+                        row[7] = t
+                elif kind == "MpiIrecvRequest":
+                    irecv[r][ev.request_id] = t
+                elif kind in ("MpiIrecv", "MpiRecv"):
+                    post = irecv[r].pop(ev.request_id, t) if kind == "MpiIrecv" else t
+                    tr.messages.append([r, world(ev.communicator, ev.sender), int(ev.msg_length), 0, int(ev.msg_tag),
+                                        False, post, t])
+        except Exception as exc:
+            raise DesyncError("%s: the archive's events end early or are damaged (after %d events): %s"
+                              % (anchor, seen, exc)) from None
+        if seen == 0:
+            raise DesyncError("%s: the MPI locations have no events: nothing to import" % anchor)
+        for r in range(tr.ranks):
+            tr.set_regions(r, begin[r], end[r], name[r])
+        tr.messages = [tuple(m) for m in tr.messages]
+    return tr
+
+
+class _quiet_stderr:
+    """File descriptor 2 to /dev/null while the OTF2 C library runs (it reports errors on stderr
+    by itself, beside the exception the binding raises)."""
+
+    def __enter__(self):
+        import sys
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+        return self
+
+    def __exit__(self, *exc):
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        return False
+
+
+def _is_mpi(otf2, region):
+    try:
+        if region.paradigm == otf2.Paradigm.MPI:
+            return True
+    except AttributeError:
+        pass
+    return region.name.startswith("MPI_")
+
+
+def _host_of(group):
+    node = getattr(group, "system_tree_parent", None)
+    return str(node.name) if node is not None and getattr(node, "name", None) else str(group.name)
+
+
+def _comm_members(defs, rank_of_group, groups):
+    """f(communicator, rank in it) -> world rank (the location group's index among the MPI
+    processes); the rank itself where the communicator's group is not resolvable."""
+    cache = {}
+
+    def world(comm, rank):
+        if comm is None:
+            return int(rank)
+        if comm not in cache:
+            members = None
+            try:
+                g = comm.group
+                members = list(g.members)
+            except AttributeError:
+                members = None
+            cache[comm] = members
+        members = cache[comm]
+        if members and 0 <= rank < len(members):
+            m = members[rank]
+            if m in rank_of_group:
+                return rank_of_group[m]
+            if isinstance(m, int) and 0 <= m < len(groups):
+                return m
+            loc_group = getattr(m, "group", None)
+            if loc_group in rank_of_group:
+                return rank_of_group[loc_group]
+        return int(rank)
+
+    return world

@@ -1,0 +1,40 @@
+"""`desync-view import TRACE -o FILE`: another program's trace (OTF2 archive or Chrome Trace Event
+JSON) in desync's layout, so that every subcommand runs on it (trace_import.py; issue 29, item 1)."""
+
+from ..trace_import import build, read_classes, write_imported
+from ..trace_readers import read_trace
+
+
+def register(sub):
+    p = sub.add_parser("import", help="import an OTF2 archive or a Chrome trace into desync's layout")
+    p.add_argument("trace", metavar="TRACE", help="an OTF2 anchor file (traces.otf2) or its folder, or a Chrome JSON file")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the desync file to write (.h5)")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--iteration-region", metavar="NAME", help="each Enter of this region starts an iteration")
+    g.add_argument("--iteration-call", metavar="ROUTINE", help="the end of every k-th call of ROUTINE ends an iteration")
+    p.add_argument("--every", type=int, default=1, metavar="K", help="with --iteration-call: calls per iteration (1)")
+    p.add_argument("--classes", metavar="FILE", help="lines `ROUTINE CLASS` overriding the MPI routine classes "
+                   "(post, wait, sync, communication, work)")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    trace = read_trace(args.trace)
+    classes = read_classes(args.classes) if args.classes else None
+    built = build(trace, args.iteration_region, args.iteration_call, args.every, classes)
+    opts = " ".join(x for x in (args.trace, "-o " + args.output,
+                                "--iteration-region " + args.iteration_region if args.iteration_region else "",
+                                "--iteration-call %s --every %d" % (args.iteration_call, args.every)
+                                if args.iteration_call else "") if x)
+    out = write_imported(trace, built, args.output, args.trace, args.force, opts)
+    p, n, _ = built["events"].shape
+    print("wrote %s: %d ranks x %d iterations from %s; phases %s; %d message events"
+          % (out, p, n, trace.source, ", ".join(s for s, _ in built["slots"]), len(trace.messages)))
+    if built["misaligned"]:
+        print("note: %d of %d rank-iterations differ from the most common phase sequence (aligned to it; %d segments "
+              "merged into an earlier phase): /import/misaligned" % (built["misaligned"], p * n, built["merged"]))
+    if len(set(built["iterations"])) > 1:
+        print("note: the ranks have %d to %d iterations; the file keeps the first %d of each"
+              % (min(built["iterations"]), max(built["iterations"]), n))
+    return 0
