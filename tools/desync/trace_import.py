@@ -89,7 +89,7 @@ def segments(trace, r, classes):
     t = float(b[0])
     covered = -np.inf
     for bi, ei, ki, m in zip(b, e, k, mpi):
-        if not m or bi < covered:  # user regions, and MPI calls inside an MPI call
+        if not m or bi < covered - tol:  # user regions, and MPI calls inside an MPI call
             continue
         cls = classes.get(trace.names[ki], "communication")
         if cls == "work":
@@ -150,20 +150,25 @@ def build(trace, region=None, call=None, every=1, classes=None):
                           % (trace.source, int(np.argmin(counts)), "region" if region else "call", name,
                              counts[int(np.argmin(counts))] + (1 if region is None else 0)))
     segs = [segments(trace, r, classes) for r in range(trace.ranks)]
+    tol = 1e-3 * trace.resolution  # pieces below a thousandth of a tick are rounding
     per_iter = []  # [r][m] = [(class, end)]
     for r in range(trace.ranks):
         sb, se, sc = segs[r]
         rows = []
+        # segments are ordered and disjoint: those of [lo, hi) are a slice
+        first = np.searchsorted(se, bounds[r][:n], side="right")
+        last = np.searchsorted(sb, bounds[r][1:n + 1], side="left")
         for m in range(n):
             lo, hi = bounds[r][m], bounds[r][m + 1]
             cut = []
-            for bi, ei, ci in zip(sb, se, sc):
-                if ei <= lo or bi >= hi:
-                    continue
+            for q in range(first[m], last[m]):
+                bi, ei, ci = sb[q], se[q], sc[q]
                 end = min(ei, hi)
+                if end - max(bi, lo) <= tol:
+                    continue
                 if cut and cut[-1][0] == ci:
                     cut[-1] = (ci, end)
-                elif end > max(bi, lo):
+                else:
                     cut.append((ci, end))
             rows.append(cut)
         per_iter.append(rows)

@@ -152,7 +152,7 @@ def read_otf2(anchor):
         tr = Trace(len(groups), "OTF2 archive %s" % anchor)
         clock = defs.clock_properties
         tick = 1.0 / float(clock.timer_resolution) if clock and clock.timer_resolution else 1e-9
-        offset = float(clock.global_offset) if clock else 0.0
+        offset = int(clock.global_offset) if clock else 0
         tr.resolution = tick
         tr.hostnames = [_host_of(g) for g in groups]
         world = _comm_members(defs, rank_of_group, groups)
@@ -161,43 +161,78 @@ def read_otf2(anchor):
         name = [[] for _ in groups]
         stack = [[] for _ in groups]
         isend, irecv = [{} for _ in groups], [{} for _ in groups]
-        seen = 0
+        # By reference: a location's rank (-1: not read), a region's name index in tr.names.
+        loc_rank = {loc._ref: r for loc, r in rank_of_loc.items()}
+        region_name = {reg._ref: tr.name_index(reg.name, _is_mpi(otf2, reg)) for reg in defs.regions}
+        comm_of = {c._ref: c for c in defs.comms}
+        seen = [0]
+
+        # The binding's low-level callbacks (no event objects: about 3 times faster than
+        # iterating trace.events); each gets (location, time, user data, attributes, *record).
+        def enter(loc, time, _u, _a, region):
+            r = loc_rank.get(loc)
+            if r is not None:
+                seen[0] += 1
+                stack[r].append(((time - offset) * tick, region))
+
+        def leave(loc, time, _u, _a, region):
+            r = loc_rank.get(loc)
+            if r is not None and stack[r]:
+                t0, reg = stack[r].pop()
+                begin[r].append(t0)
+                end[r].append((time - offset) * tick)
+                name[r].append(region_name[reg])
+
+        def send(loc, time, _u, _a, receiver, comm, tag, length, request=None):
+            r = loc_rank.get(loc)
+            if r is None:
+                return
+            t = (time - offset) * tick
+            row = [r, world(comm_of.get(comm), receiver), int(length), 0, int(tag), True, t, t]
+            if request is not None:
+                isend[r][request] = row
+            tr.messages.append(row)
+
+        def send_complete(loc, time, _u, _a, request):
+            r = loc_rank.get(loc)
+            row = isend[r].pop(request, None) if r is not None else None
+            if row is not None:
+                row[7] = (time - offset) * tick
+
+        def recv_request(loc, time, _u, _a, request):
+            r = loc_rank.get(loc)
+            if r is not None:
+                irecv[r][request] = (time - offset) * tick
+
+        def recv(loc, time, _u, _a, sender, comm, tag, length, request=None):
+            r = loc_rank.get(loc)
+            if r is None:
+                return
+            t = (time - offset) * tick
+            post = irecv[r].pop(request, t) if request is not None else t
+            tr.messages.append([r, world(comm_of.get(comm), sender), int(length), 0, int(tag), False, post, t])
+
+        import _otf2
         try:
-            for loc, ev in trace.events:
-                r = rank_of_loc.get(loc)
-                if r is None:
-                    continue
-                seen += 1
-                t = (float(ev.time) - offset) * tick
-                kind = type(ev).__name__
-                if kind == "Enter":
-                    stack[r].append((t, ev.region))
-                elif kind == "Leave":
-                    if stack[r]:
-                        t0, reg = stack[r].pop()
-                        begin[r].append(t0)
-                        end[r].append(t)
-                        name[r].append(tr.name_index(reg.name, _is_mpi(otf2, reg)))
-                elif kind in ("MpiIsend", "MpiSend"):
-                    peer = world(ev.communicator, ev.receiver)
-                    row = [r, peer, int(ev.msg_length), 0, int(ev.msg_tag), True, t, t]
-                    if kind == "MpiIsend":
-                        isend[r][ev.request_id] = row
-                    tr.messages.append(row)
-                elif kind == "MpiIsendComplete":
-                    row = isend[r].pop(ev.request_id, None)
-                    if row is not None:
-                        row[7] = t
-                elif kind == "MpiIrecvRequest":
-                    irecv[r][ev.request_id] = t
-                elif kind in ("MpiIrecv", "MpiRecv"):
-                    post = irecv[r].pop(ev.request_id, t) if kind == "MpiIrecv" else t
-                    tr.messages.append([r, world(ev.communicator, ev.sender), int(ev.msg_length), 0, int(ev.msg_tag),
-                                        False, post, t])
+            handle = trace._get_global_evt_reader_handle(None)
+            cbs = _otf2.GlobalEvtReaderCallbacks_New()
+            for setter, fn in ((_otf2.GlobalEvtReaderCallbacks_SetEnterCallback, enter),
+                               (_otf2.GlobalEvtReaderCallbacks_SetLeaveCallback, leave),
+                               (_otf2.GlobalEvtReaderCallbacks_SetMpiSendCallback, send),
+                               (_otf2.GlobalEvtReaderCallbacks_SetMpiIsendCallback, send),
+                               (_otf2.GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback, send_complete),
+                               (_otf2.GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback, recv_request),
+                               (_otf2.GlobalEvtReaderCallbacks_SetMpiRecvCallback, recv),
+                               (_otf2.GlobalEvtReaderCallbacks_SetMpiIrecvCallback, recv)):
+                setter(cbs, fn)
+            _otf2.GlobalEvtReader_SetCallbacks(handle, cbs, None)
+            _otf2.GlobalEvtReaderCallbacks_Delete(cbs)
+            while _otf2.GlobalEvtReader_ReadEvents(handle, 1 << 20) == 1 << 20:
+                pass
         except Exception as exc:
             raise DesyncError("%s: the archive's events end early or are damaged (after %d events): %s"
-                              % (anchor, seen, exc)) from None
-        if seen == 0:
+                              % (anchor, seen[0], str(exc).splitlines()[0] if str(exc) else type(exc).__name__)) from None
+        if seen[0] == 0:
             raise DesyncError("%s: the MPI locations have no events: nothing to import" % anchor)
         for r in range(tr.ranks):
             tr.set_regions(r, begin[r], end[r], name[r])
