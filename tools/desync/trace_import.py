@@ -320,7 +320,7 @@ def write_imported(trace, built, output, source_path, force=False, options=""):
                 [("iteration", "total", "#ffffff", "iteration")]
             for k, key in enumerate(("name", "class", "colour", "label")):
                 ds("phases/" + key, _fixed([row[k] for row in desc]), "text")
-            if trace.messages:
+            if len(trace.messages):
                 _write_messages(f, trace, origin, p)
         os.replace(tmp, output)
     except BaseException:
@@ -331,26 +331,24 @@ def write_imported(trace, built, output, source_path, force=False, options=""):
 
 
 def _write_messages(f, trace, origin, p):
-    per = [[] for _ in range(p)]
-    for m in trace.messages:
-        if 0 <= m[0] < p:
-            per[m[0]].append(m)
-    for rows in per:
-        rows.sort(key=lambda m: m[6])
-    width = max(1, max(len(x) for x in per))
-    cols = {"peer": np.full((p, width), -1, np.int32), "bytes": np.full((p, width), -1, np.int64),
-            "communicator": np.full((p, width), -1, np.int32), "tag": np.full((p, width), -1, np.int32),
-            "send": np.zeros((p, width), np.uint8), "post": np.full((p, width), np.nan),
-            "done": np.full((p, width), np.nan)}
-    for r, rows in enumerate(per):
-        for j, (_, peer, nbytes, comm, tag, send, post, done) in enumerate(rows):
-            cols["peer"][r, j], cols["bytes"][r, j], cols["communicator"][r, j] = peer, nbytes, comm
-            cols["tag"][r, j], cols["send"][r, j] = tag, 1 if send else 0
-            cols["post"][r, j], cols["done"][r, j] = post - origin, done - origin
-    units = {"peer": "1", "bytes": "B", "communicator": "1", "tag": "1", "send": "1", "post": "s", "done": "s"}
+    m = trace.messages.arrays()
+    keep = (m["rank"] >= 0) & (m["rank"] < p)
+    m = {k: v[keep] for k, v in m.items()}
+    order = np.lexsort((m["post"], m["rank"]))  # per rank, in the order posted
+    m = {k: v[order] for k, v in m.items()}
+    count = np.bincount(m["rank"], minlength=p).astype(np.int64)
+    width = max(1, int(count.max()) if len(count) else 1)
+    start = np.concatenate([[0], np.cumsum(count)[:-1]])
+    col = np.arange(len(m["rank"])) - start[m["rank"]]
+    spec = {"peer": (np.int32, -1, "1"), "bytes": (np.int64, -1, "B"), "communicator": (np.int32, -1, "1"),
+            "tag": (np.int32, -1, "1"), "send": (np.uint8, 0, "1"), "post": (np.float64, np.nan, "s"),
+            "done": (np.float64, np.nan, "s")}
     g = f.create_group("messages")
-    for k, v in cols.items():
-        g.create_dataset(k, data=v).attrs["units"] = _fixed(units[k])
-    g.create_dataset("count", data=np.array([len(x) for x in per], np.int64)).attrs["units"] = _fixed("1")
+    for k, (dtype, fill, units) in spec.items():
+        a = np.full((p, width), fill, dtype)
+        v = m[k] - origin if k in ("post", "done") else m[k]
+        a[m["rank"], col] = v
+        g.create_dataset(k, data=a).attrs["units"] = _fixed(units)
+    g.create_dataset("count", data=count).attrs["units"] = _fixed("1")
     g.create_dataset("dropped", data=np.zeros(p, np.int64)).attrs["units"] = _fixed("1")
     g.create_dataset("outside_window", data=np.zeros(p, np.int64)).attrs["units"] = _fixed("1")

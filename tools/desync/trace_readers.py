@@ -16,6 +16,7 @@ trace's clock in seconds.
 Both raise DesyncError with one line for what they cannot read (a truncated or missing archive,
 no MPI locations, no events)."""
 
+import array
 import json
 import os
 
@@ -26,18 +27,43 @@ from .errors import DesyncError
 SEND_NAMES = ("MPI_Isend", "MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Issend", "SEND")
 
 
+class Messages:
+    """Message events in columns (typed arrays: 40 bytes per event, not a Python object each):
+    rank, peer, bytes, communicator, tag, send (1/0), post and done (s)."""
+
+    TYPES = (("rank", "i"), ("peer", "i"), ("bytes", "q"), ("communicator", "i"), ("tag", "i"), ("send", "b"),
+             ("post", "d"), ("done", "d"))
+
+    def __init__(self):
+        self.cols = {k: array.array(t) for k, t in self.TYPES}
+
+    def append(self, rank, peer, nbytes, comm, tag, send, post, done):
+        """Adds one event; returns its row."""
+        for (k, _), v in zip(self.TYPES, (rank, peer, nbytes, comm, tag, 1 if send else 0, post, done)):
+            self.cols[k].append(v)
+        return len(self.cols["rank"]) - 1
+
+    def set_done(self, row, t):
+        self.cols["done"][row] = t
+
+    def __len__(self):
+        return len(self.cols["rank"])
+
+    def arrays(self):
+        return {k: np.frombuffer(v, dtype=v.typecode) if len(v) else np.zeros(0, v.typecode) for k, v in self.cols.items()}
+
+
 class Trace:
     """ranks: P; regions[r] = (begin [n] s, end [n] s, name index [n]) sorted by begin; names:
     region names; mpi[name index]: an MPI routine (paradigm MPI, or a name of the form MPI_*);
-    messages: list of (rank, peer, bytes, communicator, tag, send, post, done) tuples; resolution:
-    the clock's tick in s; hostnames[r]; source: what was read."""
+    messages: Messages; resolution: the clock's tick in s; hostnames[r]; source: what was read."""
 
     def __init__(self, ranks, source):
         self.ranks = ranks
         self.source = source
         self.regions = [None] * ranks
         self.names, self.mpi = [], []
-        self.messages = []
+        self.messages = Messages()
         self.resolution = 1e-9
         self.hostnames = ["rank%d" % r for r in range(ranks)]
 
@@ -52,9 +78,9 @@ class Trace:
         return k
 
     def set_regions(self, r, begin, end, names):
-        order = np.argsort(np.asarray(begin, float), kind="stable")
-        self.regions[r] = (np.asarray(begin, float)[order], np.asarray(end, float)[order],
-                           np.asarray(names, np.int64)[order])
+        b = np.asarray(begin, float)
+        order = np.argsort(b, kind="stable")
+        self.regions[r] = (b[order], np.asarray(end, float)[order], np.asarray(names, np.int64)[order])
 
 
 def read_trace(path):
@@ -106,8 +132,8 @@ def read_chrome(path):
             peer, send = _chrome_peer(n, a)
             if peer is None:
                 continue
-            tr.messages.append((r, pids.index(peer) if peer in pids else int(peer), int(a.get("bytes", a.get("size", 0)) or 0),
-                                0, int(a.get("tag", 0) or 0), send, b * 1e-6, e * 1e-6))
+            tr.messages.append(r, pids.index(peer) if peer in pids else int(peer), int(a.get("bytes", a.get("size", 0)) or 0),
+                               0, int(a.get("tag", 0) or 0), send, b * 1e-6, e * 1e-6)
     return tr
 
 
@@ -156,9 +182,9 @@ def read_otf2(anchor):
         tr.resolution = tick
         tr.hostnames = [_host_of(g) for g in groups]
         world = _comm_members(defs, rank_of_group, groups)
-        begin = [[] for _ in groups]
-        end = [[] for _ in groups]
-        name = [[] for _ in groups]
+        begin = [array.array("d") for _ in groups]
+        end = [array.array("d") for _ in groups]
+        name = [array.array("q") for _ in groups]
         stack = [[] for _ in groups]
         isend, irecv = [{} for _ in groups], [{} for _ in groups]
         # By reference: a location's rank (-1: not read), a region's name index in tr.names.
@@ -188,16 +214,15 @@ def read_otf2(anchor):
             if r is None:
                 return
             t = (time - offset) * tick
-            row = [r, world(comm_of.get(comm), receiver), int(length), 0, int(tag), True, t, t]
+            row = tr.messages.append(r, world(comm_of.get(comm), receiver), int(length), 0, int(tag), True, t, t)
             if request is not None:
                 isend[r][request] = row
-            tr.messages.append(row)
 
         def send_complete(loc, time, _u, _a, request):
             r = loc_rank.get(loc)
             row = isend[r].pop(request, None) if r is not None else None
             if row is not None:
-                row[7] = (time - offset) * tick
+                tr.messages.set_done(row, (time - offset) * tick)
 
         def recv_request(loc, time, _u, _a, request):
             r = loc_rank.get(loc)
@@ -210,7 +235,7 @@ def read_otf2(anchor):
                 return
             t = (time - offset) * tick
             post = irecv[r].pop(request, t) if request is not None else t
-            tr.messages.append([r, world(comm_of.get(comm), sender), int(length), 0, int(tag), False, post, t])
+            tr.messages.append(r, world(comm_of.get(comm), sender), int(length), 0, int(tag), False, post, t)
 
         import _otf2
         try:
@@ -236,7 +261,6 @@ def read_otf2(anchor):
             raise DesyncError("%s: the MPI locations have no events: nothing to import" % anchor)
         for r in range(tr.ranks):
             tr.set_regions(r, begin[r], end[r], name[r])
-        tr.messages = [tuple(m) for m in tr.messages]
     return tr
 
 
