@@ -149,61 +149,76 @@ def build(trace, region=None, call=None, every=1, classes=None):
         raise DesyncError("%s: rank %d has no complete iteration (%s %r occurs %d time(s) there)"
                           % (trace.source, int(np.argmin(counts)), "region" if region else "call", name,
                              counts[int(np.argmin(counts))] + (1 if region is None else 0)))
-    segs = [segments(trace, r, classes) for r in range(trace.ranks)]
     tol = 1e-3 * trace.resolution  # pieces below a thousandth of a tick are rounding
-    per_iter = []  # [r][m] = [(class, end)]
+    # Pass 1, rank by rank: each iteration's class sequence (interned: an id per distinct one)
+    # and its segments' ends (flat), so that nothing per segment outlives its rank.
+    seq_id = {}
+    ids = np.zeros((trace.ranks, n), np.int64)
+    ends = []  # [r]: the ends of rank r's iterations' segments, in order
     for r in range(trace.ranks):
-        sb, se, sc = segs[r]
-        rows = []
+        sb, se, sc = segments(trace, r, classes)
+        flat = []
         # segments are ordered and disjoint: those of [lo, hi) are a slice
         first = np.searchsorted(se, bounds[r][:n], side="right")
         last = np.searchsorted(sb, bounds[r][1:n + 1], side="left")
         for m in range(n):
             lo, hi = bounds[r][m], bounds[r][m + 1]
-            cut = []
+            cls, cut = [], []
             for q in range(first[m], last[m]):
-                bi, ei, ci = sb[q], se[q], sc[q]
-                end = min(ei, hi)
-                if end - max(bi, lo) <= tol:
+                end = min(se[q], hi)
+                if end - max(sb[q], lo) <= tol:
                     continue
-                if cut and cut[-1][0] == ci:
-                    cut[-1] = (ci, end)
+                if cls and cls[-1] == sc[q]:
+                    cut[-1] = end
                 else:
-                    cut.append((ci, end))
-            rows.append(cut)
-        per_iter.append(rows)
-    counted = collections.Counter(tuple(c for c, _ in it) for rows in per_iter for it in rows).most_common()
-    common = counted[0][0]
+                    cls.append(sc[q])
+                    cut.append(end)
+            ids[r, m] = seq_id.setdefault(tuple(cls), len(seq_id))
+            flat.extend(cut)
+        ends.append(np.asarray(flat, float))
+    seqs = sorted(seq_id, key=seq_id.get)
+    freq = np.bincount(ids.ravel(), minlength=len(seqs))
+    order = np.argsort(-freq, kind="stable")
+    common = seqs[order[0]]
     # The slots: the most common sequence, with every other sequence's segments inserted where
     # they fall (a shortest common supersequence), so that a phase of a few iterations (an
     # injected delay, an extra collective) keeps its own slot; iterations without it leave it NaN.
     template = common
-    for seq, _ in counted[1:]:
-        template = supersequence(template, seq)
+    for k in order[1:]:
+        template = supersequence(template, seqs[k])
     seen = collections.Counter()
     slots = []
     for c in template:
         seen[c] += 1
         base = PHASE_OF[c][0]
         slots.append((base if seen[c] == 1 else "%s_%d" % (base, seen[c]), c))
+    # Pass 2: each distinct sequence's segments go to slots in order (the next slot of the
+    # class; none ahead: the segment extends the last slot filled, counted as merged).
+    place = []
+    merged_per = np.zeros(len(seqs), np.int64)
+    for k, seq in enumerate(seqs):
+        pos, j, lastk = [], 0, -1
+        for c in seq:
+            s_ = next((x for x in range(j, len(slots)) if slots[x][1] == c), None)
+            if s_ is None:
+                pos.append(lastk)
+                merged_per[k] += 1
+                continue
+            pos.append(s_)
+            j, lastk = s_ + 1, s_
+        place.append(np.asarray(pos, np.int64))
     ev = np.full((trace.ranks, n, 1 + len(slots)), np.nan)
-    misaligned = merged = 0
+    lengths = np.array([len(x) for x in seqs], np.int64)
     for r in range(trace.ranks):
+        ev[r, :, 0] = bounds[r][:n]
+        offs = np.concatenate([[0], np.cumsum(lengths[ids[r]])])
         for m in range(n):
-            ev[r, m, 0] = bounds[r][m]
-            it = per_iter[r][m]
-            if tuple(c for c, _ in it) != common:
-                misaligned += 1
-            j, last = 0, -1
-            for c, end in it:
-                k = next((s for s in range(j, len(slots)) if slots[s][1] == c), None)
-                if k is None:
-                    if last >= 0:
-                        ev[r, m, 1 + last] = end
-                    merged += 1
-                    continue
-                ev[r, m, 1 + k] = end
-                j, last = k + 1, k
+            pos = place[ids[r, m]]
+            ok = pos >= 0
+            ev[r, m, 1 + pos[ok]] = ends[r][offs[m]:offs[m + 1]][ok]
+        ends[r] = None
+    misaligned = int(np.sum(ids != seq_id[common]))
+    merged = int(np.sum(merged_per[ids]))
     return {"events": ev, "event_names": ["begin"] + ["%s_end" % s for s, _ in slots], "slots": slots,
             "misaligned": misaligned, "merged": merged, "iterations": counts, "bounds": bounds}
 
