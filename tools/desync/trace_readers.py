@@ -24,6 +24,7 @@ import numpy as np
 
 from .errors import DesyncError
 
+LOCATION_BATCH = 64  # OTF2 event files read at once (read_otf2)
 SEND_NAMES = ("MPI_Isend", "MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Issend", "SEND")
 
 
@@ -238,8 +239,9 @@ def read_otf2(anchor):
             tr.messages.append(r, world(comm_of.get(comm), sender), int(length), 0, int(tag), False, post, t)
 
         import _otf2
-        try:
-            handle = trace._get_global_evt_reader_handle(None)
+
+        def read_events(reader, locations):
+            handle = reader._get_global_evt_reader_handle(locations)
             cbs = _otf2.GlobalEvtReaderCallbacks_New()
             for setter, fn in ((_otf2.GlobalEvtReaderCallbacks_SetEnterCallback, enter),
                                (_otf2.GlobalEvtReaderCallbacks_SetLeaveCallback, leave),
@@ -254,6 +256,19 @@ def read_otf2(anchor):
             _otf2.GlobalEvtReaderCallbacks_Delete(cbs)
             while _otf2.GlobalEvtReader_ReadEvents(handle, 1 << 20) == 1 << 20:
                 pass
+
+        # The ranks' master threads only, LOCATION_BATCH at a time, each batch through a reader of
+        # its own: the library buffers a chunk of every open event file (1000 ranks at once held
+        # a GiB of buffers), and a reader selects its locations once.
+        refs = sorted(loc_rank)
+        try:
+            for k in range(0, len(refs), LOCATION_BATCH):
+                batch = refs[k:k + LOCATION_BATCH]
+                if k == 0:
+                    read_events(trace, [defs.locations[x] for x in batch])
+                    continue
+                with otf2.reader.open(anchor) as again:
+                    read_events(again, [again.definitions.locations[x] for x in batch])
         except Exception as exc:
             raise DesyncError("%s: the archive's events end early or are damaged (after %d events): %s"
                               % (anchor, seen[0], str(exc).splitlines()[0] if str(exc) else type(exc).__name__)) from None
