@@ -18,17 +18,20 @@ import numpy as np
 COMPUTE, POST, LATENCY, MIN_WAIT, BYTES = 1e-3, 5e-6, 5e-6, 10e-6, 8192
 
 
-def chain(ranks=6, iterations=30, delay=None, compute=COMPUTE):
+def chain(ranks=6, iterations=30, delay=None, compute=COMPUTE, stagger=2e-6, drift=0.002):
     """Per rank: a list of (iteration, begin, compute_end, post_end, wait_end) and the messages
-    (sender, receiver, iteration, post, arrival)."""
-    clock = np.arange(ranks) * 2e-6
+    (sender, receiver, iteration, post, arrival). Rank r starts r x stagger after rank 0 and
+    computes (1 + drift r) x compute: with drift 0 and a stagger above the message's latency, no
+    rank ever waits for its neighbour and the stagger stays: a wavefront of slope 1 / stagger
+    ranks per second (the known answer of the wavefront fit)."""
+    clock = np.arange(ranks) * stagger
     post_end = np.zeros((ranks, iterations))
     rows = [[] for _ in range(ranks)]
     msgs = []
     for k in range(iterations):
         for r in range(ranks):
             t0 = clock[r]
-            t = t0 + compute * (1 + 0.002 * r)
+            t = t0 + compute * (1 + drift * r)
             if delay is not None and (r, k) == tuple(delay[:2]):
                 t += delay[2]
             ce = t

@@ -5,6 +5,7 @@ lock-step run has none), every subcommand runs on the imported file, the message
 /messages; the round trip desync file -> `desync-view otf2` -> import keeps each rank's
 iterations and waits to the clock's nanosecond and the idle wave's result; bad traces give one
 line, exit 2 and no file."""
+import json
 import os
 import tempfile
 import unittest
@@ -89,6 +90,22 @@ class ImportKnownAnswers(unittest.TestCase):
         out = self.imported("lock.h5", self.lockstep, "--iteration-region", "COMP")
         w = waves(out)
         self.assertTrue(all(len(x["points"]) < 3 for x in w.values()), w)
+
+    def test_wavefront_slope_is_the_stagger(self):
+        # 8 ranks, each 40 us behind its left neighbour and computing as long: a standing front of
+        # 1 / 40 us = 25000 ranks/s, which the wavefront fit must read from the imported trace
+        rows, msgs = ft.chain(8, 20, stagger=40e-6, drift=0.0)
+        path = os.path.join(self.tmp.name, "front.json")
+        ft.write_chrome(path, rows, msgs)
+        out = os.path.join(self.tmp.name, "front.h5")
+        code, _, err = run_view("import", path, "-o", out, "--iteration-region", "COMP", "--force")
+        self.assertEqual(code, 0, err)
+        js = os.path.join(self.tmp.name, "front_wavefront.json")
+        code, stdout, err = run_view("wavefront", out, "--json", js)
+        self.assertEqual(code, 0, err)
+        with open(js) as fh:
+            res = json.load(fh)
+        self.assertAlmostEqual(res["wavefront"]["median_slope_ranks_per_s"] / 25000.0, 1.0, delta=0.01, msg=stdout)
 
     def test_every_subcommand_runs_on_an_import(self):
         out = self.imported("all.h5", self.json, "--iteration-region", "COMP")
