@@ -107,15 +107,16 @@ esac
 # libsimgrid-dev: SimGrid 3.32, the simulation engine of `desync simulate` (optional at build time).
 # iproute2, util-linux: the two emulated nodes of ci/two_nodes.sh (ip netns, unshare).
 # ccache: the compiler cache of desync's own builds under the ci/ scripts (ci/env.sh).
-# python3-otf2, otf2-tools: the OTF2 library's Python binding (desync-view otf2) and otf2-print,
-# which the tests read the exported archives with.
+# python3-otf2, otf2-tools: the OTF2 library's Python binding (desync-view otf2 and import) and
+# otf2-print, which the tests read the exported archives with; python3-ijson: streaming JSON
+# (desync-view import of Chrome traces too large to hold as Python objects).
 apt_packages=(
   build-essential cmake ninja-build git pkg-config ca-certificates xz-utils dpkg-dev
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libhwloc-dev libgtest-dev libopenblas-openmp-dev
   libsimgrid-dev iproute2 util-linux ccache
   python3 python3-numpy python3-scipy python3-h5py python3-matplotlib python3-sklearn python3-pip python3-setuptools
-  python3-otf2 otf2-tools
+  python3-otf2 otf2-tools python3-ijson
 )
 # DESYNC_MPI=mpich (preset mpich-release): Debian's MPICH and the HDF5 built on it as well. Open MPI
 # stays installed and stays the default `mpicc`/`mpiexec`; the preset names MPICH's wrappers.

@@ -98,44 +98,86 @@ def read_trace(path):
 # --- Chrome Trace Event JSON -----------------------------------------------------------------
 
 def read_chrome(path):
-    try:
-        with open(path) as fh:
-            doc = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise DesyncError("%s: not a readable Chrome trace (JSON): %s" % (path, exc)) from None
-    events = doc.get("traceEvents") if isinstance(doc, dict) else doc
-    if not isinstance(events, list):
-        raise DesyncError("%s: a Chrome trace needs a traceEvents list (or a top-level list of events)" % path)
-    spans = {}  # pid -> list of (begin us, end us, name, args)
+    """Streams the events (Debian's python3-ijson: a file of 10^7 events is never whole in
+    memory; without ijson the standard library's json reads it whole)."""
+    spans = {}  # pid -> columns begin us, end us, name index, and the messages' rows
     open_b = {}
-    for e in events:
-        if not isinstance(e, dict) or "pid" not in e:
-            continue
-        ph, pid = e.get("ph"), e["pid"]
-        if ph == "X" and "ts" in e and "dur" in e:
-            spans.setdefault(pid, []).append((float(e["ts"]), float(e["ts"]) + float(e["dur"]), str(e.get("name", "")),
-                                              e.get("args") or {}))
-        elif ph == "B" and "ts" in e:
-            open_b.setdefault((pid, e.get("tid")), []).append(e)
-        elif ph == "E" and "ts" in e and open_b.get((pid, e.get("tid"))):
-            b = open_b[(pid, e.get("tid"))].pop()
-            spans.setdefault(pid, []).append((float(b["ts"]), float(e["ts"]), str(b.get("name", "")), b.get("args") or {}))
+    tr = Trace(0, "Chrome trace %s" % os.path.basename(path))
+    tr.resolution = 1e-6
+    msgs = []  # (pid, begin us, end us, name, args) of events that name a partner
+
+    def span(pid, b, e, name, args):
+        cols = spans.get(pid)
+        if cols is None:
+            cols = spans[pid] = (array.array("d"), array.array("d"), array.array("q"))
+        cols[0].append(b)
+        cols[1].append(e)
+        cols[2].append(tr.name_index(name, name.startswith("MPI_") or name.upper() in ("SEND", "RECV")))
+        if args:
+            msgs.append((pid, b, e, name, args))
+
+    try:
+        for e in _chrome_events(path):
+            if not isinstance(e, dict) or "pid" not in e:
+                continue
+            ph, pid = e.get("ph"), e["pid"]
+            if ph == "X" and "ts" in e and "dur" in e:
+                span(pid, float(e["ts"]), float(e["ts"]) + float(e["dur"]), str(e.get("name", "")), e.get("args"))
+            elif ph == "B" and "ts" in e:
+                open_b.setdefault((pid, e.get("tid")), []).append(e)
+            elif ph == "E" and "ts" in e and open_b.get((pid, e.get("tid"))):
+                b = open_b[(pid, e.get("tid"))].pop()
+                span(pid, float(b["ts"]), float(e["ts"]), str(b.get("name", "")), b.get("args"))
+    except DesyncError:
+        raise
+    except Exception as exc:  # json and ijson raise their own errors for a damaged file
+        raise DesyncError("%s: not a readable Chrome trace (JSON): %s" % (path, str(exc).splitlines()[0] if str(exc)
+                                                                          else type(exc).__name__)) from None
     if not spans:
         raise DesyncError("%s: no complete (X) or begin/end (B/E) events with a pid: nothing to import" % path)
     pids = sorted(spans)
-    tr = Trace(len(pids), "Chrome trace %s" % os.path.basename(path))
-    tr.resolution = 1e-6
-    for r, pid in enumerate(pids):
-        rows = spans[pid]
-        tr.set_regions(r, [b * 1e-6 for b, _, _, _ in rows], [e * 1e-6 for _, e, _, _ in rows],
-                       [tr.name_index(n, n.startswith("MPI_") or n.upper() in ("SEND", "RECV")) for _, _, n, _ in rows])
-        for b, e, n, a in rows:
-            peer, send = _chrome_peer(n, a)
-            if peer is None:
-                continue
-            tr.messages.append(r, pids.index(peer) if peer in pids else int(peer), int(a.get("bytes", a.get("size", 0)) or 0),
-                               0, int(a.get("tag", 0) or 0), send, b * 1e-6, e * 1e-6)
+    rank = {pid: r for r, pid in enumerate(pids)}
+    tr.ranks = len(pids)
+    tr.regions = [None] * tr.ranks
+    tr.hostnames = ["rank%d" % r for r in range(tr.ranks)]
+    for pid in pids:
+        b, e, k = spans.pop(pid)
+        tr.set_regions(rank[pid], np.frombuffer(b, float) * 1e-6, np.frombuffer(e, float) * 1e-6, np.frombuffer(k, np.int64))
+    for pid, b, e, n, a in msgs:
+        peer, send = _chrome_peer(n, a)
+        if peer is None:
+            continue
+        tr.messages.append(rank[pid], rank.get(peer, int(peer)), int(a.get("bytes", a.get("size", 0)) or 0), 0,
+                           int(a.get("tag", 0) or 0), send, b * 1e-6, e * 1e-6)
     return tr
+
+
+def _chrome_events(path):
+    """The events of a Chrome trace: the traceEvents list of an object, or a top-level list."""
+    try:
+        import ijson  # Debian's python3-ijson (ci/install-deps.sh)
+    except ImportError:
+        ijson = None
+    if ijson is None:
+        with open(path) as fh:
+            doc = json.load(fh)
+        events = doc.get("traceEvents") if isinstance(doc, dict) else doc
+        if not isinstance(events, list):
+            raise DesyncError("%s: a Chrome trace needs a traceEvents list (or a top-level list of events)" % path)
+        yield from events
+        return
+    with open(path, "rb") as fh:
+        first = fh.read(1)
+        while first and first.isspace():
+            first = fh.read(1)
+        fh.seek(0)
+        if first == b"[":
+            prefix = "item"
+        elif first == b"{":
+            prefix = "traceEvents.item"
+        else:
+            raise DesyncError("%s: not a readable Chrome trace (JSON): neither an object nor a list" % path)
+        yield from ijson.items(fh, prefix, use_float=True)
 
 
 def _chrome_peer(name, args):
