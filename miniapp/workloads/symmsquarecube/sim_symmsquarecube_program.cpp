@@ -22,7 +22,6 @@
 #include "sim_model/sim_collectives.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workload/block_cut.hpp"
-#include "workloads/symmsquarecube/ssc_mesh.hpp"
 #include "workloads/symmsquarecube/symmsquarecube.hpp"
 #include "workloads/symmsquarecube/symmsquarecube_module.hpp"
 

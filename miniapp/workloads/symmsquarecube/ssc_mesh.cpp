@@ -1,4 +1,5 @@
 #include "workloads/symmsquarecube/ssc_mesh.hpp"
+#include "workloads/symmsquarecube/symmsquarecube.hpp"
 
 namespace desync {
 

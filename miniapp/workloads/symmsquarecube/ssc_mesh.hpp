@@ -64,15 +64,12 @@ struct BlockTransfer {
 void transfer_blocks(SscMesh& m, const CommFamily& f, const BlockTransfer* t, int n, int tag);
 
 // The calls, one per algorithm (ssc_<name>.cpp): one SymmSquareCube of iteration `it`, marking
-// the algorithm's events (ssc_events) on the timeline.
+// the algorithm's events (ssc_events, symmsquarecube.hpp) on the timeline.
 void ssc_original(SscMesh& m, std::int64_t it);
 void ssc_baseline(SscMesh& m, std::int64_t it);
 void ssc_optimized(SscMesh& m, std::int64_t it);
 template <bool Parts>  // collectives in N_DUP parts (N_DUP > 1) or whole
 void ssc_twofive(SscMesh& m, std::int64_t it);
-
-// The timeline events of an algorithm's call, before delay_end and sync_end.
-std::vector<std::string> ssc_events(SscAlgorithm a);
 
 // The rank of P_{x,y,z} in the global family: (z p + x) p + y ("natural" order: row by row
 // within a layer, then layer by layer).

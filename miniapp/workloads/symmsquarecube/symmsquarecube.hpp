@@ -18,6 +18,9 @@
 // ranks ([placement] active_ppn; the others sleep, comm/node_layout.hpp).
 #include <mpi.h>
 
+#include <string>
+#include <vector>
+
 #include "config/config.hpp"
 #include "workloads/symmsquarecube/symmsquarecube_config.hpp"
 #include "core/memory.hpp"
@@ -27,6 +30,9 @@ namespace desync {
 
 WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm);
 MemoryEstimate symmsquarecube_memory(const Config& cfg, int rank, int size);
+
+// The timeline events of an algorithm's call, before delay_end and sync_end (ssc_mesh.cpp).
+std::vector<std::string> ssc_events(SscAlgorithm a);
 
 // How each algorithm's phases add up to the study's categories (composites, MPI phases, the
 // work phase): the real run's and its simulation's.
