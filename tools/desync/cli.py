@@ -102,11 +102,11 @@ Subcommands:
       node, the iteration and every phase as regions (MPI phases as MPI regions), /messages as
       MPI send and receive records, the run's description and /metrics as properties
       (docs/traces.md). Needs Debian's python3-otf2.
-  import TRACE -o FILE (--iteration-region NAME | --iteration-call ROUTINE [--every K]) [--classes F] [--force]
+  import TRACE -o FILE [--iteration-region NAME | --iteration-call ROUTINE [--every K]] [--classes F] [--force]
       Another program's trace in desync's layout, so that every subcommand runs on it: an OTF2
       archive (Score-P, Scalasca) or a Chrome Trace Event JSON file (DisCostiC, kokkos-tools);
       time outside MPI is work, MPI calls are post, wait, sync or other MPI by routine, the
-      iteration from a region or every K-th call, messages into /messages (docs/traces.md).
+      iteration from a region, every K-th call, or detected; messages into /messages (docs/traces.md).
 
 Windows are half-open, A:B (also A:B:S); a single number selects one rank/iteration.
 --ranks is a Python slice over the ranks: --ranks 4:8 is ranks 4..7, --ranks -1 the last rank.

@@ -6,8 +6,9 @@ From a Trace (trace_readers.py):
    its routine's class (CLASSES: post, wait, sync, or communication for any other MPI routine),
    the time between two calls a work segment; adjacent segments of one class merge.
 2. Iterations. Boundaries per rank: each Enter of the region --iteration-region names, or the end
-   of every k-th call of the routine --iteration-call names (--every k); the ranks keep the
-   smallest count any rank has.
+   of every k-th call of the routine --iteration-call names (--every k), or, with neither, of
+   every call of a detected routine (detect_iteration_call); the ranks keep the smallest count
+   any rank has.
 3. The event list. The class sequences of all (rank, iteration), most common first, are merged
    into one template (a shortest common supersequence: a phase of a few iterations, an injected
    delay, keeps a slot of its own); its slots are named by class and occurrence (compute, post,
@@ -128,11 +129,48 @@ def boundaries(trace, r, region=None, call=None, every=1):
     return np.insert(ends, 0, float(np.min(b)))
 
 
+def detect_iteration_call(trace):
+    """The MPI routine whose every call ends an iteration, when neither option names one: of the
+    routines every rank calls equally often, at least 3 times, at regular intervals (the median
+    deviation of the intervals below half their median) over most of the rank's time line, the one
+    called least.
+    None: no routine qualifies."""
+    best = None
+    for idx, name in enumerate(trace.names):
+        if not trace.mpi[idx]:
+            continue
+        counts, ok = set(), True
+        for r in range(trace.ranks):
+            b, e, k = trace.regions[r]
+            ends = np.sort(e[k == idx])
+            counts.add(len(ends))
+            if len(ends) < 3 or len(counts) > 1:
+                ok = False
+                break
+            gaps = np.diff(ends)
+            span = float(np.max(e) - np.min(b))
+            med = float(np.median(gaps))  # robust: a delayed iteration or two must not spoil it
+            if np.median(np.abs(gaps - med)) > 0.5 * med or (ends[-1] - ends[0]) < 0.5 * span:
+                ok = False
+                break
+        if ok and (best is None or next(iter(counts)) < best[1]):
+            best = (name, next(iter(counts)))
+    return None if best is None else best[0]
+
+
 def build(trace, region=None, call=None, every=1, classes=None):
     """The timeline of the trace: {"events" [P, N, E], "event_names", "slots" [(phase, class)],
-    "misaligned", "merged", "iterations" per rank before cutting to the common count}."""
-    if (region is None) == (call is None):
-        raise DesyncError("give the iterations: --iteration-region NAME or --iteration-call ROUTINE [--every k]")
+    "misaligned", "merged", "iterations" per rank before cutting to the common count,
+    "detected": the routine chosen when neither region nor call was given}."""
+    detected = None
+    if region is None and call is None:
+        call = detected = detect_iteration_call(trace)
+        if call is None:
+            raise DesyncError("%s: no MPI routine is called equally often on every rank at regular intervals, so the "
+                              "iterations cannot be detected; give --iteration-region NAME or --iteration-call ROUTINE "
+                              "[--every k]" % trace.source)
+    if region is not None and call is not None:
+        raise DesyncError("give the iterations once: --iteration-region NAME or --iteration-call ROUTINE [--every k]")
     if every < 1:
         raise DesyncError("--every must be at least 1")
     name = region if region is not None else call
@@ -220,7 +258,7 @@ def build(trace, region=None, call=None, every=1, classes=None):
     misaligned = int(np.sum(ids != seq_id[common]))
     merged = int(np.sum(merged_per[ids]))
     return {"events": ev, "event_names": ["begin"] + ["%s_end" % s for s, _ in slots], "slots": slots,
-            "misaligned": misaligned, "merged": merged, "iterations": counts, "bounds": bounds}
+            "misaligned": misaligned, "merged": merged, "iterations": counts, "bounds": bounds, "detected": detected}
 
 
 def supersequence(a, b):

@@ -82,6 +82,14 @@ class ImportKnownAnswers(unittest.TestCase):
         # the end of every MPI_Waitall ends an iteration: the same 30 iterations and wave
         self.check_wave(self.imported("call.h5", os.path.join(self.otf2, "traces.otf2"), "--iteration-call", "MPI_Waitall"))
 
+    def test_detected_iterations(self):
+        # no option: every rank calls MPI_Waitall once per iteration, regularly: detected
+        code, stdout, err = run_view("import", os.path.join(self.otf2, "traces.otf2"), "-o",
+                                     os.path.join(self.tmp.name, "det.h5"), "--force")
+        self.assertEqual(code, 0, err)
+        self.assertIn("every call of MPI_Waitall", stdout)
+        self.check_wave(os.path.join(self.tmp.name, "det.h5"))
+
     def test_chrome_idle_wave_one_rank_per_iteration(self):
         out = self.imported("chrome.h5", self.json, "--iteration-region", "COMP")
         self.check_wave(out)
@@ -174,7 +182,7 @@ class ImportBadTraces(unittest.TestCase):
             good = os.path.join(d, "ok.json")
             ft.write_chrome(good, rows, msgs)
             self.expect_refused([good, "--iteration-region", "nonexistent"], "never occurs")
-            self.expect_refused([good], "give the iterations")
+            self.expect_refused([good], "cannot be detected")  # SEND and RECV: not on every rank
             trunc = os.path.join(d, "trunc.json")
             with open(good) as fh, open(trunc, "w") as out:
                 out.write(fh.read()[:200])

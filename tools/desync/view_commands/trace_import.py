@@ -12,7 +12,8 @@ def register(sub):
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--iteration-region", metavar="NAME", help="each Enter of this region starts an iteration")
-    g.add_argument("--iteration-call", metavar="ROUTINE", help="the end of every k-th call of ROUTINE ends an iteration")
+    g.add_argument("--iteration-call", metavar="ROUTINE", help="the end of every k-th call of ROUTINE ends an iteration "
+                   "(with neither option: every call of the MPI routine every rank calls equally often, regularly, least)")
     p.add_argument("--every", type=int, default=1, metavar="K", help="with --iteration-call: calls per iteration (1)")
     p.add_argument("--classes", metavar="FILE", help="lines `ROUTINE CLASS` overriding the MPI routine classes "
                    "(post, wait, sync, communication, work)")
@@ -34,6 +35,9 @@ def run(args):
     if built["misaligned"]:
         print("note: %d of %d rank-iterations differ from the most common phase sequence (aligned to it; %d segments "
               "merged into an earlier phase): /import/misaligned" % (built["misaligned"], p * n, built["merged"]))
+    if built["detected"]:
+        print("note: iterations detected: every call of %s ends one (give --iteration-region or --iteration-call to "
+              "choose)" % built["detected"])
     if len(set(built["iterations"])) > 1:
         print("note: the ranks have %d to %d iterations; the file keeps the first %d of each"
               % (min(built["iterations"]), max(built["iterations"]), n))
