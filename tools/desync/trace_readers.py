@@ -17,6 +17,7 @@ Both raise DesyncError with one line for what they cannot read (a truncated or m
 no MPI locations, no events)."""
 
 import array
+import gzip
 import json
 import os
 
@@ -85,8 +86,8 @@ class Trace:
 
 
 def read_trace(path):
-    """An OTF2 archive (its anchor file, *.otf2) or a Chrome JSON file (*.json, *.json.gz is not
-    read), by what the path is."""
+    """An OTF2 archive (its anchor file, *.otf2, or its folder) or a Chrome JSON file (*.json, or
+    gzip-compressed *.json.gz), by what the path is."""
     if not os.path.exists(path):
         raise DesyncError("%s: no such file" % path)
     if path.endswith(".otf2") or os.path.isdir(path):
@@ -158,15 +159,16 @@ def _chrome_events(path):
         import ijson  # Debian's python3-ijson (ci/install-deps.sh)
     except ImportError:
         ijson = None
+    opener = gzip.open if path.endswith(".gz") else open  # desync-view trace writes .json.gz too
     if ijson is None:
-        with open(path) as fh:
+        with opener(path, "rt") as fh:
             doc = json.load(fh)
         events = doc.get("traceEvents") if isinstance(doc, dict) else doc
         if not isinstance(events, list):
             raise DesyncError("%s: a Chrome trace needs a traceEvents list (or a top-level list of events)" % path)
         yield from events
         return
-    with open(path, "rb") as fh:
+    with opener(path, "rb") as fh:
         first = fh.read(1)
         while first and first.isspace():
             first = fh.read(1)

@@ -94,6 +94,15 @@ class ImportKnownAnswers(unittest.TestCase):
         out = self.imported("chrome.h5", self.json, "--iteration-region", "COMP")
         self.check_wave(out)
 
+    def test_chrome_gzip(self):
+        # desync-view trace writes .json.gz too: the same import from the compressed file
+        import gzip
+        import shutil
+        gz = os.path.join(self.tmp.name, "chain.json.gz")
+        with open(self.json, "rb") as src, gzip.open(gz, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        self.check_wave(self.imported("gz.h5", gz, "--iteration-region", "COMP"))
+
     def test_lock_step_has_no_wave(self):
         out = self.imported("lock.h5", self.lockstep, "--iteration-region", "COMP")
         w = waves(out)
