@@ -52,6 +52,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 from desync.calibrate_measure import pingpong_deck  # noqa: E402
 from desync.calibrate_runner import Runner, launcher_kind  # noqa: E402
 from desync.h5file import open_output  # noqa: E402
+from compare_real import median_iteration  # noqa: E402  (the median iteration as that comparison counts it)
 
 SIZES = [65536, 1048576, 4194304]
 DECK = """[run]
@@ -114,14 +115,6 @@ def begins(path):
     """Every rank's iteration begin times [rank, iteration] (s)."""
     with open_output(path) as f:
         return np.asarray(f["timeline/events"][:, :, 0], dtype=float)
-
-
-def median_iteration(path):
-    """The median over ranks of each rank's median iteration (/summary/phase_stats)."""
-    with open_output(path) as f:
-        names = [n.decode() if isinstance(n, bytes) else str(n) for n in f["summary/phase_stats"].attrs["phase_names"]]
-        stats = f["summary/phase_stats"][...]
-    return float(np.median(stats[:, names.index("iteration"), 1]))
 
 
 def metric(path, name):

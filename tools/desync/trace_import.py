@@ -26,12 +26,15 @@ leaves nothing behind; an existing target is replaced only with force."""
 import collections
 import os
 import tempfile
+import types
 import warnings
 
 import h5py
 import numpy as np
 
 from .errors import DesyncError
+from .phases import phase_intervals
+from .timeline import Timeline
 
 # Routine -> class (overridable with --classes). Names are matched case-sensitively; DisCostiC's
 # SEND and RECV are its blocking point-to-point calls.
@@ -282,19 +285,13 @@ def supersequence(a, b):
     return tuple(out + list(a[i:]) + list(b[j:]))
 
 
-def phase_durations(ev, slots):
-    """Durations [P, N, F] of the slots (from the latest earlier event that happened) and the
-    iteration (to the next iteration's begin; the last: to its latest event)."""
-    p, n, e = ev.shape
-    d = np.full((p, n, len(slots) + 1), np.nan)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        for s in range(len(slots)):
-            start = np.nanmax(ev[:, :, :s + 1], axis=2)
-            d[:, :, s] = ev[:, :, s + 1] - start
-        nxt = np.append(ev[:, 1:, 0], np.nanmax(ev[:, -1:, :], axis=2), axis=1)
-        d[:, :, -1] = nxt - ev[:, :, 0]
-    return d
+def phase_durations(ev, event_names):
+    """Durations [P, N, F] of the phases and then the iteration, by the rule every tool reads a
+    timeline with (phases.phase_intervals)."""
+    p, n, _ = ev.shape
+    window = types.SimpleNamespace(ranks=np.arange(p), indices=np.arange(n), iterations=np.arange(n))
+    tl = Timeline(ev, event_names, window, np.zeros(n, bool), None)
+    return np.stack([end - begin for begin, end in phase_intervals(tl, iteration=True).values()], axis=2)
 
 
 def _fixed(strings, size=None):
@@ -313,7 +310,7 @@ def write_imported(trace, built, output, source_path, force=False, options=""):
     origin = float(ev[0, 0, 0])
     ev -= origin
     phases = [s for s, _ in slots] + ["iteration"]
-    d = phase_durations(ev, slots)
+    d = phase_durations(ev, built["event_names"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         stats = np.stack([np.nanmin(d, 1), np.nanmedian(d, 1), np.nanmax(d, 1)], axis=2)

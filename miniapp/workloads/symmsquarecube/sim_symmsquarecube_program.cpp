@@ -160,39 +160,34 @@ Program symmsquarecube_program(const Config& cfg, const Platform& platform, int 
     then_mark();
     gemm();
   };
+  // One of the listing's steps: its operations, then the event that ends it.
+  const auto step = [&](const std::vector<std::vector<CollStage>>& parts) {
+    add(parts);
+    then_mark();
+  };
   switch (c.algorithm) {
     case SscAlgorithm::original: {
       first_product();
-      add({m.op(CollKind::reduce, Family::col, 0, 1, col_at_k)});
-      then_mark();
-      add({{m.to_layer0(0, 1, diag_jk)}});
-      then_mark();
+      step({m.op(CollKind::reduce, Family::col, 0, 1, col_at_k)});
+      step({{m.to_layer0(0, 1, diag_jk)}});
       CollStage tr;  // the transpose: D^2_{a,b} on P_{a,b,b} to P_{b,a,b}
       for (int i = 0; i < p; ++i)
         for (int k = 0; k < p; ++k) tr.messages.push_back({m.at(i, k, k), m.at(k, i, k), 0, m.count(i, k)});
-      add({{tr}});
-      then_mark();
-      add({m.op(CollKind::bcast, Family::row, 0, 1, row_from_k)});
-      then_mark();
+      step({{tr}});
+      step({m.op(CollKind::bcast, Family::row, 0, 1, row_from_k)});
       gemm();
-      add({m.op(CollKind::reduce, Family::col, 0, 1, col_at_k)});
-      then_mark();
-      add({{m.to_layer0(0, 1, diag_jk)}});
-      then_mark();
+      step({m.op(CollKind::reduce, Family::col, 0, 1, col_at_k)});
+      step({{m.to_layer0(0, 1, diag_jk)}});
       break;
     }
     case SscAlgorithm::baseline:
       first_product();
-      add({m.op(CollKind::reduce, Family::col, 0, 1, col_at_i)});
-      then_mark();
-      add({m.op(CollKind::bcast, Family::row, 0, 1, row_from_j)});
-      then_mark();
+      step({m.op(CollKind::reduce, Family::col, 0, 1, col_at_i)});
+      step({m.op(CollKind::bcast, Family::row, 0, 1, row_from_j)});
       gemm();
-      add({m.op(CollKind::reduce, Family::col, 0, 1, col_at_k)});
-      then_mark();
+      step({m.op(CollKind::reduce, Family::col, 0, 1, col_at_k)});
       add({{m.to_layer0(0, 1, diag_ij)}});  // D^2 to layer 0 (global), then D^3 (grd)
-      add({{m.to_layer0(0, 1, diag_jk)}});
-      then_mark();
+      step({{m.to_layer0(0, 1, diag_jk)}});
       break;
     case SscAlgorithm::optimized: {
       std::vector<std::vector<CollStage>> a, b, cc;
@@ -202,14 +197,11 @@ Program symmsquarecube_program(const Config& cfg, const Platform& platform, int 
         cc.push_back(chain(m.op(CollKind::reduce, Family::col, d, nd, col_at_k), {m.to_layer0(d, nd, diag_jk)}));
       }
       for (int d = 0; d < nd; ++d) cc.push_back({m.to_layer0(d, nd, diag_ij)});  // D^2 travels meanwhile
-      add(a);
-      then_mark();
+      step(a);
       gemm();
-      add(b);
-      then_mark();
+      step(b);
       gemm();
-      add(cc);
-      then_mark();
+      step(cc);
       break;
     }
     case SscAlgorithm::twofive: {
@@ -217,8 +209,7 @@ Program symmsquarecube_program(const Config& cfg, const Platform& platform, int 
       const auto fibre = [&](CollKind kind) {
         std::vector<std::vector<CollStage>> parts;
         for (int d = 0; d < nd; ++d) parts.push_back(m.op(kind, Family::grd, d, nd, grd_d));
-        add(parts);
-        then_mark();
+        step(parts);
       };
       // Cannon: the skew of A along the row and of B along the column (one after the other, as
       // the real run's blocking transfers), then per step the product and, but after the last,
