@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/allocator.hpp"
 #include "core/mpi_util.hpp"
 #include "desync_version.hpp"
 #include "kokkos_compat/concurrency.hpp"
@@ -51,6 +52,7 @@ std::string info_text(MPI_Comm comm) {
                    KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100, compat::execution_space_name(),
                    compat::concurrency());
   s += kokkos.str();
+  s += fmt::format("malloc: {}\n", allocator_description());
   s += fmt::format("MPI: {} rank(s); {}\n", comm_size(comm), mpi_version);
   const unsigned v = hwloc_get_api_version();
   s += fmt::format("hwloc {}.{}.{} topology:\n", v >> 16, (v >> 8) & 0xff, v & 0xff);

@@ -104,6 +104,7 @@ void write_config(const Context& c, hid_t file, const RunRecord& r) {
   h5::Handle p = h5::create_group(c, file, "provenance");
   h5::global_text(c, p, "environment", r.prov.environment);
   h5::global_text(c, p, "kokkos_configuration", r.prov.kokkos_configuration);
+  h5::global_text(c, p, "allocator", r.prov.allocator);
   h5::global_text(c, p, "mpi_eager", r.mpi.text);
   h5::global_text(c, p, "hwloc_version", r.rows.front().topo->hwloc_version);
   if (r.simulation) write_simulation(c, file, *r.simulation);

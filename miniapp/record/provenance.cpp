@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/allocator.hpp"
 #include "core/mpi_util.hpp"
 #include "desync_version.hpp"
 #include "kokkos_compat/concurrency.hpp"
@@ -120,10 +121,11 @@ Provenance collect_provenance(const std::string& command_line, MPI_Comm comm) {
     std::ostringstream os;
     Kokkos::print_configuration(os, false);
     p.kokkos_configuration = os.str();
+    p.allocator = allocator_description();
   }
   for (std::string* s : {&p.desync_version, &p.git_revision, &p.compiler, &p.kokkos_version,
                          &p.execution_space, &p.mpi_library_version, &p.start_time, &p.command_line,
-                         &p.environment, &p.kokkos_configuration})
+                         &p.environment, &p.kokkos_configuration, &p.allocator})
     bcast_string(*s, 0, comm);
   return p;
 }

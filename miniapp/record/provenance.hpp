@@ -19,6 +19,7 @@ struct Provenance {
   std::string command_line;
   std::string environment;  // NAME=value lines of placement/MPI variables
   std::string kokkos_configuration;
+  std::string allocator;  // core/allocator.hpp
 };
 
 Provenance collect_provenance(const std::string& command_line, MPI_Comm comm);

@@ -20,7 +20,7 @@ SPACK_PACKAGES = {
     "kokkos-kernels": {"openmp", "cuda", "scalars"},
     "mpi": set(),  # virtual (openmpi, mpich, intel-oneapi-mpi, cray-mpich, mvapich2, ...)
     "hdf5": {"mpi"}, "hwloc": set(), "tomlplusplus": set(), "cli11": set(), "fmt": set(),
-    "simgrid": set(), "googletest": set(), "python": set(),
+    "simgrid": set(), "jemalloc": set(), "googletest": set(), "python": set(),
     "py-numpy": set(), "py-scipy": set(), "py-h5py": set(), "py-matplotlib": set(), "py-scikit-learn": set(),
 }
 CUDA_ARCHS = ["60", "70", "80", "90", "100"]

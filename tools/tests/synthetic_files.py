@@ -101,6 +101,7 @@ def write_common(f, workload, ev, event_names, phases, durations, bytes_per_iter
     ds("provenance/environment", fixed("OMP_PROC_BIND=spread"), "text")
     ds("provenance/kokkos_configuration", fixed("Kokkos OpenMP"), "text")
     ds("provenance/hwloc_version", fixed("2.9.0"), "text")
+    ds("provenance/allocator", fixed("glibc malloc 2.36"), "text")
     hosts = ["node-a"] * (n_ranks // 2) + ["node-b"] * (n_ranks - n_ranks // 2)
     ds("topology/hostname", fixed(hosts, 32), "text")
     ds("topology/node_index", np.array([0 if h == "node-a" else n_ranks // 2 for h in hosts],
