@@ -44,9 +44,10 @@ def send_graph(f):
     return g
 
 
-def hops_from(graph, source):
-    """Hops along send edges from rank `source` to every rank (inf where it cannot reach)."""
-    return shortest_path(graph, directed=True, unweighted=True, indices=int(source))
+def hops_from(graph, source, directed=True):
+    """Hops along send edges from rank `source` to every rank (inf where it cannot reach);
+    directed=False: along edges either way (a distance between ranks, as a wavefront's)."""
+    return shortest_path(graph, directed=directed, unweighted=True, indices=int(source))
 
 
 def wave_line(hops, source, direction, ranks):

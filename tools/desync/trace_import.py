@@ -299,8 +299,50 @@ def _fixed(strings, size=None):
     return data.astype("S%d" % (size or max(1, data.dtype.itemsize)))
 
 
-def write_imported(trace, built, output, source_path, force=False, options=""):
-    """Write the desync file of a built trace (docs/output.md; marked imported)."""
+def contention_domains(hosts, spec=None, hosts_known=True):
+    """Each rank's contention domain (/topology/contention_domain) and how it was chosen. An OTF2
+    trace names each rank's host (its system tree) but not the memory domains inside it; a Chrome
+    trace names no host (hosts_known False: a placeholder host per rank). By default one domain per
+    host; `spec` (--domains) an integer N: N consecutive ranks of a host per domain (a node of 2
+    sockets x 36 ranks: 36; hosts unknown: N consecutive ranks), or a file of one domain number
+    per rank (whitespace separated)."""
+    p = len(hosts)
+    first = {}
+    node = np.array([first.setdefault(h, len(first)) for h in hosts], np.int64)
+    if spec is None:
+        return node.astype(np.int32), "one per host" if hosts_known else "one per rank (the trace names no hosts)"
+    if not hosts_known:
+        node = np.zeros(p, np.int64)
+    spec = str(spec)
+    if spec.isdigit():
+        n = int(spec)
+        if n < 1:
+            raise DesyncError("--domains %s: ranks per domain must be at least 1" % spec)
+        local = np.zeros(p, np.int64)
+        seen = {}
+        for r, h in enumerate(node):
+            local[r] = seen.get(h, 0)
+            seen[h] = local[r] + 1
+        key = node * (p + 1) + local // n
+        _, dense = np.unique(key, return_inverse=True)
+        return dense.astype(np.int32), "%d consecutive ranks%s per domain (--domains %d)" % (
+            n, " of a host" if hosts_known else "", n)
+    if not os.path.isfile(spec):
+        raise DesyncError("--domains %s: neither a count of ranks per domain nor a file" % spec)
+    try:
+        with open(spec) as fh:
+            values = [int(x) for x in fh.read().split()]
+    except ValueError as e:
+        raise DesyncError("--domains %s: not a list of integers (%s)" % (spec, e)) from None
+    if len(values) != p or min(values, default=0) < 0:
+        raise DesyncError("--domains %s: %d values, want one domain number >= 0 per rank (%d ranks)"
+                          % (spec, len(values), p))
+    return np.array(values, np.int32), "from %s (--domains)" % os.path.abspath(spec)
+
+
+def write_imported(trace, built, output, source_path, force=False, options="", domains=None):
+    """Write the desync file of a built trace (docs/output.md; marked imported); domains: the
+    --domains choice (contention_domains)."""
     output = os.path.abspath(output)
     if os.path.exists(output) and not force:
         raise DesyncError("%s exists; give another -o or --force to replace it" % output)
@@ -321,6 +363,7 @@ def write_imported(trace, built, output, source_path, force=False, options=""):
     hosts = list(trace.hostnames)
     node_of = {}
     node_index = np.array([node_of.setdefault(h, i) for i, h in enumerate(hosts)], np.int32)
+    domain, domain_rule = contention_domains(hosts, domains, trace.hosts_known)
     fd, tmp = tempfile.mkstemp(prefix=".import-", suffix=".h5", dir=os.path.dirname(output))
     os.close(fd)
     try:
@@ -340,6 +383,7 @@ def write_imported(trace, built, output, source_path, force=False, options=""):
             ds("import/format", _fixed(trace.source.split(" ")[0] + (" " + trace.source.split(" ")[1]
                                                                       if trace.source.startswith("Chrome") else "")), "text")
             ds("import/options", _fixed(options), "text")
+            ds("import/domains", _fixed(domain_rule), "text")
             ds("import/misaligned", np.int64(built["misaligned"]), "1")
             ds("import/merged_segments", np.int64(built["merged"]), "1")
             ds("import/iterations_per_rank", np.array(built["iterations"], np.int64), "1")
@@ -348,7 +392,7 @@ def write_imported(trace, built, output, source_path, force=False, options=""):
             ds("topology/hostname", _fixed(hosts, 64), "text")
             ds("topology/node_index", node_index, "1")
             ds("topology/ranks_on_node", np.array([hosts.count(h) for h in hosts], np.int32), "1")
-            ds("topology/contention_domain", node_index.copy(), "1")
+            ds("topology/contention_domain", domain, "1")
             ds("topology/clock_offset", np.zeros(p), "s")
             ds("topology/clock_offset_error", np.zeros(p), "s")
             ds("timeline/events", ev, "s")

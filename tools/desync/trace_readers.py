@@ -58,7 +58,8 @@ class Messages:
 class Trace:
     """ranks: P; regions[r] = (begin [n] s, end [n] s, name index [n]) sorted by begin; names:
     region names; mpi[name index]: an MPI routine (paradigm MPI, or a name of the form MPI_*);
-    messages: Messages; resolution: the clock's tick in s; hostnames[r]; source: what was read."""
+    messages: Messages; resolution: the clock's tick in s; hostnames[r] (hosts_known: from the
+    trace, e.g. OTF2's system tree; else a placeholder per rank); source: what was read."""
 
     def __init__(self, ranks, source):
         self.ranks = ranks
@@ -68,6 +69,7 @@ class Trace:
         self.messages = Messages()
         self.resolution = 1e-9
         self.hostnames = ["rank%d" % r for r in range(ranks)]
+        self.hosts_known = False
 
     def name_index(self, name, mpi=None):
         if not hasattr(self, "_index"):
@@ -226,6 +228,7 @@ def read_otf2(anchor):
         offset = int(clock.global_offset) if clock else 0
         tr.resolution = tick
         tr.hostnames = [_host_of(g) for g in groups]
+        tr.hosts_known = True
         world = _comm_members(defs, rank_of_group, groups)
         begin = [array.array("d") for _ in groups]
         end = [array.array("d") for _ in groups]

@@ -4,7 +4,13 @@ Wavefront of step k: the line (rank, time rank r finished step k), where a rank 
 at its iteration's latest event. Fitted by least squares (scipy.stats.linregress) of rank against
 time: slope in ranks/s with the correlation coefficient r (a steep front, large |slope|, means a
 small skew); amplitude = latest - earliest finish over the ranks (the skew). Piecewise: one fit per
-contention domain (/topology/contention_domain) with at least 3 ranks. The slowest rank of step k
+contention domain (/topology/contention_domain) with at least 3 ranks.
+Topology-true (issue 29, item 4), where the file records its communication graph (comm_graph.py):
+the same fit with each rank's hop distance (edges either way) from the step's earliest rank in
+place of its rank number: slope in hops/s, r_hops, origin_rank. On an open chain of next
+neighbours, from rank 0, the two fits agree; on a periodic ring (rank P - 1 is one hop from rank
+0), a 2D/3D process grid (hops: the Manhattan distance) or an SpMV partner list only the hop fit
+measures how far the front travels. The slowest rank of step k
 is the one that finishes it last; its position over the steps shows where the front's tail
 travels.
 
@@ -30,6 +36,7 @@ The `wavefront` subcommand is view_commands/wavefront.py.
 import numpy as np
 from scipy import stats
 
+from .comm_graph import hops_from, send_graph
 from .errors import DesyncError
 from .h5file import read_per_rank
 from .idle import idle_times
@@ -51,11 +58,38 @@ def front(t, ranks):
     return {"slope_ranks_per_s": float(fit.slope), "r": float(fit.rvalue), "amplitude_s": float(np.ptp(t[ok]))}
 
 
-def wavefronts(finish, ranks, iterations, domains=None, steps=None):
+class HopFits:
+    """The hop fit of a step's finish times on a communication graph (module doc); the hop
+    distances from each origin are computed once."""
+
+    def __init__(self, graph):
+        self.graph, self.hops = graph, {}
+
+    def __call__(self, t, ranks):
+        """{slope_hops_per_s, r_hops, origin_rank} of finish times t[i] of ranks[i], or {}."""
+        ranks = np.asarray(ranks)
+        ok = np.isfinite(t)
+        if ok.sum() < 3 or np.ptp(t[ok]) == 0:
+            return {}
+        origin = int(ranks[ok][np.argmin(t[ok])])
+        if origin not in self.hops:
+            self.hops[origin] = hops_from(self.graph, origin, directed=False)
+        h = self.hops[origin][ranks[ok]]
+        reach = np.isfinite(h)
+        if reach.sum() < 3 or np.ptp(h[reach]) == 0:
+            return {}
+        fit = stats.linregress(t[ok][reach], h[reach])
+        return {"slope_hops_per_s": float(fit.slope), "r_hops": float(fit.rvalue), "origin_rank": origin}
+
+
+def wavefronts(finish, ranks, iterations, domains=None, steps=None, graph=None):
     """finish[p, n]: when rank p finished iteration n. steps: deck iteration numbers to report
-    (default: 5 evenly spread). Returns per-step fronts, the median over all steps and the
-    slowest rank of every step."""
+    (default: 5 evenly spread); graph: the communication graph (comm_graph.send_graph), for the
+    hop fits. Returns per-step fronts, the median over all steps and the slowest rank of every
+    step."""
+    hop_fit = HopFits(graph) if graph is not None else (lambda t, r: {})
     per_step = [front(finish[:, n], ranks) for n in range(finish.shape[1])]
+    per_step = [dict(f, **hop_fit(finish[:, n], ranks)) if f else f for n, f in enumerate(per_step)]
     good = [f for f in per_step if f]
     if steps is None:
         steps = [int(iterations[i]) for i in np.linspace(0, len(iterations) - 1, min(5, len(iterations))).astype(int)]
@@ -71,12 +105,16 @@ def wavefronts(finish, ranks, iterations, domains=None, steps=None):
                 sel = np.asarray(domains) == dom
                 f = front(finish[sel, n], np.asarray(ranks)[sel])
                 if f:
-                    entry["per_domain"][str(dom)] = f
+                    entry["per_domain"][str(dom)] = dict(f, **hop_fit(finish[sel, n], np.asarray(ranks)[sel]))
         out["steps"].append(entry)
     if good:
         out["median_slope_ranks_per_s"] = float(np.median([f["slope_ranks_per_s"] for f in good]))
         out["median_abs_r"] = float(np.median([abs(f["r"]) for f in good]))
         out["median_amplitude_s"] = float(np.median([f["amplitude_s"] for f in good]))
+        hop = [f["slope_hops_per_s"] for f in good if "slope_hops_per_s" in f]
+        if hop:
+            out["median_slope_hops_per_s"] = float(np.median(hop))
+            out["median_abs_r_hops"] = float(np.median([abs(f["r_hops"]) for f in good if "r_hops" in f]))
     last = np.where(np.isfinite(finish), finish, -np.inf)
     out["slowest_rank"] = [int(ranks[i]) for i in np.argmax(last, axis=0)]
     return out
@@ -195,7 +233,7 @@ def analyse(f, steps=None, samples=200):
     finish = latest_event(tl.events)
     domains = read_per_rank(f, "topology/contention_domain")
     domains = None if domains is None else np.asarray(domains)[tl.ranks]
-    result = {"wavefront": wavefronts(finish, tl.ranks, tl.iterations, domains, steps)}
+    result = {"wavefront": wavefronts(finish, tl.ranks, tl.iterations, domains, steps, send_graph(f))}
     intervals = phase_intervals(tl)
     t0 = float(np.nanmin(tl.events))
     t1 = float(np.nanmax(tl.events))

@@ -17,7 +17,7 @@ import foreign_traces as ft
 from synthetic_files import add_messages, write_synthetic
 from view_helpers import run_view
 
-from desync import idle_waves  # noqa: E402
+from desync import idle_waves, wavefronts  # noqa: E402
 from desync.h5file import open_output  # noqa: E402
 
 DELAY = (0, 10, 5e-3)  # rank 0, iteration 10, 5 ms
@@ -108,21 +108,56 @@ class ImportKnownAnswers(unittest.TestCase):
         w = waves(out)
         self.assertTrue(all(len(x["points"]) < 3 for x in w.values()), w)
 
-    def test_wavefront_slope_is_the_stagger(self):
-        # 8 ranks, each 40 us behind its left neighbour and computing as long: a standing front of
-        # 1 / 40 us = 25000 ranks/s, which the wavefront fit must read from the imported trace
+    def front(self, fmt):
+        """The wavefront fit of a standing front imported from `fmt` (chrome or otf2): 8 ranks,
+        each 40 us behind its left neighbour and computing as long, in 4 domains of 2 ranks."""
         rows, msgs = ft.chain(8, 20, stagger=40e-6, drift=0.0)
-        path = os.path.join(self.tmp.name, "front.json")
-        ft.write_chrome(path, rows, msgs)
-        out = os.path.join(self.tmp.name, "front.h5")
-        code, _, err = run_view("import", path, "-o", out, "--iteration-region", "COMP", "--force")
+        if fmt == "chrome":
+            src = os.path.join(self.tmp.name, "front.json")
+            ft.write_chrome(src, rows, msgs)
+            region = "COMP"
+        else:
+            arch = os.path.join(self.tmp.name, "front_arch")
+            ft.write_otf2(arch, rows, msgs, hosts_per_node=4)
+            src, region = os.path.join(arch, "traces.otf2"), "timestep"
+        out = os.path.join(self.tmp.name, "front_%s.h5" % fmt)
+        code, stdout, err = run_view("import", src, "-o", out, "--iteration-region", region, "--domains", "2", "--force")
         self.assertEqual(code, 0, err)
-        js = os.path.join(self.tmp.name, "front_wavefront.json")
+        self.assertIn("contention domains: 4, 2 consecutive ranks%s per domain" % (" of a host" if fmt == "otf2" else ""),
+                      stdout)
+        js = os.path.join(self.tmp.name, "front_%s.json" % fmt)
         code, stdout, err = run_view("wavefront", out, "--json", js)
         self.assertEqual(code, 0, err)
         with open(js) as fh:
-            res = json.load(fh)
-        self.assertAlmostEqual(res["wavefront"]["median_slope_ranks_per_s"] / 25000.0, 1.0, delta=0.01, msg=stdout)
+            return json.load(fh), stdout
+
+    def test_wavefront_slope_is_the_stagger(self):
+        # a standing front of 1 / 40 us = 25000 ranks/s, which the wavefront fit must read from
+        # either format's imported trace; along the chain one rank is one hop (25000 hops/s); the
+        # concurrency counts per --domains domain (2 ranks each, both computing nearly always)
+        for fmt in ("chrome", "otf2"):
+            res, stdout = self.front(fmt)
+            w = res["wavefront"]
+            self.assertAlmostEqual(w["median_slope_ranks_per_s"] / 25000.0, 1.0, delta=0.01, msg=fmt + stdout)
+            self.assertAlmostEqual(w["median_slope_hops_per_s"] / 25000.0, 1.0, delta=0.01, msg=fmt + stdout)
+            self.assertEqual(sorted(res["concurrency"]), ["0", "1", "2", "3"], fmt)
+            self.assertTrue(all(c["ranks"] == 2 for c in res["concurrency"].values()), res["concurrency"])
+
+    def test_domains(self):
+        # OTF2: 2 ranks per host (3 hosts): one domain per host unless --domains says otherwise
+        src = os.path.join(self.otf2, "traces.otf2")
+        for extra, want in (([], [0, 0, 1, 1, 2, 2]), (["--domains", "1"], [0, 1, 2, 3, 4, 5]),
+                            (["--domains", "4"], [0, 0, 1, 1, 2, 2])):
+            out = self.imported("dom.h5", src, "--iteration-region", "timestep", *extra)
+            with h5py.File(out, "r") as f:
+                self.assertEqual(f["topology/contention_domain"][...].tolist(), want, extra)
+        listing = os.path.join(self.tmp.name, "domains.txt")
+        with open(listing, "w") as fh:
+            fh.write("0 0 0\n1 1 1\n")
+        out = self.imported("dom.h5", self.json, "--iteration-region", "COMP", "--domains", listing)
+        with h5py.File(out, "r") as f:
+            self.assertEqual(f["topology/contention_domain"][...].tolist(), [0, 0, 0, 1, 1, 1])
+            self.assertIn(b"--domains", f["import/domains"][()])
 
     def test_every_subcommand_runs_on_an_import(self):
         out = self.imported("all.h5", self.json, "--iteration-region", "COMP")
@@ -172,6 +207,14 @@ class ImportRoundTrip(unittest.TestCase):
             a, b = waves(src)["up"], waves(back)["up"]
             self.assertEqual([(p["distance"], p["iteration"]) for p in a["points"]],
                              [(p["distance"], p["iteration"]) for p in b["points"]])
+            # and the wavefront fits, along the rank numbers and along the graph (the source's
+            # from /comm partners, the import's from /messages: the same chain)
+            with open_output(src) as f:
+                wa = wavefronts.analyse(f)["wavefront"]
+            with open_output(back) as f:
+                wb = wavefronts.analyse(f)["wavefront"]
+            for key in ("median_slope_ranks_per_s", "median_slope_hops_per_s", "median_amplitude_s"):
+                self.assertAlmostEqual(wb[key] / wa[key], 1.0, delta=1e-3, msg=key)
 
 
 class ImportBadTraces(unittest.TestCase):
@@ -206,6 +249,12 @@ class ImportBadTraces(unittest.TestCase):
             self.expect_refused([os.path.join(arch, "traces.otf2"), "--iteration-region", "timestep"],
                                 "not a readable OTF2 archive")
             self.expect_refused([os.path.join(d, "missing.otf2"), "--iteration-region", "x"], "no such file")
+            self.expect_refused([good, "--iteration-region", "COMP", "--domains", "0"], "at least 1")
+            self.expect_refused([good, "--iteration-region", "COMP", "--domains", "two"], "neither a count")
+            short = os.path.join(d, "short.txt")
+            with open(short, "w") as fh:
+                fh.write("0 1\n")
+            self.expect_refused([good, "--iteration-region", "COMP", "--domains", short], "one domain number")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,74 @@ class Fronts(unittest.TestCase):
         self.assertEqual(w["slowest_rank"][5], 0)
 
 
+def graph(p, edges):
+    from scipy.sparse import csr_matrix
+    src, dst = zip(*edges)
+    return csr_matrix((np.ones(len(edges)), (src, dst)), shape=(p, p))
+
+
+class HopFronts(unittest.TestCase):
+    """Topology-true fits (issue 29, item 4): a front that spreads from one rank at V hops/s in a
+    periodic ring, a 2D process grid and an SpMV partner list (finish = n T + hops / V): the hop fit
+    reads V with r = 1 from the step's earliest rank; the rank-number fit cannot."""
+    V, T = 5e3, 1e-3
+
+    def fronts(self, p, edges, hops, origin):
+        finish = np.arange(6)[None, :] * self.T + np.asarray(hops, float)[:, None] / self.V
+        w = wavefronts(finish, np.arange(p), np.arange(6), steps=[2], graph=graph(p, edges))
+        s = w["steps"][0]
+        self.assertEqual(s["origin_rank"], origin)
+        self.assertAlmostEqual(s["slope_hops_per_s"] / self.V, 1.0, places=9)
+        self.assertAlmostEqual(s["r_hops"], 1.0, places=9)
+        self.assertAlmostEqual(w["median_slope_hops_per_s"] / self.V, 1.0, places=9)
+        return s
+
+    def test_periodic_ring(self):
+        # 8 ranks, partners +-1 mod 8, a front from rank 2: hops 2,1,0,1,2,3,4,3
+        p = 8
+        edges = [(r, (r + d) % p) for r in range(p) for d in (1, -1)]
+        hops = [min((r - 2) % p, (2 - r) % p) for r in range(p)]
+        s = self.fronts(p, edges, hops, 2)
+        self.assertLess(abs(s["r"]), 0.9, "along the rank numbers the ring's front is no line")
+
+    def test_2d_grid(self):
+        # a 4 x 3 stencil grid (rank = x + 4 y, open boundaries), a front from rank 0: Manhattan
+        nx, ny = 4, 3
+        edges = [(x + nx * y, x + dx + nx * (y + dy)) for y in range(ny) for x in range(nx)
+                 for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)) if 0 <= x + dx < nx and 0 <= y + dy < ny]
+        s = self.fronts(nx * ny, edges, [r % nx + r // nx for r in range(nx * ny)], 0)
+        self.assertNotAlmostEqual(s["slope_ranks_per_s"] / self.V, 1.0, places=1)
+
+    def test_spmv_partners(self):
+        # a band (+-1) and a far coupling 0 <-> 4: hops from rank 0 are 0,1,2,2,1,2,3,4
+        p = 8
+        edges = [(r, r + d) for r in range(p) for d in (-1, 1) if 0 <= r + d < p] + [(0, 4), (4, 0)]
+        self.fronts(p, edges, [0, 1, 2, 2, 1, 2, 3, 4], 0)
+
+    def test_an_open_chain_from_rank_0_gives_both_fits_alike(self):
+        p = 6
+        edges = [(r, r + 1) for r in range(p - 1)]  # sends one way only: hops count edges either way
+        s = self.fronts(p, edges, list(range(p)), 0)
+        self.assertAlmostEqual(s["slope_ranks_per_s"], s["slope_hops_per_s"], places=6)
+
+    def test_per_domain_fits_have_hops_too(self):
+        p = 8
+        edges = [(r, (r + d) % p) for r in range(p) for d in (1, -1)]
+        finish = np.arange(4)[None, :] * self.T + np.arange(p)[:, None] / self.V
+        w = wavefronts(finish, np.arange(p), np.arange(4), domains=np.array([0] * 4 + [1] * 4), steps=[1],
+                       graph=graph(p, edges))
+        dom = w["steps"][0]["per_domain"]
+        self.assertEqual((dom["0"]["origin_rank"], dom["1"]["origin_rank"]), (0, 4))
+        for f in dom.values():
+            self.assertAlmostEqual(f["slope_hops_per_s"] / self.V, 1.0, places=9)
+
+    def test_without_a_graph_no_hop_fit(self):
+        finish = np.arange(4)[None, :] * self.T + np.arange(5)[:, None] / self.V
+        w = wavefronts(finish, np.arange(5), np.arange(4), steps=[1])
+        self.assertNotIn("slope_hops_per_s", w["steps"][0])
+        self.assertNotIn("median_slope_hops_per_s", w)
+
+
 class Concurrency(unittest.TestCase):
     def test_counts_ranks_in_work_phases_per_domain(self):
         # 4 ranks over [0, 1) s: ranks 0 and 1 compute all the time (domain 0), rank 2 the first

@@ -1,7 +1,7 @@
 """`desync-view import TRACE -o FILE`: another program's trace (OTF2 archive or Chrome Trace Event
 JSON) in desync's layout, so that every subcommand runs on it (trace_import.py; issue 29, item 1)."""
 
-from ..trace_import import build, read_classes, write_imported
+from ..trace_import import build, contention_domains, read_classes, write_imported
 from ..trace_readers import read_trace
 
 
@@ -17,6 +17,9 @@ def register(sub):
     p.add_argument("--every", type=int, default=1, metavar="K", help="with --iteration-call: calls per iteration (1)")
     p.add_argument("--classes", metavar="FILE", help="lines `ROUTINE CLASS` overriding the MPI routine classes "
                    "(post, wait, sync, communication, work)")
+    p.add_argument("--domains", metavar="N|FILE", help="contention domains (a trace has hosts, not memory domains): "
+                   "N consecutive ranks of a host per domain, or a file of one domain number per rank "
+                   "(default: one domain per host)")
     p.set_defaults(func=run)
 
 
@@ -27,11 +30,14 @@ def run(args):
     opts = " ".join(x for x in (args.trace, "-o " + args.output,
                                 "--iteration-region " + args.iteration_region if args.iteration_region else "",
                                 "--iteration-call %s --every %d" % (args.iteration_call, args.every)
-                                if args.iteration_call else "") if x)
-    out = write_imported(trace, built, args.output, args.trace, args.force, opts)
+                                if args.iteration_call else "",
+                                "--domains " + args.domains if args.domains else "") if x)
+    out = write_imported(trace, built, args.output, args.trace, args.force, opts, args.domains)
     p, n, _ = built["events"].shape
     print("wrote %s: %d ranks x %d iterations from %s; phases %s; %d message events"
           % (out, p, n, trace.source, ", ".join(s for s, _ in built["slots"]), len(trace.messages)))
+    domain, rule = contention_domains(list(trace.hostnames), args.domains, trace.hosts_known)
+    print("contention domains: %d, %s" % (len(set(domain.tolist())), rule))
     if built["misaligned"]:
         print("note: %d of %d rank-iterations differ from the most common phase sequence (aligned to it; %d segments "
               "merged into an earlier phase): /import/misaligned" % (built["misaligned"], p * n, built["merged"]))

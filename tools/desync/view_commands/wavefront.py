@@ -31,13 +31,18 @@ def run(args):
 def report(result, path):
     w = result["wavefront"]
     lines = ["computational wavefronts in %s:" % path]
+    hops = lambda x: (", %.4g hops/s (r %.3f) from rank %d" % (x["slope_hops_per_s"], x["r_hops"], x["origin_rank"])  # noqa: E731
+                      if "slope_hops_per_s" in x else "")
     if "median_slope_ranks_per_s" in w:
-        lines.append("  all steps: median slope %.4g ranks/s, median |r| %.3f, median amplitude %.3g ms"
-                     % (w["median_slope_ranks_per_s"], w["median_abs_r"], w["median_amplitude_s"] * 1e3))
+        lines.append("  all steps: median slope %.4g ranks/s, median |r| %.3f%s, median amplitude %.3g ms"
+                     % (w["median_slope_ranks_per_s"], w["median_abs_r"],
+                        "; along the communication graph %.4g hops/s, median |r| %.3f"
+                        % (w["median_slope_hops_per_s"], w["median_abs_r_hops"]) if "median_slope_hops_per_s" in w else "",
+                        w["median_amplitude_s"] * 1e3))
     for s in w["steps"]:
-        lines.append("  step %d: slope %.4g ranks/s (r %.3f), amplitude %.3g ms%s"
-                     % (s["iteration"], s["slope_ranks_per_s"], s["r"], s["amplitude_s"] * 1e3,
-                        "".join("; domain %s %.4g ranks/s" % (d, v["slope_ranks_per_s"])
+        lines.append("  step %d: slope %.4g ranks/s (r %.3f)%s, amplitude %.3g ms%s"
+                     % (s["iteration"], s["slope_ranks_per_s"], s["r"], hops(s), s["amplitude_s"] * 1e3,
+                        "".join("; domain %s %.4g ranks/s%s" % (d, v["slope_ranks_per_s"], hops(v))
                                 for d, v in s.get("per_domain", {}).items())))
     lines.append("concurrency (ranks in %s at %s instants):" % ("+".join(result["work_phases"]) or "no work phase", result.get("samples", 200)))
     for d, c in result["concurrency"].items():
