@@ -161,10 +161,12 @@ def detect_iteration_call(trace):
     return None if best is None else best[0]
 
 
-def build(trace, region=None, call=None, every=1, classes=None):
+def build(trace, region=None, call=None, every=1, classes=None, release=False):
     """The timeline of the trace: {"events" [P, N, E], "event_names", "slots" [(phase, class)],
     "misaligned", "merged", "iterations" per rank before cutting to the common count,
-    "detected": the routine chosen when neither region nor call was given}."""
+    "detected": the routine chosen when neither region nor call was given}. release: drop each
+    rank's regions from the trace once read (an import's largest part; the trace keeps its
+    messages and hosts)."""
     detected = None
     if region is None and call is None:
         call = detected = detect_iteration_call(trace)
@@ -198,6 +200,8 @@ def build(trace, region=None, call=None, every=1, classes=None):
     ends = []  # [r]: the ends of rank r's iterations' segments, in order
     for r in range(trace.ranks):
         sb, se, sc = segments(trace, r, classes)
+        if release:
+            trace.regions[r] = None
         flat = []
         # segments are ordered and disjoint: those of [lo, hi) are a slice
         first = np.searchsorted(se, bounds[r][:n], side="right")
@@ -285,13 +289,20 @@ def supersequence(a, b):
     return tuple(out + list(a[i:]) + list(b[j:]))
 
 
-def phase_durations(ev, event_names):
-    """Durations [P, N, F] of the phases and then the iteration, by the rule every tool reads a
-    timeline with (phases.phase_intervals)."""
+def phase_stats(ev, event_names):
+    """Per rank the min, median and max over the iterations of each phase's duration and then the
+    iteration's [P, F, 3], by the rule every tool reads a timeline with
+    (phases.phase_intervals); one phase's durations at a time."""
     p, n, _ = ev.shape
     window = types.SimpleNamespace(ranks=np.arange(p), indices=np.arange(n), iterations=np.arange(n))
     tl = Timeline(ev, event_names, window, np.zeros(n, bool), None)
-    return np.stack([end - begin for begin, end in phase_intervals(tl, iteration=True).values()], axis=2)
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a phase no iteration of a rank has: NaN
+        for begin, end in phase_intervals(tl, iteration=True).values():
+            d = end - begin
+            out.append(np.stack([np.nanmin(d, 1), np.nanmedian(d, 1), np.nanmax(d, 1)], axis=1))
+    return np.stack(out, axis=1)
 
 
 def _fixed(strings, size=None):
@@ -342,20 +353,21 @@ def contention_domains(hosts, spec=None, hosts_known=True):
 
 def write_imported(trace, built, output, source_path, force=False, options="", domains=None):
     """Write the desync file of a built trace (docs/output.md; marked imported); domains: the
-    --domains choice (contention_domains)."""
+    --domains choice (contention_domains). Shifts built["events"] to the time origin in place."""
     output = os.path.abspath(output)
     if os.path.exists(output) and not force:
         raise DesyncError("%s exists; give another -o or --force to replace it" % output)
-    ev = built["events"].copy()
+    # The time origin: rank 0's first iteration (kept in /import/time_origin); shifted in place,
+    # as a copy would double the largest array of the import.
+    ev = built["events"]
     slots = built["slots"]
     p, n, _ = ev.shape
     origin = float(ev[0, 0, 0])
     ev -= origin
     phases = [s for s, _ in slots] + ["iteration"]
-    d = phase_durations(ev, built["event_names"])
+    stats = phase_stats(ev, built["event_names"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        stats = np.stack([np.nanmin(d, 1), np.nanmedian(d, 1), np.nanmax(d, 1)], axis=2)
         med = stats[:, :, 1]
         over = np.stack([np.nanmin(med, 0), np.nanmedian(med, 0), np.nanmax(med, 0)], axis=1)
     argmin = np.array([np.nanargmin(c) if np.isfinite(c).any() else -1 for c in med.T], np.int32)
@@ -425,24 +437,29 @@ def write_imported(trace, built, output, source_path, force=False, options="", d
 
 
 def _write_messages(f, trace, origin, p):
+    # One index (the rank's events in the order posted) and one column at a time: a trace's
+    # 10^6-10^7 message events are never copied whole more than once.
     m = trace.messages.arrays()
-    keep = (m["rank"] >= 0) & (m["rank"] < p)
-    m = {k: v[keep] for k, v in m.items()}
-    order = np.lexsort((m["post"], m["rank"]))  # per rank, in the order posted
-    m = {k: v[order] for k, v in m.items()}
-    count = np.bincount(m["rank"], minlength=p).astype(np.int64)
+    idx = np.flatnonzero((m["rank"] >= 0) & (m["rank"] < p))
+    idx = idx[np.lexsort((m["post"][idx], m["rank"][idx]))]
+    rank = m["rank"][idx]
+    count = np.bincount(rank, minlength=p).astype(np.int64)
     width = max(1, int(count.max()) if len(count) else 1)
     start = np.concatenate([[0], np.cumsum(count)[:-1]])
-    col = np.arange(len(m["rank"])) - start[m["rank"]]
+    col = np.arange(len(rank)) - start[rank]
     spec = {"peer": (np.int32, -1, "1"), "bytes": (np.int64, -1, "B"), "communicator": (np.int32, -1, "1"),
             "tag": (np.int32, -1, "1"), "send": (np.uint8, 0, "1"), "post": (np.float64, np.nan, "s"),
             "done": (np.float64, np.nan, "s")}
     g = f.create_group("messages")
     for k, (dtype, fill, units) in spec.items():
         a = np.full((p, width), fill, dtype)
-        v = m[k] - origin if k in ("post", "done") else m[k]
-        a[m["rank"], col] = v
+        v = m[k][idx]
+        if k in ("post", "done"):
+            v -= origin
+        a[rank, col] = v
+        del v
         g.create_dataset(k, data=a).attrs["units"] = _fixed(units)
+        del a
     g.create_dataset("count", data=count).attrs["units"] = _fixed("1")
     g.create_dataset("dropped", data=np.zeros(p, np.int64)).attrs["units"] = _fixed("1")
     g.create_dataset("outside_window", data=np.zeros(p, np.int64)).attrs["units"] = _fixed("1")

@@ -82,9 +82,10 @@ class Trace:
         return k
 
     def set_regions(self, r, begin, end, names):
+        """Rank r's regions sorted by begin: 20 bytes each (two float64 times, an int32 name)."""
         b = np.asarray(begin, float)
         order = np.argsort(b, kind="stable")
-        self.regions[r] = (b[order], np.asarray(end, float)[order], np.asarray(names, np.int64)[order])
+        self.regions[r] = (b[order], np.asarray(end, float)[order], np.asarray(names, np.int64)[order].astype(np.int32))
 
 
 def read_trace(path):
@@ -307,22 +308,28 @@ def read_otf2(anchor):
         # The ranks' master threads only, LOCATION_BATCH at a time, each batch through a reader of
         # its own: the library buffers a chunk of every open event file (1000 ranks at once held
         # a GiB of buffers), and a reader selects its locations once.
+        # A batch's ranks are complete when it is read: their regions are sorted into the trace
+        # then and the growing columns dropped, so that no more than a batch exists twice.
         refs = sorted(loc_rank)
         try:
             for k in range(0, len(refs), LOCATION_BATCH):
                 batch = refs[k:k + LOCATION_BATCH]
                 if k == 0:
                     read_events(trace, [defs.locations[x] for x in batch])
-                    continue
-                with otf2.reader.open(anchor) as again:
-                    read_events(again, [again.definitions.locations[x] for x in batch])
+                else:
+                    with otf2.reader.open(anchor) as again:
+                        read_events(again, [again.definitions.locations[x] for x in batch])
+                for r in (loc_rank[x] for x in batch):
+                    tr.set_regions(r, begin[r], end[r], name[r])
+                    begin[r] = end[r] = name[r] = None
         except Exception as exc:
             raise DesyncError("%s: the archive's events end early or are damaged (after %d events): %s"
                               % (anchor, seen[0], str(exc).splitlines()[0] if str(exc) else type(exc).__name__)) from None
         if seen[0] == 0:
             raise DesyncError("%s: the MPI locations have no events: nothing to import" % anchor)
         for r in range(tr.ranks):
-            tr.set_regions(r, begin[r], end[r], name[r])
+            if tr.regions[r] is None:  # a rank whose location was not read
+                tr.set_regions(r, [], [], [])
     return tr
 
 

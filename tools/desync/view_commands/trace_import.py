@@ -26,7 +26,7 @@ def register(sub):
 def run(args):
     trace = read_trace(args.trace)
     classes = read_classes(args.classes) if args.classes else None
-    built = build(trace, args.iteration_region, args.iteration_call, args.every, classes)
+    built = build(trace, args.iteration_region, args.iteration_call, args.every, classes, release=True)
     opts = " ".join(x for x in (args.trace, "-o " + args.output,
                                 "--iteration-region " + args.iteration_region if args.iteration_region else "",
                                 "--iteration-call %s --every %d" % (args.iteration_call, args.every)
