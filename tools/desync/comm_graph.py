@@ -44,6 +44,17 @@ def send_graph(f):
     return g
 
 
+def recv_partners(graph):
+    """[P, k]: the ranks each rank receives from (the senders of its in-edges), padded with -1, as
+    /comm/recv_partner lists them."""
+    g = graph.tocsc()
+    lists = [g.indices[g.indptr[r]:g.indptr[r + 1]] for r in range(g.shape[1])]
+    out = np.full((g.shape[1], max(1, max((len(x) for x in lists), default=1))), -1, np.int64)
+    for r, x in enumerate(lists):
+        out[r, :len(x)] = np.sort(x)
+    return out
+
+
 def hops_from(graph, source, directed=True):
     """Hops along send edges from rank `source` to every rank (inf where it cannot reach);
     directed=False: along edges either way (a distance between ranks, as a wavefront's)."""

@@ -12,11 +12,13 @@ iteration n (n = 0 is the window's first iteration):
   c[r, n]      = u[r, n] + the rank's injected delay in n (class delay, phase_classes.delay_phases:
                  busy work a rank really does, which no network removes); every other phase (post, wait, sync, pack, ...)
                  is communication and takes no time on the ideal network;
-  D(r, n)      = {r} + the ranks r receives from (/comm/recv_partner, ranks of the window); all
+  D(r, n)      = {r} + the ranks r receives from (/comm/recv_partner; without it, e.g. an
+                 imported trace, the senders of r's receives in /messages: comm_graph.py; ranks
+                 of the window); all
                  ranks when iteration n - 1 holds a global synchronization (a phase of class sync,
                  phase_classes.sync_phases: sync, barrier, global reductions, that happened on
                  some rank, or a collective workload), or when
-                 the file has no /comm;
+                 the file has neither;
   t[r, -1]     = 0 (every rank starts together);
   t[r, n]      = max_{q in D(r, n)} t[q, n - 1] + c[r, n]
                  (r's iteration n starts when it and its partners finished n - 1);
@@ -32,6 +34,7 @@ The `efficiency` subcommand is view_commands/efficiency.py.
 
 import numpy as np
 
+from .comm_graph import recv_partners, send_graph
 from .h5file import read_per_rank, to_scalar
 from .phase_classes import FALLBACK_DELAY, FALLBACK_SYNC, FALLBACK_WORK, delay_phases, sync_phases, work_phases
 from .phases import phase_intervals, valid
@@ -147,6 +150,11 @@ def analyse(f):
     # The file says it (root attribute `collective`); older files: the workloads known then.
     collective = bool(to_scalar(f.attrs["collective"])) if "collective" in f.attrs else workload in COLLECTIVE_WORKLOADS
     recv = read_per_rank(f, "comm/recv_partner", ndim=2)
+    source = "/comm/recv_partner"
+    if recv is None:
+        graph = send_graph(f)
+        recv = None if graph is None else recv_partners(graph)
+        source = "all ranks (no /comm, no /messages)" if recv is None else "/messages (the senders of each rank's receives)"
     dep = dependencies(tl.ranks, recv)
     glob = global_iterations(intervals, len(tl.iterations), collective, sync_phases(f))
     st = serialization_transfer(useful, replayed, dep, glob, span)
@@ -154,7 +162,7 @@ def analyse(f):
         result.update(st)
         result["replay"] = {
             "replayed_phases": result["work_phases"] + [p for p in delays if p in intervals],
-            "dependencies": "all ranks (no /comm)" if recv is None else "/comm/recv_partner",
+            "dependencies": source,
             "global_iterations": int(glob.sum()),
             "iterations": len(tl.iterations),
         }

@@ -15,7 +15,7 @@ from scipy.sparse import csr_matrix
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from desync.comm_graph import hops_from, ranks_per_hop, send_graph, wave_line  # noqa: E402
+from desync.comm_graph import hops_from, ranks_per_hop, recv_partners, send_graph, wave_line  # noqa: E402
 from synthetic_files import add_messages, write_synthetic  # noqa: E402
 
 
@@ -123,6 +123,13 @@ class SpmvPartners(unittest.TestCase):
         line = wave_line(h, 0, +1, range(self.P))
         self.assertEqual(line, [1, 2, 3])  # rank 4 is one hop from the source: another arm
         self.assertEqual(ranks_per_hop(h, line), 1.5)
+
+    def test_receive_partners_are_the_senders(self):
+        # /comm/recv_partner's layout from the graph (efficiency's dependencies of an import)
+        got = recv_partners(graph(self.P, self.EDGES))
+        self.assertEqual(got.shape, (self.P, 3))
+        self.assertEqual([sorted(int(q) for q in row if q >= 0) for row in got],
+                         [[1, 4], [0, 2], [1, 3], [2, 4], [0, 3, 5], [4, 6], [5, 7], [6]])
 
     def test_directed_edges(self):
         # rank 1 sends to 2 but 2 not to 1: an idle period travels only with the messages

@@ -17,7 +17,9 @@ import foreign_traces as ft
 from synthetic_files import add_messages, write_synthetic
 from view_helpers import run_view
 
-from desync import idle_waves, wavefronts  # noqa: E402
+from desync import efficiency, heatmap, idle_waves, wavefronts  # noqa: E402
+from desync.timeline import read_timeline  # noqa: E402
+from desync.window import select_window  # noqa: E402
 from desync.h5file import open_output  # noqa: E402
 
 DELAY = (0, 10, 5e-3)  # rank 0, iteration 10, 5 ms
@@ -106,6 +108,11 @@ class ImportKnownAnswers(unittest.TestCase):
     def test_lock_step_has_no_wave(self):
         out = self.imported("lock.h5", self.lockstep, "--iteration-region", "COMP")
         w = waves(out)
+        self.assertTrue(all(len(x["points"]) < 3 for x in w.values()), w)
+        rows, msgs = ft.chain(6, 30)
+        arch = os.path.join(self.tmp.name, "lockstep_arch")
+        ft.write_otf2(arch, rows, msgs)
+        w = waves(self.imported("lock_otf2.h5", os.path.join(arch, "traces.otf2"), "--iteration-region", "timestep"))
         self.assertTrue(all(len(x["points"]) < 3 for x in w.values()), w)
 
     def front(self, fmt):
@@ -215,6 +222,20 @@ class ImportRoundTrip(unittest.TestCase):
                 wb = wavefronts.analyse(f)["wavefront"]
             for key in ("median_slope_ranks_per_s", "median_slope_hops_per_s", "median_amplitude_s"):
                 self.assertAlmostEqual(wb[key] / wa[key], 1.0, delta=1e-3, msg=key)
+            # the POP efficiencies with serialization and transfer (the import's dependencies
+            # from the senders in /messages, the source's from /comm/recv_partner) and the heat
+            # map's idle matrix
+            got = {}
+            for name, path in (("src", src), ("back", back)):
+                with open_output(path) as f:
+                    tl = read_timeline(f, select_window(f))
+                    got[name] = (efficiency.analyse(f), heatmap.idle_minus_mean(tl)[0])
+            (ea, ha), (eb, hb) = got["src"], got["back"]
+            self.assertIn("/messages", eb["replay"]["dependencies"])
+            for key in ("load_balance", "communication_efficiency", "parallel_efficiency", "serialization_efficiency",
+                        "transfer_efficiency"):
+                self.assertAlmostEqual(eb[key], ea[key], delta=1e-6, msg=key)
+            np.testing.assert_allclose(hb[:, :n], ha[:, :n], atol=5e-9)
 
 
 class ImportBadTraces(unittest.TestCase):
