@@ -351,9 +351,11 @@ def contention_domains(hosts, spec=None, hosts_known=True):
     return np.array(values, np.int32), "from %s (--domains)" % os.path.abspath(spec)
 
 
-def write_imported(trace, built, output, source_path, force=False, options="", domains=None):
+def write_imported(trace, built, output, source_path, force=False, options="", domains=None, cores=None):
     """Write the desync file of a built trace (docs/output.md; marked imported); domains: the
-    --domains choice (contention_domains). Shifts built["events"] to the time origin in place."""
+    --domains choice (contention_domains); cores: --cores, the cores of each host (each rank's
+    process_cpuset becomes them, as desync records an unbound rank). Shifts built["events"] to
+    the time origin in place."""
     output = os.path.abspath(output)
     if os.path.exists(output) and not force:
         raise DesyncError("%s exists; give another -o or --force to replace it" % output)
@@ -405,6 +407,8 @@ def write_imported(trace, built, output, source_path, force=False, options="", d
             ds("topology/node_index", node_index, "1")
             ds("topology/ranks_on_node", np.array([hosts.count(h) for h in hosts], np.int32), "1")
             ds("topology/contention_domain", domain, "1")
+            if cores is not None:
+                ds("topology/process_cpuset", _fixed(["0-%d" % (cores - 1) if cores > 1 else "0"] * p), "text")
             ds("topology/clock_offset", np.zeros(p), "s")
             ds("topology/clock_offset_error", np.zeros(p), "s")
             ds("timeline/events", ev, "s")

@@ -150,6 +150,17 @@ class ImportKnownAnswers(unittest.TestCase):
             self.assertEqual(sorted(res["concurrency"]), ["0", "1", "2", "3"], fmt)
             self.assertTrue(all(c["ranks"] == 2 for c in res["concurrency"].values()), res["concurrency"])
 
+    def test_cores_give_the_contention_model(self):
+        # a trace names no cores, so the idle-wave contention model has none; --cores 2 (each
+        # host's 2 ranks on 2 cores: no contention) gives it, and on this core-bound chain it
+        # predicts the measured speed (one iteration per rank)
+        src = os.path.join(self.otf2, "traces.otf2")
+        plain = waves(self.imported("nocores.h5", src, "--iteration-region", "timestep"))["up"]
+        self.assertIn("unknown", plain["model"]["note"])
+        w = waves(self.imported("cores.h5", src, "--iteration-region", "timestep", "--cores", "2"))["up"]
+        self.assertEqual(w["model"]["cores"], 2.0)
+        self.assertAlmostEqual(w["model"]["measured_over_model"], 1.0, delta=0.05, msg=w["model"])
+
     def test_domains(self):
         # OTF2: 2 ranks per host (3 hosts): one domain per host unless --domains says otherwise
         src = os.path.join(self.otf2, "traces.otf2")
@@ -271,6 +282,7 @@ class ImportBadTraces(unittest.TestCase):
                                 "not a readable OTF2 archive")
             self.expect_refused([os.path.join(d, "missing.otf2"), "--iteration-region", "x"], "no such file")
             self.expect_refused([good, "--iteration-region", "COMP", "--domains", "0"], "at least 1")
+            self.expect_refused([good, "--iteration-region", "COMP", "--cores", "0"], "at least 1 core")
             self.expect_refused([good, "--iteration-region", "COMP", "--domains", "two"], "neither a count")
             short = os.path.join(d, "short.txt")
             with open(short, "w") as fh:

@@ -1,6 +1,7 @@
 """`desync-view import TRACE -o FILE`: another program's trace (OTF2 archive or Chrome Trace Event
 JSON) in desync's layout, so that every subcommand runs on it (trace_import.py; issue 29, item 1)."""
 
+from ..errors import DesyncError
 from ..trace_import import build, contention_domains, read_classes, write_imported
 from ..trace_readers import read_trace
 
@@ -20,10 +21,14 @@ def register(sub):
     p.add_argument("--domains", metavar="N|FILE", help="contention domains (a trace has hosts, not memory domains): "
                    "N consecutive ranks of a host per domain, or a file of one domain number per rank "
                    "(default: one domain per host)")
+    p.add_argument("--cores", type=int, metavar="C", help="cores per host (a trace does not say): each rank's "
+                   "/topology/process_cpuset becomes its host's C cores, which the idle-wave contention model needs")
     p.set_defaults(func=run)
 
 
 def run(args):
+    if args.cores is not None and args.cores < 1:
+        raise DesyncError("--cores %d: a host has at least 1 core" % args.cores)
     trace = read_trace(args.trace)
     classes = read_classes(args.classes) if args.classes else None
     built = build(trace, args.iteration_region, args.iteration_call, args.every, classes, release=True)
@@ -31,8 +36,9 @@ def run(args):
                                 "--iteration-region " + args.iteration_region if args.iteration_region else "",
                                 "--iteration-call %s --every %d" % (args.iteration_call, args.every)
                                 if args.iteration_call else "",
-                                "--domains " + args.domains if args.domains else "") if x)
-    out = write_imported(trace, built, args.output, args.trace, args.force, opts, args.domains)
+                                "--domains " + args.domains if args.domains else "",
+                                "--cores %d" % args.cores if args.cores is not None else "") if x)
+    out = write_imported(trace, built, args.output, args.trace, args.force, opts, args.domains, args.cores)
     p, n, _ = built["events"].shape
     print("wrote %s: %d ranks x %d iterations from %s; phases %s; %d message events"
           % (out, p, n, trace.source, ", ".join(s for s, _ in built["slots"]), len(trace.messages)))
