@@ -50,9 +50,6 @@ duration = 0.05
 """
 
 
-ALLOCATOR = "not recorded"  # /provenance/allocator of the runs (jemalloc: about 1.5x faster)
-
-
 def point(desync, platform, kernel, p, n, work):
     deck = os.path.join(work, "p%d_n%d.toml" % (p, n))
     out = os.path.join(work, "p%d_n%d.h5" % (p, n))
@@ -65,13 +62,12 @@ def point(desync, platform, kernel, p, n, work):
     total = time.monotonic() - t0
     if run.returncode != 0:
         sys.exit("simulate_scaling: %d x %d failed:\n%s%s" % (p, n, run.stdout, run.stderr))
-    global ALLOCATOR
     with h5py.File(out, "r") as f:
         sim = float(f["simulation/wall_time"][()])
-        if "provenance/allocator" in f:
-            ALLOCATOR = f["provenance/allocator"][()].decode()
+        # the malloc the simulator ran on (jemalloc: 1.5-2.5x faster; docs/method.md 26)
+        malloc = f["provenance/allocator"][()].decode() if "provenance/allocator" in f else "not recorded"
     os.remove(out)
-    return sim, total
+    return sim, total, malloc
 
 
 def main():
@@ -86,13 +82,13 @@ def main():
     args = ap.parse_args()
     ranks = [int(x) for x in args.ranks.split(",") if x]
     iters = [int(x) for x in args.iterations.split(",") if x]
-    rows = []
+    rows, malloc = [], "not recorded"
     with tempfile.TemporaryDirectory() as work:
         print("%8s %6s %12s %12s %22s %20s" % ("ranks", "iters", "simulation", "command", "us per rank-iteration",
                                                "rank-iterations/s"))
         for p in ranks:
             for n in iters:
-                sim, total = point(args.desync, args.platform, args.kernel, p, n, work)
+                sim, total, malloc = point(args.desync, args.platform, args.kernel, p, n, work)
                 rows.append((p, n, sim, total))
                 rate = p * n / sim if sim > 0 else float("inf")
                 goal = ""
@@ -106,11 +102,11 @@ def main():
             print("fit: simulation wall ~ P^%.2f N^%.2f (1.00 = linear)" % (coef[0], coef[1]))
         for spec in [s for s in args.full.split(",") if s]:
             p, n = (int(x) for x in spec.lower().split("x"))
-            sim, total = point(args.desync, args.platform, args.kernel, p, n, work)
+            sim, total, malloc = point(args.desync, args.platform, args.kernel, p, n, work)
             target = TARGETS.get((p, n))
             verdict = "" if target is None else ("  target %.0f s: %s" % (target, "met" if total < target else "MISSED"))
             print("full %d x %d: simulation %.1f s, command %.1f s%s" % (p, n, sim, total, verdict), flush=True)
-    print("malloc: %s" % ALLOCATOR)
+    print("malloc: %s" % malloc)
     return 0
 
 

@@ -85,7 +85,7 @@ class Trace:
         """Rank r's regions sorted by begin: 20 bytes each (two float64 times, an int32 name)."""
         b = np.asarray(begin, float)
         order = np.argsort(b, kind="stable")
-        self.regions[r] = (b[order], np.asarray(end, float)[order], np.asarray(names, np.int64)[order].astype(np.int32))
+        self.regions[r] = (b[order], np.asarray(end, float)[order], np.asarray(names, np.int32)[order])
 
 
 def read_trace(path):

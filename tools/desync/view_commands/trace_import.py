@@ -2,7 +2,8 @@
 JSON) in desync's layout, so that every subcommand runs on it (trace_import.py; issue 29, item 1)."""
 
 from ..errors import DesyncError
-from ..trace_import import build, contention_domains, read_classes, write_imported
+from ..trace_import import build, read_classes
+from ..trace_output import contention_domains, write_imported
 from ..trace_readers import read_trace
 
 
@@ -30,6 +31,7 @@ def run(args):
     if args.cores is not None and args.cores < 1:
         raise DesyncError("--cores %d: a host has at least 1 core" % args.cores)
     trace = read_trace(args.trace)
+    domains = contention_domains(list(trace.hostnames), args.domains, trace.hosts_known)  # refused before the work
     classes = read_classes(args.classes) if args.classes else None
     built = build(trace, args.iteration_region, args.iteration_call, args.every, classes, release=True)
     opts = " ".join(x for x in (args.trace, "-o " + args.output,
@@ -38,12 +40,11 @@ def run(args):
                                 if args.iteration_call else "",
                                 "--domains " + args.domains if args.domains else "",
                                 "--cores %d" % args.cores if args.cores is not None else "") if x)
-    out = write_imported(trace, built, args.output, args.trace, args.force, opts, args.domains, args.cores)
+    out = write_imported(trace, built, args.output, args.trace, args.force, opts, domains, args.cores)
     p, n, _ = built["events"].shape
     print("wrote %s: %d ranks x %d iterations from %s; phases %s; %d message events"
           % (out, p, n, trace.source, ", ".join(s for s, _ in built["slots"]), len(trace.messages)))
-    domain, rule = contention_domains(list(trace.hostnames), args.domains, trace.hosts_known)
-    print("contention domains: %d, %s" % (len(set(domain.tolist())), rule))
+    print("contention domains: %d, %s" % (len(set(domains[0].tolist())), domains[1]))
     if built["misaligned"]:
         print("note: %d of %d rank-iterations differ from the most common phase sequence (aligned to it; %d segments "
               "merged into an earlier phase): /import/misaligned" % (built["misaligned"], p * n, built["merged"]))
