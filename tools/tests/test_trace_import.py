@@ -281,6 +281,19 @@ class ImportBadTraces(unittest.TestCase):
             self.expect_refused([os.path.join(arch, "traces.otf2"), "--iteration-region", "timestep"],
                                 "not a readable OTF2 archive")
             self.expect_refused([os.path.join(d, "missing.otf2"), "--iteration-region", "x"], "no such file")
+            # an archive of a GPU stream only: no MPI process
+            import otf2
+            gpu = os.path.join(d, "gpu_only")
+            with otf2.writer.open(gpu, timer_resolution=1_000_000_000) as trace:
+                defs = trace.definitions
+                g = defs.location_group("GPU 0", location_group_type=otf2.LocationGroupType.ACCELERATOR,
+                                        system_tree_parent=defs.system_tree_node("node0", class_name="node"))
+                loc = defs.location("stream", type=otf2.LocationType.GPU, group=g)
+                kernel = defs.region("kernel", paradigm=otf2.Paradigm.CUDA, region_role=otf2.RegionRole.FUNCTION)
+                w = trace.event_writer_from_location(loc)
+                w.enter(10, kernel)
+                w.leave(20, kernel)
+            self.expect_refused([os.path.join(gpu, "traces.otf2"), "--iteration-region", "kernel"], "no MPI locations")
             self.expect_refused([good, "--iteration-region", "COMP", "--domains", "0"], "at least 1")
             self.expect_refused([good, "--iteration-region", "COMP", "--cores", "0"], "at least 1 core")
             self.expect_refused([good, "--iteration-region", "COMP", "--domains", "two"], "neither a count")
