@@ -27,6 +27,7 @@
 #include "matrix/sell_matrix.hpp"
 #include "matrix/stencil5.hpp"
 #include "workloads/chebfd/chebfd.hpp"
+#include "workloads/chebfd/chebfd_element_kernels.hpp"
 #include "workloads/chebfd/chebfd_kernels.hpp"
 #include "workloads/chebfd/chebfd_sell_kernels.hpp"
 #include "record/memory_domain.hpp"
@@ -43,6 +44,7 @@ constexpr bool one_thread_rows = compat::default_memory_host_accessible;
 
 struct Times {
   double crs = 1e300, sell = 1e300, triad = 1e300;
+  double crs_item = 1e300, sell_item = 1e300;  // a device's kernels under the host's mapping (an item per thread)
 };
 
 struct Result {
@@ -57,17 +59,34 @@ Times fused_times(const chebfd::Fused<double, false>& f, const SellMatrix<double
   Kokkos::parallel_for("desync::bench::init", RangePolicy(0, tm), triad::Init{ta, tb, tc, td, 0});
   Kokkos::fence();
   std::vector<double> sums(f.value_count), scratch(f.value_count);
+  // The kernels as the workload runs them: on a device an element (row, column) per thread
+  // (chebfd_element_kernels.hpp), on the host a row per thread.
+  constexpr bool device = chebfd::block_mapping_for<Space> == chebfd::BlockMapping::element_per_thread;
+  chebfd::ColumnSums<Space> cs;
+  if constexpr (device) cs = chebfd::ColumnSums<Space>(nb, 1);
+  const auto rows = static_cast<std::int64_t>(f.row_ptr.extent(0)) - 1;
   Times t;
   for (int k = 0; k < reps; ++k) {
     t.crs = std::min(t.crs, bench::best_time(1, [&] {
-      chebfd::reduce_fused<Space>("desync::chebfd::fused", 0, f.row_ptr.extent(0) - 1, f, sums.data(), scratch.data());
+      chebfd::fused_rows<Space>("desync::chebfd::fused", 0, rows, f, cs, sums.data(), scratch.data());
       Kokkos::fence();
     }));
     t.sell = std::min(t.sell, bench::best_time(1, [&] {
-      chebfd::reduce_sell_fused<double, false, Space>("desync::chebfd::fused", 0, s.chunks, s, f.value_count, f.u, f.w, f.x, 0,
-                                                      nb, st, sums.data(), scratch.data());
+      chebfd::fused_chunks<double, false, Space>("desync::chebfd::fused", 0, s.chunks, s, f.value_count, f.u, f.w, f.x, 0, nb, st,
+                                                 cs, sums.data(), scratch.data());
       Kokkos::fence();
     }));
+    if constexpr (device) {  // the host mapping on the device, for the comparison
+      t.crs_item = std::min(t.crs_item, bench::best_time(1, [&] {
+        chebfd::reduce_fused<Space>("desync::chebfd::fused_item", 0, rows, f, sums.data(), scratch.data());
+        Kokkos::fence();
+      }));
+      t.sell_item = std::min(t.sell_item, bench::best_time(1, [&] {
+        chebfd::reduce_sell_fused<double, false, Space>("desync::chebfd::fused_item", 0, s.chunks, s, f.value_count, f.u, f.w,
+                                                        f.x, 0, nb, st, sums.data(), scratch.data());
+        Kokkos::fence();
+      }));
+    }
     t.triad = std::min(t.triad, bench::best_time(1, [&] {
       Kokkos::parallel_for("desync::triad::stream", Kokkos::RangePolicy<Space, Kokkos::IndexType<Index>>(0, tm),
                            triad::Stream{ta, tb, tc, 3.0});
@@ -167,6 +186,11 @@ int main(int argc, char** argv) {
 #endif
       }
       line(threads, r.all, true);
+      if (r.all.crs_item < 1e300)
+        fmt::print("  {:>4} {:>8} item per thread (the host mapping, before issue 32): CRS/roof {:.3f}, SELL/roof {:.3f}; "
+                   "element per thread is {:.2f}x / {:.2f}x faster\n",
+                   nb, threads, r.bytes_crs / r.all.crs_item / r.all.triad, r.bytes_sell / r.all.sell_item / r.all.triad,
+                   r.all.crs_item / r.all.crs, r.all.sell_item / r.all.sell);
     }
     fmt::print("  roof: the step's bytes by the code-balance model over the triad bandwidth with the same threads\n");
     fmt::print("  goals: fused/composed >= 1.5 at nb = 1, >= 2 at nb >= 4; one thread: fused/roof >= 0.8\n");

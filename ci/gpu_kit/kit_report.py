@@ -161,6 +161,10 @@ def parse_bench(out, it):
             if len(f) >= 9 and f[1] != "1":
                 b[f"nb{f[0]}_crs_over_roof"] = float(f[-2])
                 b[f"nb{f[0]}_sell_over_roof"] = float(f[-1])
+        # a device build's kernels under the host mapping (an item per thread), measured beside
+        for m in re.finditer(r"^\s+(\d+)\s+\d+ item per thread .*?CRS/roof ([0-9.]+), SELL/roof ([0-9.]+)", text, re.M):
+            b[f"nb{m.group(1)}_crs_item_over_roof"] = float(m.group(2))
+            b[f"nb{m.group(1)}_sell_item_over_roof"] = float(m.group(3))
     elif it["name"] == "bench_stencil":
         grab("base_over_roofline", r"ratio base/roofline: " + NUM)
         grab("base_over_spmv", r"ratio base/spmv: " + NUM)

@@ -19,6 +19,7 @@
 #include "workloads/stencil/stencil_grid.hpp"
 #include "workloads/stencil/stencil_reference.hpp"
 #include "workloads/stencil/stencil_config.hpp"
+#include "workloads/stencil/stencil_sweep.hpp"
 
 namespace desync {
 namespace {
@@ -92,6 +93,34 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"weights", 17, "weights = [0.5, 0.1, 0.2, 0.05, 0.15]\nboundary = -2.0\n"},
                       Case{"ratio_whole_block", 21, "ratio = 0.7\n"}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+// The GPU's sweep mapping (a team per row run) forced on this build's space: bitwise the sweep
+// of a thread per run, on runs of a tiled 23 x 19 block (uneven tiles, a ghost zone of 1).
+TEST(StencilSweep, TeamPerRunIsBitwiseThreadPerRun) {
+  const std::int64_t wx = 25, wy = 21;
+  std::vector<RowRun> runs;
+  for (std::int32_t t0 : {1, 9, 17})  // tiles of 8 columns, the last one 7
+    for (std::int32_t j = 1; j < wy - 1; ++j) runs.push_back({j, t0, std::min<std::int32_t>(t0 + 8, static_cast<std::int32_t>(wx - 1))});
+  const RunView rv = runs_to_device(runs);
+  Vector x("x", static_cast<std::size_t>(wx * wy));
+  Kokkos::parallel_for("init", RangePolicy(0, wx * wy), StencilInit{x, wx, 0, 0, 1, 23, -1.0});
+  const StencilWeights w{0.4, 0.1, 0.2, 0.17, 0.13};
+  Vector by_thread("t", x.extent(0)), by_team("m", x.extent(0));
+  Kokkos::deep_copy(by_thread, 1e300);  // a sentinel: what no sweep writes
+  Kokkos::deep_copy(by_team, 1e300);
+  sweep_stencil<ExecSpace, SweepMapping::run_per_thread>(rv, x, by_thread, wx, w);
+  sweep_stencil<ExecSpace, SweepMapping::run_per_team>(rv, x, by_team, wx, w);
+  Kokkos::fence();
+  const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), by_thread);
+  const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), by_team);
+  std::int64_t differ = 0, updated = 0;
+  for (std::size_t p = 0; p < a.extent(0); ++p) {
+    differ += a(p) != b(p);
+    updated += a(p) != 1e300;
+  }
+  EXPECT_EQ(differ, 0);
+  EXPECT_EQ(updated, 23 * 19);  // every interior point, nothing else
+}
 
 TEST(StencilRecord, TimelineCompositesAndPartners) {
   const int size = comm_size(MPI_COMM_WORLD);

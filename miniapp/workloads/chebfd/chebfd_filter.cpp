@@ -86,6 +86,7 @@ Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c,
   x = Values<T>("desync::chebfd::x", static_cast<std::size_t>(rows) * static_cast<std::size_t>(c.ns));
   sums_.assign(static_cast<std::size_t>(blocks_) * np_ * value_count_, 0.0);
   partial_.assign(value_count_, 0.0);
+  if constexpr (block_mapping_for<ExecSpace> == BlockMapping::element_per_thread) col_sums_ = ColumnSums<ExecSpace>(nb_, Traits<T>::R);
 }
 
 template <class T>
@@ -149,8 +150,8 @@ void Filter<T>::product_split(const Values<T>& u, const Values<T>& w, int b, int
   halo_ex_.wait();
   mark(sw_wait_end);
   const std::size_t h = static_cast<std::size_t>(rows) * nb_;
-  if (init) reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, true>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
-  else reduce_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, slot(b, p), partial_.data());
+  if (init) remote_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, true>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, col_sums_, slot(b, p), partial_.data());
+  else remote_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, col_sums_, slot(b, p), partial_.data());
   mark(remote_end);
 }
 
@@ -160,20 +161,19 @@ void Filter<T>::fused(const Values<T>& u, const Values<T>& w, std::size_t x_off,
                       std::int64_t e0, double* out) {
   const char* label = Init ? "desync::chebfd::init" : "desync::chebfd::fused";
   if constexpr (Sell)
-    reduce_sell_fused<T, Init>(label, b0, e0, *sell_, value_count_, u, w, x, x_off, nb_, st, out, partial_.data());
+    fused_chunks<T, Init>(label, b0, e0, *sell_, value_count_, u, w, x, x_off, nb_, st, col_sums_, out, partial_.data());
   else
-    reduce_fused(label, b0, e0, Fused<T, Init>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st},
-                 out, partial_.data());
+    fused_rows(label, b0, e0, Fused<T, Init>{value_count_, full_.row_ptr, full_.col, full_.val, u, w, x, x_off, nb_, st},
+               col_sums_, out, partial_.data());
 }
 
 template <class T>
 template <bool Init, bool Sell>
 void Filter<T>::local_part(const Values<T>& u, const Values<T>& w, const Step& st, std::int64_t b0, std::int64_t e0) {
   if constexpr (Sell)
-    sell_local_part<T, Init>(b0, e0, *sell_, u, w, nb_, st);
+    local_chunks<T, Init>(b0, e0, *sell_, u, w, nb_, st);
   else
-    Kokkos::parallel_for("desync::chebfd::local", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)),
-                         LocalPart<T, Init>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st});
+    local_rows(b0, e0, LocalPart<T, Init>{local_.row_ptr, local_.col, local_.val, u, w, nb_, st});
 }
 
 template <class T>

@@ -21,6 +21,7 @@
 #include "loop/experiment_loop.hpp"
 #include "record/timeline.hpp"
 #include "workloads/chebfd/chebfd_coefficients.hpp"
+#include "workloads/chebfd/chebfd_element_kernels.hpp"
 #include "workloads/chebfd/chebfd_kernels.hpp"
 
 namespace desync::chebfd {
@@ -114,6 +115,7 @@ class Filter {
   HaloExchange<Values<T>> halo_ex_;
   Sums sums_;
   Sums partial_;  // one chunk's sums (PIPELINE with progress = "test")
+  ColumnSums<ExecSpace> col_sums_;  // the element mapping's workspace (a GPU build's kernels)
 };
 
 extern template class Filter<double>;

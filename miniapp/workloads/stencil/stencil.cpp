@@ -81,8 +81,7 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   const auto crs_sweep = [&](std::int64_t) { crs.apply(x, y); };
   const auto runs_sweep = [&](std::int64_t k) {
     const RunView& rk = runs[static_cast<std::size_t>(k)];
-    Kokkos::parallel_for("desync::stencil::sweep", Policy(0, static_cast<std::int64_t>(rk.extent(0))),
-                         StencilSweep{rk, x, y, grid.wx(), w});
+    sweep_stencil(rk, x, y, grid.wx(), w);
     ExecSpace().fence();
   };
   const std::function<void(std::int64_t)> sweep =

@@ -48,6 +48,48 @@ struct StencilSweep {
   }
 };
 
+// The GPU's mapping of the same sweep: a team per row run, its threads along the run, so that
+// consecutive threads update consecutive points (coalesced). A thread per run walks its row
+// alone and its neighbours read rows wx apart: on an H200 that sweep ran at 0.14 of the
+// roofline (docs/method.md section 28). Each point's update is the same expression, so both
+// mappings give the same bits.
+struct StencilSweepTeams {
+  Kokkos::View<const RowRun*, MemSpace> runs;
+  Vector in, out;
+  std::int64_t wx;
+  StencilWeights w;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const RowRun r = runs(team.league_rank());
+    const double* KOKKOS_RESTRICT x = in.data();
+    double* KOKKOS_RESTRICT y = out.data();
+    const std::int64_t row = static_cast<std::int64_t>(r.j) * wx;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, r.i0, r.i1), [&](std::int32_t i) {
+      const std::int64_t p = row + i;
+      y[p] = stencil_update(w, x[p], x[p - 1], x[p + 1], x[p - wx], x[p + wx]);
+    });
+  }
+};
+
+// Which mapping a space sweeps with, chosen at compile time by its memory (tests force either).
+enum class SweepMapping { run_per_thread, run_per_team };
+template <class Space>
+inline constexpr SweepMapping sweep_mapping_for =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? SweepMapping::run_per_thread
+                                                                                             : SweepMapping::run_per_team;
+
+// One sweep over the row runs, in -> out.
+template <class Space = ExecSpace, SweepMapping M = sweep_mapping_for<Space>>
+void sweep_stencil(const RunView& runs, const Vector& in, const Vector& out, std::int64_t wx, const StencilWeights& w) {
+  const auto n = static_cast<std::int64_t>(runs.extent(0));
+  if constexpr (M == SweepMapping::run_per_team)
+    Kokkos::parallel_for("desync::stencil::sweep", Kokkos::TeamPolicy<Space>(static_cast<int>(n), Kokkos::AUTO),
+                         StencilSweepTeams{runs, in, out, wx, w});
+  else
+    Kokkos::parallel_for("desync::stencil::sweep", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
+                         StencilSweep{runs, in, out, wx, w});
+}
+
 // Fills the whole padded array: interior points (own block and ghost zone) with their start
 // values, cells outside the global interior with the boundary value.
 struct StencilInit {

@@ -1,0 +1,224 @@
+// ChebFD's GPU mapping (workloads/chebfd/chebfd_element_kernels.hpp: a thread per element (row,
+// column), column sums per team) against the host's (a thread per row or chunk), forced on this
+// build's space so a host build runs the GPU's code path too: w and x bitwise the same, the dots
+// equal up to rounding, for the fused step (CRS and SELL-C-sigma, init and degree step, one launch
+// and two), and SPLIT-WAIT's local and remote parts. On a GPU build the element mapping is the
+// space's own and the comparison is against its item mapping on the same device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "matrix/local_matrix.hpp"
+#include "matrix/row_partition.hpp"
+#include "matrix/sell_matrix.hpp"
+#include "matrix/spin_chain.hpp"
+#include "matrix/split_matrix.hpp"
+#include "matrix/topological_insulator.hpp"
+#include "workloads/chebfd/chebfd_element_kernels.hpp"
+
+namespace desync {
+namespace {
+using chebfd::BlockMapping;
+constexpr BlockMapping item = BlockMapping::item_per_thread, element = BlockMapping::element_per_thread;
+
+template <class V>
+V filled(const std::string& name, std::size_t n, double seed) {
+  using T = typename V::non_const_value_type;
+  V v(name, n);
+  auto h = Kokkos::create_mirror_view(v);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double a = std::sin(seed + 0.37 * static_cast<double>(i)), b = std::cos(seed * 0.5 + 0.11 * static_cast<double>(i));
+    if constexpr (std::is_same_v<T, double>) h(i) = a;
+    else h(i) = T(a, b);
+  }
+  Kokkos::deep_copy(v, h);
+  return v;
+}
+
+template <class V>
+auto host(const V& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  using T = typename V::non_const_value_type;
+  return std::vector<T>(h.data(), h.data() + h.extent(0));
+}
+
+// The widest block the element mapping runs with on this space (teams of nb threads at least).
+int widest_block() {
+  for (int nb = 64; nb > 1; nb /= 2) {
+    try {
+      chebfd::ColumnSums<ExecSpace>(nb, 1);
+      return nb;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  return 1;
+}
+
+std::vector<int> widths() {
+  std::vector<int> out;
+  for (int nb : {1, 2, 3, 4, 8, 32})
+    if (nb <= widest_block()) out.push_back(nb);
+  return out;
+}
+
+// One kernel run under both mappings from the same u, w, x: fills w, x and the sums of each.
+struct Outcome {
+  std::vector<double> sums;
+  std::vector<double> w, x;  // as doubles (re, im for complex)
+};
+
+template <class T>
+std::vector<double> flat(const Values<T>& v) {
+  std::vector<double> out;
+  for (const T& e : host(v)) {
+    if constexpr (std::is_same_v<T, double>) out.push_back(e);
+    else out.insert(out.end(), {e.real(), e.imag()});
+  }
+  return out;
+}
+
+void expect_same(const Outcome& a, const Outcome& b, const std::string& what) {
+  EXPECT_EQ(a.w, b.w) << what;
+  EXPECT_EQ(a.x, b.x) << what;
+  ASSERT_EQ(a.sums.size(), b.sums.size()) << what;
+  for (std::size_t k = 0; k < a.sums.size(); ++k)
+    EXPECT_NEAR(a.sums[k], b.sums[k], 1e-12 * (1.0 + std::fabs(a.sums[k]))) << what << ", slot " << k;
+}
+
+// Runs f(u, w, x, sums, out, scratch) on fresh copies of the same data under mapping M.
+template <class T, class F>
+Outcome run(const LocalMatrix<T>& m, int nb, F&& f) {
+  constexpr int R = chebfd::Traits<T>::R;
+  const std::size_t rows = static_cast<std::size_t>(m.rows), cols = rows + static_cast<std::size_t>(m.halo());
+  const Values<T> u = filled<Values<T>>("u", cols * nb, 2.0);
+  const Values<T> w = filled<Values<T>>("w", rows * nb, 3.0);
+  const Values<T> x = filled<Values<T>>("x", rows * nb, 4.0);
+  const chebfd::ColumnSums<ExecSpace> sums(nb, R);
+  Outcome o;
+  o.sums.assign(static_cast<std::size_t>((R + 1) * nb), 0.0);
+  std::vector<double> scratch(o.sums.size());
+  f(u, w, x, sums, o.sums.data(), scratch.data());
+  Kokkos::fence();
+  o.w = flat(w);
+  o.x = flat(x);
+  return o;
+}
+
+template <class T, bool Init>
+void fused_crs_agrees(const LocalMatrix<T>& m, int nb) {
+  const unsigned vc = static_cast<unsigned>((chebfd::Traits<T>::R + 1) * nb);
+  const chebfd::Step st{0.7, -0.2, 0.3, 0.1};
+  const std::int64_t rows = m.rows, half = rows / 2;
+  auto step = [&](auto mapping, bool two_launches) {
+    return run(m, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
+      const chebfd::Fused<T, Init> f{vc, m.row_ptr, m.col, m.val, u, w, x, 0, nb, st};
+      constexpr BlockMapping M = decltype(mapping)::value;
+      if (two_launches) {  // PIPELINE's chunks: the second adds into out
+        chebfd::fused_rows<ExecSpace, M>("test", 0, half, f, sums, out, scratch);
+        chebfd::fused_rows<ExecSpace, M>("test", half, rows, f, sums, out, scratch);
+      } else {
+        chebfd::fused_rows<ExecSpace, M>("test", 0, rows, f, sums, out, scratch);
+      }
+    });
+  };
+  const std::string what = "CRS fused, nb = " + std::to_string(nb) + (Init ? ", init" : ", step");
+  const Outcome ref = step(std::integral_constant<BlockMapping, item>{}, false);
+  expect_same(ref, step(std::integral_constant<BlockMapping, element>{}, false), what);
+  expect_same(ref, step(std::integral_constant<BlockMapping, element>{}, true), what + ", two launches");
+}
+
+template <class T, bool Init>
+void fused_sell_agrees(const LocalMatrix<T>& m, int nb, int c, int sigma) {
+  const unsigned vc = static_cast<unsigned>((chebfd::Traits<T>::R + 1) * nb);
+  const chebfd::Step st{0.7, -0.2, 0.3, 0.1};
+  const SellMatrix<T> s = make_sell(m.row_ptr, m.col, m.val, m.rows, c, sigma, "test");
+  auto step = [&](auto mapping) {
+    return run(m, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
+      chebfd::fused_chunks<T, Init, ExecSpace, decltype(mapping)::value>("test", 0, s.chunks, s, vc, u, w, x, 0, nb, st, sums, out,
+                                                                         scratch);
+    });
+  };
+  expect_same(step(std::integral_constant<BlockMapping, item>{}), step(std::integral_constant<BlockMapping, element>{}),
+              "SELL-" + std::to_string(c) + "-" + std::to_string(sigma) + " fused, nb = " + std::to_string(nb));
+}
+
+// SPLIT-WAIT: local part, then remote part and tail; CRS or SELL for the local part.
+template <class T, bool Init>
+void split_agrees(const LocalMatrix<T>& m, int nb, bool sell) {
+  const unsigned vc = static_cast<unsigned>((chebfd::Traits<T>::R + 1) * nb);
+  const chebfd::Step st{0.7, -0.2, 0.3, 0.1};
+  const LocalRemote<T> parts = split_local_remote(m, "test");
+  const SellMatrix<T> s = make_sell(parts.local.row_ptr, parts.local.col, parts.local.val, m.rows, 8, 16, "test");
+  const std::size_t h = static_cast<std::size_t>(m.rows) * nb;
+  auto step = [&](auto mapping) {
+    constexpr BlockMapping M = decltype(mapping)::value;
+    return run(m, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
+      if (sell)
+        chebfd::local_chunks<T, Init, ExecSpace, M>(0, s.chunks, s, u, w, nb, st);
+      else
+        chebfd::local_rows<ExecSpace, M>(0, m.rows, chebfd::LocalPart<T, Init>{parts.local.row_ptr, parts.local.col, parts.local.val, u, w, nb, st});
+      chebfd::remote_rows<ExecSpace, M>(
+          "test", 0, m.rows,
+          chebfd::RemoteTail<T, Init>{vc, parts.remote.row_ptr, parts.remote.col, parts.remote.val, u, w, x, 0, h, nb, st}, sums, out,
+          scratch);
+    });
+  };
+  expect_same(step(std::integral_constant<BlockMapping, item>{}), step(std::integral_constant<BlockMapping, element>{}),
+              std::string("SPLIT-WAIT ") + (sell ? "SELL" : "CRS") + ", nb = " + std::to_string(nb));
+}
+
+struct Matrices {
+  LocalMatrix<double> spin;   // the middle rank of 3: a halo on both sides
+  LocalMatrix<Complex> topi;  // the last rank of 2
+  Matrices() {
+    SpinParams sp;
+    sp.sites = 10;
+    sp.up = 5;
+    const SpinChain chain(sp);
+    spin = build_local_matrix<double>(chain, partition_by_rows(chain.rows(), 3), 1);
+    TopiParams tp;
+    tp.block = {3, 2, 4};
+    tp.disorder = 0.5;
+    const TopologicalInsulator ti(tp);
+    topi = build_local_matrix<Complex>(ti, partition_by_rows(ti.rows(), 2), 1);
+  }
+};
+
+TEST(ChebfdElements, TeamsFitEveryTestedWidth) {
+  // Registered with 4 host threads (tests/CMakeLists.txt): teams of up to 4 on the host; a GPU's
+  // teams reach 1024.
+  const int widest = widest_block();
+  std::printf("element mapping: block widths up to %d on %s\n", widest, ExecSpace::name());
+  EXPECT_GE(widest, std::min(4, ExecSpace().concurrency()));
+  EXPECT_THROW(chebfd::ColumnSums<ExecSpace>(4096, 1), std::invalid_argument);  // no space has teams of 4096
+}
+
+TEST(ChebfdElements, FusedStepMatchesItemMapping) {
+  const Matrices mx;
+  for (int nb : widths()) {
+    fused_crs_agrees<double, false>(mx.spin, nb);
+    fused_crs_agrees<double, true>(mx.spin, nb);
+    fused_crs_agrees<Complex, false>(mx.topi, nb);
+    fused_crs_agrees<Complex, true>(mx.topi, nb);
+    for (auto [c, sigma] : std::vector<std::pair<int, int>>{{4, 16}, {32, 64}}) {
+      fused_sell_agrees<double, false>(mx.spin, nb, c, sigma);
+      fused_sell_agrees<Complex, true>(mx.topi, nb, c, sigma);
+    }
+  }
+}
+
+TEST(ChebfdElements, SplitWaitPartsMatchItemMapping) {
+  const Matrices mx;
+  for (int nb : widths())
+    for (bool sell : {false, true}) {
+      split_agrees<double, false>(mx.spin, nb, sell);
+      split_agrees<double, true>(mx.spin, nb, sell);
+      split_agrees<Complex, false>(mx.topi, nb, sell);
+    }
+}
+
+}  // namespace
+}  // namespace desync
