@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
         sink += pq + rr;
       }));
       t_triad = std::min(t_triad, bench::best_time(1, [&] {
-        Kokkos::parallel_for("desync::triad::stream", RangePolicy(0, tm), triad::Stream{ta, tb, tc, 3.0});
+        triad::stream_for("desync::triad::stream", tm, triad::Stream{ta, tb, tc, 3.0});
         Kokkos::fence();
       }));
     }

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     Vector a("desync::bench::a", n), b("desync::bench::b", n), c("desync::bench::c", n), d("desync::bench::d", 0);
     Kokkos::parallel_for("desync::bench::init", RangePolicy(0, n), triad::Init{a, b, c, d, 0});
     auto sweep = [&] {
-      Kokkos::parallel_for("desync::triad::stream", RangePolicy(0, n), triad::Stream{a, b, c, 3.0});
+      triad::stream_for("desync::triad::stream", n, triad::Stream{a, b, c, 3.0});
       Kokkos::fence();
     };
     constexpr int marks_per_iteration = 5;  // compute_begin/end, post_end, wait_end, sync_end

@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     Kokkos::parallel_for("desync::bench::init", RangePolicy(0, m), triad::Init{a, b, c, d, 0});
     Kokkos::fence();
     const double t_triad = bench::best_time(5, [&] {
-      Kokkos::parallel_for("desync::triad::stream", RangePolicy(0, m), triad::Stream{a, b, c, 3.0});
+      triad::stream_for("desync::triad::stream", m, triad::Stream{a, b, c, 3.0});
       Kokkos::fence();
     });
     const double bw_sweep = sweep_bytes * points / t_sweep,

@@ -23,20 +23,10 @@
 
 namespace {
 using namespace desync;
-// Launch shapes of the same triad, measured on a device beside the workload's kernel (issue 32:
-// the device triad moved 0.635 of what deep_copy moves; Kokkos 3.4's CUDA range launch picks the
-// smallest block of full theoretical occupancy, 64 threads on Hopper, and one element per thread).
-struct StreamBy4 {  // four elements per thread, n/4 apart (each of the four loads stays coalesced)
-  Vector a, b, c;
-  double s;
-  Index q;
-  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
-    for (int u = 0; u < 4; ++u) {
-      const Index j = i + u * q;
-      a(j) = b(j) + s * c(j);
-    }
-  }
-};
+// Launch shapes of the same triad, measured on a device beside the workload's (issue 32: Kokkos
+// 3.4's CUDA range launch of an element per thread picks the smallest block of full theoretical
+// occupancy, 64 threads on Hopper; on an H200 it moved 0.63 of what deep_copy moves, four
+// elements per thread (triad::stream_for, the workload's shape on a device) 1.65x that).
 struct StreamTeam {  // teams of 256 threads, 4 elements each, 256 apart
   Vector a, b, c;
   double s;
@@ -54,18 +44,13 @@ struct StreamTeam {  // teams of 256 threads, 4 elements each, 256 apart
 bool launch_shapes(const Vector& a, const Vector& b, const Vector& c, double s, Index n, int reps, double bytes, double t_default,
                    const std::function<bool()>& verified) {
   bool all = true;
-  const Index q = n / 4;
-  auto tail = [&] {  // the n % 4 last elements of StreamBy4
-    if (4 * q < n) Kokkos::parallel_for("desync::bench::triad_tail", RangePolicy(4 * q, n), triad::Stream{a, b, c, s});
-  };
   struct Shape {
     const char* name;
     std::function<void()> run;
   };
   const std::vector<Shape> shapes{
-      {"int32 index", [&] { Kokkos::parallel_for("desync::bench::triad_i32", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, static_cast<int>(n)), triad::Stream{a, b, c, s}); }},
+      {"element per thread", [&] { triad::stream_for<ExecSpace, triad::StreamShape::element_per_thread>("desync::bench::triad_range", n, triad::Stream{a, b, c, s}); }},
       {"256-thread blocks", [&] { Kokkos::parallel_for("desync::bench::triad_lb", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>, Kokkos::LaunchBounds<256, 8>>(0, n), triad::Stream{a, b, c, s}); }},
-      {"4 per thread", [&] { Kokkos::parallel_for("desync::bench::triad_by4", RangePolicy(0, q), StreamBy4{a, b, c, s, q}); tail(); }},
       {"teams of 256 x 4", [&] { Kokkos::parallel_for("desync::bench::triad_team", Kokkos::TeamPolicy<ExecSpace>(static_cast<int>((n + 1023) / 1024), 256), StreamTeam{a, b, c, s, n}); }},
   };
   for (const Shape& sh : shapes) {
@@ -105,7 +90,7 @@ int main(int argc, char** argv) {
     double t_kokkos = 1e300, t_omp = 1e300;
     for (int r = 0; r < reps; ++r) {
       t_kokkos = std::min(t_kokkos, bench::best_time(1, [&] {
-        Kokkos::parallel_for("desync::triad::stream", RangePolicy(0, n), triad::Stream{a, b, c, s});
+        triad::stream_for("desync::triad::stream", n, triad::Stream{a, b, c, s});  // the workload's launch
         Kokkos::fence();
       }));
       if constexpr (host_loop)
@@ -142,6 +127,8 @@ int main(int argc, char** argv) {
       fmt::print("  device copy  : {:8.3f} ms  {:7.2f} GB/s (Kokkos::deep_copy, 16 B per element)\n", 1e3 * t_copy,
                  1e-9 * 16.0 * static_cast<double>(n) / t_copy);
       fmt::print("  ratio triad/copy bandwidth: {:.3f}\n", (bytes / t_kokkos) / (16.0 * static_cast<double>(n) / t_copy));
+      // deep_copy(b, c) changed b: the start values again, so each shape's result can be checked
+      Kokkos::parallel_for("desync::bench::init", RangePolicy(0, n), triad::Init{a, b, c, d, 0});
       if (n < (Index{1} << 31))
         ok = launch_shapes(a, b, c, s, n, reps, bytes, t_kokkos, [&] { return triad_count_wrong(a, 0, cfg) == 0; }) && ok;
     }

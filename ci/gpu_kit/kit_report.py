@@ -144,6 +144,8 @@ def parse_bench(out, it):
     if it["name"] == "bench_triad":
         grab("triad_GBs", r"Kokkos triad\s*:\s*[0-9.]+ ms\s+([0-9.]+) GB/s")
         grab("copy_GBs", r"device copy\s*:\s*[0-9.]+ ms\s+([0-9.]+) GB/s")
+        for m in re.finditer(r"launch shape (.+?)\s*:\s*[0-9.]+ ms\s+([0-9.]+) GB/s", text):
+            b["shape_" + re.sub(r"\W+", "_", m.group(1).strip()) + "_GBs"] = float(m.group(2))
     elif it["name"] == "bench_spmv":
         grab("best_over_roofline_all", r"ratio best format/roofline by the model: " + NUM + r" \(1 thread.*?\), " + NUM, 2)
         grab("sell_over_crs_all", r"ratio SELL/CRS speed: " + NUM + r" \(1 thread\), " + NUM, 2)

@@ -67,6 +67,32 @@ TEST_P(TriadKernels, VerifierCountsEveryWrongElement) {
 INSTANTIATE_TEST_SUITE_P(AllKernels, TriadKernels,
                          ::testing::Values(TriadKernel::stream, TriadKernel::schoenauer, TriadKernel::divide));
 
+// The GPU's launch shape (four elements per thread, ceil(n/4) apart) forced on this build's space:
+// every element written once, the same values as an element per thread, for sizes that do and
+// do not divide by four (0 and 1 included).
+TEST(TriadShapes, FourPerThreadWritesEveryElementOnce) {
+  for (Index n : {0, 1, 2, 3, 4, 5, 7, 8, 1001}) {
+    Vector a("a", n), b("b", n), c("c", n), d("d", 0), count("count", n);
+    Kokkos::parallel_for("init", RangePolicy(0, n), triad::Init{a, b, c, d, 3});
+    Vector ref("ref", n);
+    triad::stream_for<ExecSpace, triad::StreamShape::element_per_thread>("ref", n, triad::Stream{ref, b, c, 2.5});
+    triad::stream_for<ExecSpace, triad::StreamShape::four_per_thread>("four", n, triad::Stream{a, b, c, 2.5});
+    struct Count {  // how often each element is visited
+      Vector count;
+      KOKKOS_INLINE_FUNCTION void operator()(Index i) const { count(i) += 1.0; }
+    };
+    triad::stream_for<ExecSpace, triad::StreamShape::four_per_thread>("count", n, Count{count});
+    Kokkos::fence();
+    const auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+    const auto hr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ref);
+    const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), count);
+    for (Index i = 0; i < n; ++i) {
+      EXPECT_EQ(ha(i), hr(i)) << "n = " << n << ", i = " << i;
+      EXPECT_EQ(hc(i), 1.0) << "n = " << n << ", i = " << i;
+    }
+  }
+}
+
 TEST(TriadModel, LocalSizesSplitTheGlobalSize) {
   TriadConfig cfg;
   cfg.global_size = 10;

@@ -11,7 +11,7 @@
 // memory, which at nb = 32 leaves 64-thread blocks: the fused step ran at 0.06 of the triad.
 // Here a thread keeps only its own column's R + 1 sums in registers (its k is fixed: the team
 // is m items of nb columns and strides by whole items), a team adds its threads' sums per
-// column in shared memory, and one small kernel adds the teams' sums in team order: a
+// column in shared memory, and one small kernel adds the teams' sums, a team per column: a
 // deterministic sum (the same launch, the same bits), not the host mapping's order.
 //
 // Every item's element sums its row's entries in CRS order, as the host kernels do, so w and x
@@ -147,6 +147,7 @@ class ColumnSums {
       throw std::invalid_argument("ChebFD's element mapping: block width " + std::to_string(nb) + " needs teams of " +
                                   std::to_string(team_) + " threads, this space allows " + std::to_string(limit));
     teams_ = std::max(1, 2 * Space().concurrency() / team_);  // two waves of resident teams
+    total_team_ = device ? 128 : 1;
     partial_ = Kokkos::View<double*, typename Space::memory_space>("desync::chebfd::team_sums",
                                                                    static_cast<std::size_t>(teams_) * slots_);
     total_ = Kokkos::View<double*, typename Space::memory_space>("desync::chebfd::column_sums", slots_);
@@ -161,7 +162,8 @@ class ColumnSums {
     const int teams = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(teams_, (items + m_ - 1) / m_)));
     const Teams<R, E> k{e, begin, end, nb_, m_, teams, slots_, partial_};
     Kokkos::parallel_for(label, Kokkos::TeamPolicy<Space>(teams, team_).set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes(team_))), k);
-    Kokkos::parallel_for("desync::chebfd::column_sums", Kokkos::RangePolicy<Space>(0, slots_), Total{partial_, total_, teams, slots_});
+    Kokkos::parallel_for("desync::chebfd::column_sums", Kokkos::TeamPolicy<Space>(slots_, std::min(team_, total_team_)),
+                         Total{partial_, total_, teams, slots_});
     Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(dst, slots_), total_);
     if (begin != 0)
       for (int s = 0; s < slots_; ++s) out[s] += scratch[s];
@@ -196,18 +198,21 @@ class ColumnSums {
       }
     }
   };
+  // partial's column `slot` summed by one team (a strided pass, then the team's tree): a
+  // sequential sum over 2 x 1000 teams cost 100-200 us of dependent loads per launch.
   struct Total {
     Kokkos::View<double*, typename Space::memory_space> partial, total;
     int teams, slots;
-    KOKKOS_INLINE_FUNCTION void operator()(int slot) const {
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+      const int slot = team.league_rank();
       double s = 0;
-      for (int l = 0; l < teams; ++l) s += partial(static_cast<std::size_t>(l) * slots + slot);
-      total(slot) = s;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, teams), [&](int l, double& acc) { acc += partial(static_cast<std::size_t>(l) * slots + slot); }, s);
+      Kokkos::single(Kokkos::PerTeam(team), [&] { total(slot) = s; });
     }
   };
-
  private:
-  int nb_ = 0, slots_ = 0, m_ = 1, team_ = 1, teams_ = 1;
+  int nb_ = 0, slots_ = 0, m_ = 1, team_ = 1, teams_ = 1, total_team_ = 1;
   Kokkos::View<double*, typename Space::memory_space> partial_, total_;
 };
 

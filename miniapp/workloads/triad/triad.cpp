@@ -33,16 +33,16 @@ Arrays make_arrays(const TriadConfig& cfg, int rank, int size) {
 }
 
 void sweep(const TriadConfig& cfg, const Arrays& x) {
-  const RangePolicy policy(0, static_cast<Index>(x.a.extent(0)));
+  const auto n = static_cast<Index>(x.a.extent(0));
   switch (cfg.kernel) {
     case TriadKernel::stream:
-      Kokkos::parallel_for("desync::triad::stream", policy, triad::Stream{x.a, x.b, x.c, cfg.scalar});
+      triad::stream_for("desync::triad::stream", n, triad::Stream{x.a, x.b, x.c, cfg.scalar});
       break;
     case TriadKernel::schoenauer:
-      Kokkos::parallel_for("desync::triad::schoenauer", policy, triad::Schoenauer{x.a, x.b, x.c, x.d});
+      triad::stream_for("desync::triad::schoenauer", n, triad::Schoenauer{x.a, x.b, x.c, x.d});
       break;
     case TriadKernel::divide:
-      Kokkos::parallel_for("desync::triad::divide", policy, triad::Divide{x.a, x.b, cfg.divides});
+      triad::stream_for("desync::triad::divide", n, triad::Divide{x.a, x.b, cfg.divides});
       break;
   }
   ExecSpace().fence();

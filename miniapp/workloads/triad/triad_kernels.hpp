@@ -52,4 +52,39 @@ struct Divide {
   KOKKOS_INLINE_FUNCTION void operator()(Index i) const { a(i) = divide_chain(b(i), n); }
 };
 
+// How a streaming kernel's elements are spread over a space's threads, chosen at compile time by
+// its memory (tests force either): an element per thread (host: OpenMP's static schedule hands
+// each thread one contiguous stretch), or on a GPU four elements per thread, ceil(n/4) apart.
+// Kokkos 3.4's CUDA range launch of an element per thread (64-thread blocks, the smallest of
+// full theoretical occupancy) moved 2.5 TB/s on an H200, 0.63 of deep_copy's 4.0; four per
+// thread moved 4.16 (bench_triad's launch shapes, docs/method.md section 28).
+enum class StreamShape { element_per_thread, four_per_thread };
+template <class Space>
+inline constexpr StreamShape stream_shape_for =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? StreamShape::element_per_thread
+                                                                                             : StreamShape::four_per_thread;
+
+// f(i) for i in [0, n), four per work item: i, i + q, i + 2q, i + 3q with q = ceil(n / 4), so
+// each of the four accesses of a warp stays one coalesced run.
+template <class F>
+struct FourPerThread {
+  F f;
+  Index n, q;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
+    for (Index j = i; j < n; j += q) f(j);
+  }
+};
+
+// Runs the element kernel f on [0, n) with the space's shape.
+template <class Space = ExecSpace, StreamShape S = stream_shape_for<Space>, class F>
+void stream_for(const char* label, Index n, const F& f) {
+  using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<Index>>;
+  if constexpr (S == StreamShape::four_per_thread) {
+    const Index q = (n + 3) / 4;
+    Kokkos::parallel_for(label, Policy(0, q), FourPerThread<F>{f, n, q});
+  } else {
+    Kokkos::parallel_for(label, Policy(0, n), f);
+  }
+}
+
 }  // namespace desync::triad
