@@ -187,4 +187,7 @@ if [ -f "$out/openmp/ref/reference.json" ] && [ -d "$out/cuda" ]; then
   cp "$out/openmp/ref/reference.json" "$out/cuda/ref/reference.json"
   log "the twin's deck results are the CUDA kit's reference (cuda/ref/reference.json)"
 fi
+if [ -d "$out/cuda" ] && [ ! -f "$out/cuda/ref/reference.json" ]; then
+  log "NOTE: the CUDA kit has no CPU reference (its decks will not be compared): ci/gpu_kit.sh both --chroot makes one"
+fi
 log "done in $((SECONDS - t0)) s; on the GPU node: <kit>/run_checks.sh OUTDIR"

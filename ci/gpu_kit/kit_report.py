@@ -228,6 +228,8 @@ def main():
     print(f"items: {s['passed']} of {s['items']} passed" + (f"; failed: {', '.join(s['failed'])}" if s["failed"] else ""))
     if reference:
         print("decks against the CPU reference: " + ", ".join(f"{v} {k}" for k, v in s["agreement_counts"].items() if v))
+    elif decks:
+        print("decks: NOT compared with the CPU: this kit has no reference (ci/gpu_kit.sh both --chroot makes one)")
     for b in benches:
         nums = {k: v for k, v in b.items() if k not in ("name", "variant", "passed", "table")}
         if not b["passed"]:

@@ -67,6 +67,11 @@ TEST_P(TriadKernels, VerifierCountsEveryWrongElement) {
 INSTANTIATE_TEST_SUITE_P(AllKernels, TriadKernels,
                          ::testing::Values(TriadKernel::stream, TriadKernel::schoenauer, TriadKernel::divide));
 
+struct Count {  // how often each element is visited (at namespace scope: nvcc names kernel functors)
+  Vector count;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const { count(i) += 1.0; }
+};
+
 // The GPU's launch shape (four elements per thread, ceil(n/4) apart) forced on this build's space:
 // every element written once, the same values as an element per thread, for sizes that do and
 // do not divide by four (0 and 1 included).
@@ -77,10 +82,6 @@ TEST(TriadShapes, FourPerThreadWritesEveryElementOnce) {
     Vector ref("ref", n);
     triad::stream_for<ExecSpace, triad::StreamShape::element_per_thread>("ref", n, triad::Stream{ref, b, c, 2.5});
     triad::stream_for<ExecSpace, triad::StreamShape::four_per_thread>("four", n, triad::Stream{a, b, c, 2.5});
-    struct Count {  // how often each element is visited
-      Vector count;
-      KOKKOS_INLINE_FUNCTION void operator()(Index i) const { count(i) += 1.0; }
-    };
     triad::stream_for<ExecSpace, triad::StreamShape::four_per_thread>("count", n, Count{count});
     Kokkos::fence();
     const auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
