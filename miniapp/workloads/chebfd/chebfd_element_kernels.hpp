@@ -35,55 +35,108 @@ inline constexpr BlockMapping block_mapping_for =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? BlockMapping::item_per_thread
                                                                                              : BlockMapping::element_per_thread;
 
-// The fused step's element (i, k) on CRS (Fused's fields): its R slots of eta_k and mu_k into s.
+// An element kernel is two calls: load(i, k) reads everything element (i, k) needs (the row's
+// product and the element's u, w, x) into registers, store(loaded, sums) writes w and x and adds
+// the element's eta_k (R slots) and mu_k to sums. The team loop loads two elements before it
+// stores either: a store of w or x may alias any later load of doubles, so a compiler keeps an
+// element's loads behind the previous element's stores; split, two rows' dependent chains
+// (row_ptr -> col -> u) are in flight at once.
+template <class T>
+struct Loaded {
+  T acc, u, w, x;     // the product (H u)_ik and the element's inputs (w, x not read by an init)
+  std::size_t e = 0;  // the element's index in the block
+  bool live = true;   // false: a SELL padding lane, nothing to store or add
+  bool has = true;    // RemoteElement: whether the row has remote entries
+};
+
+// The fused step's element (i, k) on CRS (Fused's fields).
 template <class T, bool Init>
 struct FusedElement {
+  using value_type = T;
   Fused<T, Init> f;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, int k, double* s) const {
+  KOKKOS_INLINE_FUNCTION Loaded<T> load(std::int64_t i, int k) const {
     const int nb = f.nb;
-    T acc = T(0.0);
-    for (std::size_t j = f.row_ptr(i); j < f.row_ptr(i + 1); ++j) acc += f.val(j) * f.u(static_cast<std::size_t>(f.col(j)) * nb + k);
-    const std::size_t e = static_cast<std::size_t>(i) * nb + k;
-    tail<T, Init>(f.s, acc, f.u(e), f.w(e), f.x(f.x_off + e), s, 0, 1);
+    Loaded<T> l;
+    l.acc = T(0.0);
+    for (std::size_t j = f.row_ptr(i); j < f.row_ptr(i + 1); ++j) l.acc += f.val(j) * f.u(static_cast<std::size_t>(f.col(j)) * nb + k);
+    l.e = static_cast<std::size_t>(i) * nb + k;
+    l.u = f.u(l.e);
+    if constexpr (!Init) {
+      l.w = f.w(l.e);
+      l.x = f.x(f.x_off + l.e);
+    }
+    return l;
+  }
+  KOKKOS_INLINE_FUNCTION void store(const Loaded<T>& l, double* s) const {
+    T w = l.w, x = l.x;
+    tail<T, Init>(f.s, l.acc, l.u, w, x, s, 0, 1);
+    f.w(l.e) = w;
+    f.x(f.x_off + l.e) = x;
   }
 };
 
 // SPLIT-WAIT's remote part and tail (RemoteTail's fields) for element (i, k).
 template <class T, bool Init>
 struct RemoteElement {
+  using value_type = T;
   RemoteTail<T, Init> f;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, int k, double* s) const {
+  KOKKOS_INLINE_FUNCTION Loaded<T> load(std::int64_t i, int k) const {
     const int nb = f.nb;
-    const std::size_t b = f.row_ptr(i), end = f.row_ptr(i + 1), e = static_cast<std::size_t>(i) * nb + k;
-    T acc = T(0.0);
-    for (std::size_t j = b; j < end; ++j) acc += f.val(j) * f.u(f.halo_off + static_cast<std::size_t>(f.col(j)) * nb + k);
-    T& wk = f.w(e);
-    if (b != end) wk += f.s.a * acc;
-    T& xk = f.x(f.x_off + e);
-    if constexpr (Init) xk = f.s.gc0 * f.u(e) + f.s.gc * wk;
+    const std::size_t b = f.row_ptr(i), end = f.row_ptr(i + 1);
+    Loaded<T> l;
+    l.e = static_cast<std::size_t>(i) * nb + k;
+    l.acc = T(0.0);
+    for (std::size_t j = b; j < end; ++j) l.acc += f.val(j) * f.u(f.halo_off + static_cast<std::size_t>(f.col(j)) * nb + k);
+    l.has = b != end;
+    l.u = f.u(l.e);
+    l.w = f.w(l.e);  // the local part's result
+    if constexpr (!Init) l.x = f.x(f.x_off + l.e);
+    return l;
+  }
+  KOKKOS_INLINE_FUNCTION void store(const Loaded<T>& l, double* s) const {
+    T wk = l.w, xk = l.x;
+    if (l.has) wk += f.s.a * l.acc;
+    if constexpr (Init) xk = f.s.gc0 * l.u + f.s.gc * wk;
     else xk += f.s.gc * wk;
-    Traits<T>::add_dot(s, f.u(e), wk);
-    s[Traits<T>::R] += Traits<T>::abs2(f.u(e));
+    f.w(l.e) = wk;
+    f.x(f.x_off + l.e) = xk;
+    Traits<T>::add_dot(s, l.u, wk);
+    s[Traits<T>::R] += Traits<T>::abs2(l.u);
   }
 };
 
 // The fused step on SELL-C-sigma for element (slot i, k): slot i is lane i % C of chunk i / C.
 template <class T, bool Init, int C>
 struct SellFusedElement {
+  using value_type = T;
   RowOffsets chunk_ptr;
   LocalColumns row_of, col;
   Values<T> val, u, w, x;
   std::size_t x_off;
   int nb;
   Step s;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, int k, double* sum) const {
+  KOKKOS_INLINE_FUNCTION Loaded<T> load(std::int64_t i, int k) const {
+    Loaded<T> l;
     const std::int32_t r = row_of(static_cast<std::size_t>(i));
-    if (r < 0) return;  // a padding lane
-    const std::size_t o = chunk_ptr(i / C), width = (chunk_ptr(i / C + 1) - o) / C, l = static_cast<std::size_t>(i % C);
-    T acc = T(0.0);
-    for (std::size_t j = 0; j < width; ++j) acc += val(o + j * C + l) * u(static_cast<std::size_t>(col(o + j * C + l)) * nb + k);
-    const std::size_t e = static_cast<std::size_t>(r) * nb + k;
-    tail<T, Init>(s, acc, u(e), w(e), x(x_off + e), sum, 0, 1);
+    l.live = r >= 0;
+    if (!l.live) return l;  // a padding lane
+    const std::size_t o = chunk_ptr(i / C), width = (chunk_ptr(i / C + 1) - o) / C, lane = static_cast<std::size_t>(i % C);
+    l.acc = T(0.0);
+    for (std::size_t j = 0; j < width; ++j) l.acc += val(o + j * C + lane) * u(static_cast<std::size_t>(col(o + j * C + lane)) * nb + k);
+    l.e = static_cast<std::size_t>(r) * nb + k;
+    l.u = u(l.e);
+    if constexpr (!Init) {
+      l.w = w(l.e);
+      l.x = x(x_off + l.e);
+    }
+    return l;
+  }
+  KOKKOS_INLINE_FUNCTION void store(const Loaded<T>& l, double* sum) const {
+    if (!l.live) return;
+    T wv = l.w, xv = l.x;
+    tail<T, Init>(s, l.acc, l.u, wv, xv, sum, 0, 1);
+    w(l.e) = wv;
+    x(x_off + l.e) = xv;
   }
 };
 
@@ -186,7 +239,13 @@ class ColumnSums {
       const int t = team.team_rank(), k = t % nb, q = t / nb, size = team.team_size();
       double p[R + 1] = {};
       const std::int64_t stride = static_cast<std::int64_t>(teams) * m;
-      for (std::int64_t i = begin + static_cast<std::int64_t>(team.league_rank()) * m + q; i < end; i += stride) e(i, k, p);
+      std::int64_t i = begin + static_cast<std::int64_t>(team.league_rank()) * m + q;
+      for (; i + stride < end; i += 2 * stride) {  // two elements loaded, then both stored (see Loaded)
+        const Loaded<typename E::value_type> a = e.load(i, k), b = e.load(i + stride, k);
+        e.store(a, p);
+        e.store(b, p);
+      }
+      if (i < end) e.store(e.load(i, k), p);
       Scratch scr(team.team_scratch(0), static_cast<std::size_t>(size) * (R + 1));
       for (int r = 0; r <= R; ++r) scr(static_cast<std::size_t>(t) * (R + 1) + r) = p[r];
       team.team_barrier();
