@@ -50,10 +50,14 @@ inline void copy_from_staging(void* device, const char* staging, std::size_t n) 
                       detail::Unmanaged<StagingSpace>(const_cast<char*>(staging), n));
 }
 
+// Whether host code can read a space's memory: what the kernels' CPU-or-GPU thread mappings are
+// chosen by (sell_mapping_for, block_mapping_for, sweep_mapping_for, stream_shape_for).
+template <class Space>
+inline constexpr bool host_accessible = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+
 // Whether host code, and so an MPI library that knows nothing of GPUs, can read the default
 // execution space's memory (true for the OpenMP and Serial builds, false for CUDA and HIP).
-inline constexpr bool default_memory_host_accessible =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
+inline constexpr bool default_memory_host_accessible = host_accessible<Kokkos::DefaultExecutionSpace>;
 
 // The name of the backend's device-memory support as MPI libraries query it ("CUDA", "HIP"), or
 // empty for host builds.

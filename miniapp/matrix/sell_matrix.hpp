@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "kokkos_compat/staging_space.hpp"
 
 namespace desync {
 
@@ -67,8 +68,7 @@ inline double sell_bytes_estimate(double rows, double nnz, double scalar_bytes, 
 enum class SellMapping { chunk_per_item, row_per_item };
 template <class Space>
 inline constexpr SellMapping sell_mapping_for =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? SellMapping::chunk_per_item
-                                                                                             : SellMapping::row_per_item;
+    compat::host_accessible<Space> ? SellMapping::chunk_per_item : SellMapping::row_per_item;
 
 // Calls f(std::integral_constant<int, C>{}) for the runtime chunk height: the kernel's lane
 // count becomes a compile-time constant, chosen once per launch.

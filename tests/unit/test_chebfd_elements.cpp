@@ -18,32 +18,15 @@
 #include "matrix/split_matrix.hpp"
 #include "matrix/topological_insulator.hpp"
 #include "workloads/chebfd/chebfd_element_kernels.hpp"
+#include "filled_views.hpp"
 
 namespace desync {
 namespace {
 using chebfd::BlockMapping;
 constexpr BlockMapping item = BlockMapping::item_per_thread, element = BlockMapping::element_per_thread;
 
-template <class V>
-V filled(const std::string& name, std::size_t n, double seed) {
-  using T = typename V::non_const_value_type;
-  V v(name, n);
-  auto h = Kokkos::create_mirror_view(v);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double a = std::sin(seed + 0.37 * static_cast<double>(i)), b = std::cos(seed * 0.5 + 0.11 * static_cast<double>(i));
-    if constexpr (std::is_same_v<T, double>) h(i) = a;
-    else h(i) = T(a, b);
-  }
-  Kokkos::deep_copy(v, h);
-  return v;
-}
-
-template <class V>
-auto host(const V& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  using T = typename V::non_const_value_type;
-  return std::vector<T>(h.data(), h.data() + h.extent(0));
-}
+using test::filled;
+using test::host;
 
 // The widest block the element mapping runs with on this space (teams of nb threads at least).
 int widest_block() {

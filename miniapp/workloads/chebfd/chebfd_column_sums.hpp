@@ -8,11 +8,12 @@
 // blocks: the fused step ran at 0.06 of the triad. The sum is deterministic (the same launch,
 // the same bits) but not the host mapping's order.
 #include <Kokkos_Core.hpp>
-
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+
+#include "kokkos_compat/staging_space.hpp"
 
 namespace desync::chebfd {
 
@@ -21,8 +22,7 @@ namespace desync::chebfd {
 enum class BlockMapping { item_per_thread, element_per_thread };
 template <class Space>
 inline constexpr BlockMapping block_mapping_for =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? BlockMapping::item_per_thread
-                                                                                             : BlockMapping::element_per_thread;
+    compat::host_accessible<Space> ? BlockMapping::item_per_thread : BlockMapping::element_per_thread;
 
 // An element kernel is two calls: load(i, k) reads everything element (i, k) needs (the row's
 // product and the element's u, w, x) into registers, store(loaded, sums) writes w and x and adds
@@ -79,7 +79,8 @@ class ColumnSums {
       for (int s = 0; s < slots_; ++s) out[s] += scratch[s];
   }
 
- // The kernels' functors: public, since nvcc's generated kernel stubs name them from outside.
+  // The launch functors below stay public: nvcc's generated kernel stubs name their types from
+  // namespace scope, which a private nested type refuses.
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
   using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   struct Probe {  // team_size_max's functor argument: what a team kernel of this space allows

@@ -7,6 +7,8 @@
 // (the build does not contract to FMA: no -march / -mfma; see docs/method.md, section 14).
 #include <Kokkos_Core.hpp>
 
+#include "kokkos_compat/staging_space.hpp"
+
 #include <cstdint>
 #include <vector>
 
@@ -75,8 +77,7 @@ struct StencilSweepTeams {
 enum class SweepMapping { run_per_thread, run_per_team };
 template <class Space>
 inline constexpr SweepMapping sweep_mapping_for =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? SweepMapping::run_per_thread
-                                                                                             : SweepMapping::run_per_team;
+    compat::host_accessible<Space> ? SweepMapping::run_per_thread : SweepMapping::run_per_team;
 
 // One sweep over the row runs, in -> out.
 template <class Space = ExecSpace, SweepMapping M = sweep_mapping_for<Space>>

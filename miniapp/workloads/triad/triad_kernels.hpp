@@ -4,6 +4,7 @@
 // without reading B, C or D (a corrupted input array is then caught too).
 #include "core/types.hpp"
 #include "kokkos_compat/math.hpp"
+#include "kokkos_compat/staging_space.hpp"
 
 namespace desync::triad {
 
@@ -61,8 +62,7 @@ struct Divide {
 enum class StreamShape { element_per_thread, four_per_thread };
 template <class Space>
 inline constexpr StreamShape stream_shape_for =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? StreamShape::element_per_thread
-                                                                                             : StreamShape::four_per_thread;
+    compat::host_accessible<Space> ? StreamShape::element_per_thread : StreamShape::four_per_thread;
 
 // f(i) for i in [0, n), four per work item: i, i + q, i + 2q, i + 3q with q = ceil(n / 4), so
 // each of the four accesses of a warp stays one coalesced run.
