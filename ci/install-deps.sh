@@ -50,8 +50,9 @@ cxx=${CXX:-g++}
 cxx_id="$(basename "$cxx")-$("$cxx" -dumpfullversion 2>/dev/null || echo unknown)"
 cache_root=${DESYNC_CACHE:-$HOME/.cache/desync}
 arch=${DESYNC_ARCH:-}
-# "-blas": KokkosKernels calls OpenBLAS; a cache from before (no BLAS) has another name.
-prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-$cxx_id-openmp-blas${arch:+-$arch}}
+# "-blas": KokkosKernels calls OpenBLAS; "-noeti": no explicit instantiation (below). A cache
+# from before either has another name.
+prefix=${DESYNC_DEPS_PREFIX:-$cache_root/kokkos-$kokkos_version-$cxx_id-openmp-blas-noeti${arch:+-$arch}}
 jobs=${DESYNC_JOBS:-$(nproc)}
 backend=${DESYNC_BACKEND:-openmp}
 case "$backend" in
@@ -248,9 +249,13 @@ blas_dir() {
   echo "/usr/lib/$multiarch/openblas-openmp"
 }
 
-# Explicit instantiation only for what desync calls through the library: double and
-# complex<double>, int ordinals, size_t offsets, LayoutLeft, OpenMP space. Everything else is
-# instantiated in desync's own translation units.
+# No explicit instantiation (ETI), as for CUDA below: the few translation units of desync that
+# call KokkosKernels (the SpMV's kokkoskernels kernel, desync::gemm, three benchmarks)
+# instantiate what they call. The ETI of just double and complex<double>, int ordinals, size_t
+# offsets, LayoutLeft and OpenMP took 290 of the 306 s of this build on 2 cores (a fresh CI
+# machine, docs/method.md section 31) for kernels desync mostly never calls; instantiated where
+# they are called they add a few seconds to each of those units. The BLAS and LAPACK TPLs do not depend
+# on it: their specializations are headers, their host wrappers in the library.
 # BLAS and LAPACK: OpenBLAS (it holds both), named by its directory rather than found by CMake's
 # FindBLAS, which would take /usr/lib/<multiarch>/libblas.so, a Debian alternative that may
 # point at the reference BLAS or at OpenBLAS' pthread build. The directory is also in the
@@ -262,16 +267,17 @@ build_kokkos_kernels() {
   local blas
   blas=$(blas_dir)
   [ -e "$blas/libopenblas.so" ] || { log "no libopenblas.so in $blas (set DESYNC_BLAS_DIR)"; return 1; }
-  log "building KokkosKernels into $prefix (ETI: OpenMP, double + complex<double>, LayoutLeft; BLAS: $blas)"
+  log "building KokkosKernels into $prefix (no ETI; BLAS: $blas)"
   cmake_project "$work" kk "$work/src/packages/kokkos-kernels" "${kk_common[@]}" \
     -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_INSTALL_RPATH="$prefix/lib;$blas" \
-    -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_COMPLEX_DOUBLE=ON \
+    -DKokkosKernels_ADD_DEFAULT_ETI=OFF \
+    -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF \
     -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
-    -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
-    -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
-    -DKokkosKernels_INST_OFFSET_SIZE_T=ON -DKokkosKernels_INST_OFFSET_INT=OFF \
-    -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF \
-    -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON \
+    -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
+    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
+    -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
+    -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF \
+    -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=OFF \
     -DKokkosKernels_ENABLE_TPL_BLAS=ON -DBLAS_LIBRARIES=openblas -DBLAS_LIBRARY_DIRS="$blas" \
     -DKokkosKernels_ENABLE_TPL_LAPACK=ON -DLAPACK_LIBRARIES=openblas -DLAPACK_LIBRARY_DIRS="$blas" \
     "-DF77_BLAS_MANGLE=(name,NAME) name ## _" ${DESYNC_KK_CMAKE_ARGS:-}

@@ -21,7 +21,6 @@
 namespace desync::sim {
 namespace {
 
-const Platform& platform() { return test_platform(); }
 
 // The (key, value) lines of the resolved deck's [comm] table.
 std::vector<std::pair<std::string, std::string>> comm_lines(const std::string& resolved) {
@@ -60,7 +59,7 @@ TEST(SimulateCommKeys, EveryKeyIsModelledOrRefused) {
     // for matvec2d's square mesh.
     const int ranks = !m.deck.collective ? 2 : m.deck.name == "matvec2d" ? 16 : 8;
     EXPECT_TRUE(changed_comm_keys(plain, m.deck).empty());
-    EXPECT_NO_THROW(make_program(plain, platform(), ranks));
+    EXPECT_NO_THROW(make_program(plain, test_platform(), ranks));
     std::vector<std::string> tested, alone_impossible;
     for (const auto& [key, value] : comm_lines(plain.resolved_toml)) {
       // Every other value of the key: accepted (a modelled value) or refused naming key and value.
@@ -77,7 +76,7 @@ TEST(SimulateCommKeys, EveryKeyIsModelledOrRefused) {
         ASSERT_EQ(changed.size(), 1u) << key << " = " << alt;
         EXPECT_EQ(changed[0].first, key);
         try {
-          make_program(c, platform(), ranks);
+          make_program(c, test_platform(), ranks);
           ++accepted;
         } catch (const DeckError& e) {
           ++refused;

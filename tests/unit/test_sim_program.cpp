@@ -17,7 +17,6 @@
 namespace desync::sim {
 namespace {
 
-const Platform& platform() { return test_platform(); }
 
 Config deck(const std::string& extra) {
   return load_deck("[run]\niterations = 7\nwarmup = 2\n[triad]\nsize_per_rank = 1000\n" + extra, "d.toml", {});
@@ -25,7 +24,7 @@ Config deck(const std::string& extra) {
 
 TEST(SimProgram, TriadMessagesAreTheRealPartnerRule) {
   const Config cfg = deck("offsets = [1, -1, 3]\nboundary = \"periodic\"\nmessage_bytes = 100\n");
-  const Program p = make_program(cfg, platform(), 5);
+  const Program p = make_program(cfg, test_platform(), 5);
   ASSERT_EQ(p.ranks.size(), 5u);
   EXPECT_EQ(p.iterations, 9);
   EXPECT_EQ(p.warmup, 2);
@@ -44,11 +43,11 @@ TEST(SimProgram, TriadMessagesAreTheRealPartnerRule) {
 }
 
 TEST(SimProgram, TriadAmountsFromTheByteAndDivideModels) {
-  const Program mem = make_program(deck("kernel = \"stream\"\nwrite_allocate = true\n"), platform(), 2);
+  const Program mem = make_program(deck("kernel = \"stream\"\nwrite_allocate = true\n"), test_platform(), 2);
   EXPECT_DOUBLE_EQ(mem.ranks[0].amount.at(0), 1000 * triad_bytes_per_element(TriadKernel::stream, false));  // STREAM counting
   EXPECT_DOUBLE_EQ(mem.ranks[0].bytes_per_iteration, 1000 * triad_bytes_per_element(TriadKernel::stream, true));
   EXPECT_EQ(mem.steps.at(1).op, Op::memory);
-  const Program core = make_program(deck("kernel = \"divide\"\ndivides = 50\n"), platform(), 2);
+  const Program core = make_program(deck("kernel = \"divide\"\ndivides = 50\n"), test_platform(), 2);
   EXPECT_DOUBLE_EQ(core.ranks[1].amount.at(0), 1000 * 50 * 2e-9);
   EXPECT_EQ(core.steps.at(1).op, Op::core);
   // Open chain: the ends have one partner each.
@@ -57,7 +56,7 @@ TEST(SimProgram, TriadAmountsFromTheByteAndDivideModels) {
   // [comm] sync adds the sync step at the end of the iteration.
   const Program synced = make_program(load_deck("[run]\niterations = 3\n[triad]\nsize_per_rank = 10\n[comm]\nsync = \"barrier\"\n",
                                                 "d.toml", {}),
-                                      platform(), 2);
+                                      test_platform(), 2);
   EXPECT_EQ(synced.steps.back().op, Op::sync);
   EXPECT_NE(core.steps.back().op, Op::sync);
 }
@@ -67,7 +66,7 @@ TEST(SimProgram, TriadAmountsFromTheByteAndDivideModels) {
 // message out, matched on the channel it is sent in); /pingpong from the real run's code.
 TEST(SimPingpongProgram, RolesRowsAndResults) {
   const Config ping = load_deck("[run]\nworkload = \"pingpong\"\niterations = 3\n[pingpong]\nsizes = [8, 1024]\n", "d.toml", {});
-  const Program p = make_program(ping, platform(), 5);  // pair 0: ranks 0 and 2; ranks 1, 3, 4 idle
+  const Program p = make_program(ping, test_platform(), 5);  // pair 0: ranks 0 and 2; ranks 1, 3, 4 idle
   ASSERT_EQ(p.cycle.size(), 6u);
   EXPECT_EQ(p.iterations, 6);
   EXPECT_EQ(p.cycle[0].front().op, Op::allreduce);
@@ -86,7 +85,7 @@ TEST(SimPingpongProgram, RolesRowsAndResults) {
   EXPECT_EQ(second.exchange[3].send.size(), 1u);
   EXPECT_TRUE(p.ranks[1].exchange[0].send.empty() && p.ranks[4].exchange[3].recv.empty());
   const Program b = make_program(load_deck("[run]\nworkload = \"pingpong\"\niterations = 2\n[pingpong]\nmode = \"bandwidth\"\n"
-                                           "sizes = [64]\nwindow = 4\n", "d.toml", {}), platform(), 4);
+                                           "sizes = [64]\nwindow = 4\n", "d.toml", {}), test_platform(), 4);
   EXPECT_EQ(b.ranks[1].exchange[0].send.size(), 4u);  // pairs (0, 2) and (1, 3): a window each
   EXPECT_EQ(b.ranks[3].exchange[1].send.size(), 1u);
   EXPECT_EQ(b.ranks[3].exchange[1].send[0].bytes, 0);  // the zero-byte reply
@@ -112,18 +111,18 @@ TEST(SimPingpongProgram, RolesRowsAndResults) {
 }
 
 TEST(SimProgram, RefusesWhatItDoesNotModel) {
-  EXPECT_THROW(make_program(load_deck("[run]\nworkload = \"saturation\"\n", "d.toml", {}), platform(), 2), DeckError);
+  EXPECT_THROW(make_program(load_deck("[run]\nworkload = \"saturation\"\n", "d.toml", {}), test_platform(), 2), DeckError);
   // The overlap toy may test for progress in its compute part 1 (the deck loader allows it there).
   const std::string toy = "[run]\nworkload = \"toy\"\n[toy]\noverlap = true\n[comm]\n";
   for (const char* bad : {"progress = \"test\"", "send = \"parallel\""}) {
     try {
-      make_program(load_deck(toy + bad + "\n", "d.toml", {}), platform(), 2);
+      make_program(load_deck(toy + bad + "\n", "d.toml", {}), test_platform(), 2);
       ADD_FAILURE() << bad << " was accepted";
     } catch (const DeckError& e) {
       EXPECT_NE(std::string(e.what()).find(std::string("[comm] ") + bad + ": not modelled"), std::string::npos) << e.what();
     }
   }
-  EXPECT_NO_THROW(make_program(deck("[comm]\nprogress = \"thread\"\nsend = \"blocking\"\n"), platform(), 2));
+  EXPECT_NO_THROW(make_program(deck("[comm]\nprogress = \"thread\"\nsend = \"blocking\"\n"), test_platform(), 2));
   EXPECT_EQ(simulatable_list(), "\"triad\", \"spmv\", \"stencil\", \"chebfd\", \"pingpong\", \"toy\", \"cg\", \"collbench\", \"matvec2d\", \"symmsquarecube\"");
 }
 

@@ -28,7 +28,8 @@
 namespace desync::sim {
 namespace {
 
-const Platform& platform() {
+// test_platform() without its [core] section (the core model at its defaults).
+const Platform& sparse_platform() {
   static const Platform p = parse_platform(
       "[platform]\nname = \"t\"\n[node]\ncores_per_domain = 4\n[memory]\nb1 = 1e9\nb_saturated = 2e9\n[network]\n"
       "intra_node_latency = 1e-6\nintra_node_bandwidth = 1e9\ninter_node_latency = 1e-6\ninter_node_bandwidth = 1e9\n",
@@ -104,7 +105,7 @@ TEST(SimSpmvProgram, MessagesAndSharesAreTheRealRunsAtOneToFourRanks) {
     const auto g = make_generator(cfg.matrix);
     for (int ranks = 1; ranks <= 4; ++ranks) {
       const std::string what = family + " at " + std::to_string(ranks) + " ranks";
-      const Program p = make_program(cfg, platform(), ranks);
+      const Program p = make_program(cfg, sparse_platform(), ranks);
       const std::vector<RealRank> real = real_ranks(cfg, ranks);
       PlanOptions opt;
       opt.ranks = ranks;
@@ -162,10 +163,10 @@ std::string trace(const Program& p, bool paired = false) {
 
 TEST(SimSpmvProgram, EventsAndStepsOfEachScheme) {
   const std::string& matrix = matrices()[1].second;
-  const Program ns = make_program(spmv_deck(matrix, "scheme = \"nonsplit\"\n"), platform(), 2);
+  const Program ns = make_program(spmv_deck(matrix, "scheme = \"nonsplit\"\n"), sparse_platform(), 2);
   EXPECT_EQ(ns.event_names, spmv_event_names(SpmvScheme::nonsplit));
   EXPECT_EQ(trace(ns), "begin M0 pack_end P0 post_end W0 wait_end M1 local_end M2 remote_end D");
-  const Program sw = make_program(spmv_deck(matrix, "scheme = \"splitwait\"\nkernel = \"kokkoskernels\"\n"), platform(), 2);
+  const Program sw = make_program(spmv_deck(matrix, "scheme = \"splitwait\"\nkernel = \"kokkoskernels\"\n"), sparse_platform(), 2);
   EXPECT_EQ(sw.event_names, spmv_event_names(SpmvScheme::splitwait));
   EXPECT_EQ(trace(sw), "begin M0 pack_end P0 post_end M1 local_end W0 wait_end M2 remote_end D");
   for (const Program* p : {&ns, &sw}) {  // the driver's marks: no delay_begin in the real timeline
@@ -175,11 +176,11 @@ TEST(SimSpmvProgram, EventsAndStepsOfEachScheme) {
     EXPECT_EQ(p->event_names.at(static_cast<std::size_t>(p->sync_end)), "sync_end");
   }
   const Program synced = make_program(
-      load_deck("[run]\nworkload = \"spmv\"\niterations = 3\n[comm]\nsync = \"barrier\"\n" + matrix, "d.toml", {}), platform(), 2);
+      load_deck("[run]\nworkload = \"spmv\"\niterations = 3\n[comm]\nsync = \"barrier\"\n" + matrix, "d.toml", {}), sparse_platform(), 2);
   EXPECT_EQ(synced.steps.back().op, Op::sync);
   // compare_barrier: the paired run is the same iteration with the other sync, at the end.
   EXPECT_TRUE(ns.paired_steps.empty());
-  const Program pair = make_program(spmv_deck(matrix, "compare_barrier = true\n"), platform(), 2);
+  const Program pair = make_program(spmv_deck(matrix, "compare_barrier = true\n"), sparse_platform(), 2);
   EXPECT_EQ(trace(pair), trace(sw));  // the default scheme
   EXPECT_EQ(trace(pair, true), trace(sw) + " S");
 }
@@ -191,7 +192,7 @@ TEST(SimChebfdProgram, MessagesAndStepsOfEachScheme) {
   for (std::size_t f : {0u, 3u}) {  // spin (double), topi (complex)
     const Config cfg = load_deck(run + "scheme = \"splitwait\"\n" + matrices()[f].second, "d.toml", {});
     const double sd = make_generator(cfg.matrix)->is_complex() ? 16.0 : 8.0;
-    const Program p = make_program(cfg, platform(), 3);
+    const Program p = make_program(cfg, sparse_platform(), 3);
     EXPECT_EQ(p.iterations, 3 * 3);  // 3 blocks x (np - 1) degree steps
     const std::vector<RealRank> real = real_ranks(cfg, 3);
     for (std::size_t r = 0; r < 3; ++r) {
@@ -210,22 +211,22 @@ TEST(SimChebfdProgram, MessagesAndStepsOfEachScheme) {
     }
   }
   const std::string& spin = matrices()[0].second;
-  const Program ns = make_program(load_deck(run + "scheme = \"nonsplit\"\n" + spin, "d.toml", {}), platform(), 2);
+  const Program ns = make_program(load_deck(run + "scheme = \"nonsplit\"\n" + spin, "d.toml", {}), sparse_platform(), 2);
   EXPECT_EQ(trace(ns), "begin M0 pack_end P0 post_end W0 wait_end M1 fused_end D");
-  const Program sw = make_program(load_deck(run + "scheme = \"splitwait\"\n" + spin, "d.toml", {}), platform(), 2);
+  const Program sw = make_program(load_deck(run + "scheme = \"splitwait\"\n" + spin, "d.toml", {}), sparse_platform(), 2);
   EXPECT_EQ(trace(sw), "begin M0 pack_end P0 post_end M1 local_end W0 wait_end M2 remote_end D");
-  const Program pl = make_program(load_deck(run + "scheme = \"pipeline\"\n" + spin, "d.toml", {}), platform(), 2);
+  const Program pl = make_program(load_deck(run + "scheme = \"pipeline\"\n" + spin, "d.toml", {}), sparse_platform(), 2);
   EXPECT_EQ(trace(pl), "begin M0 pack_end P0 post_end W0 wait_end M0 P1 M1 W1 M0 P2 M1 W2 M1 fused_end D");
   EXPECT_EQ(pl.iterations, 3);
   EXPECT_EQ(pl.ranks[0].exchange.size(), 3u);
   EXPECT_DOUBLE_EQ(pl.ranks[0].bytes_per_iteration, 3 * ns.ranks[0].bytes_per_iteration);
   for (const Program* q : {&ns, &sw, &pl}) EXPECT_EQ(q->event_names, chebfd::event_names(q == &sw ? ChebfdScheme::splitwait : ChebfdScheme::nonsplit));
   // compare_barrier: the paired filter with the other sync after every degree step, either way.
-  const Program pair = make_program(load_deck(run + "scheme = \"pipeline\"\ncompare_barrier = true\n" + spin, "d.toml", {}), platform(), 2);
+  const Program pair = make_program(load_deck(run + "scheme = \"pipeline\"\ncompare_barrier = true\n" + spin, "d.toml", {}), sparse_platform(), 2);
   EXPECT_EQ(trace(pair), trace(pl));
   EXPECT_EQ(trace(pair, true), trace(pl) + " S");
   const Program back = make_program(
-      load_deck(run + "scheme = \"splitwait\"\ncompare_barrier = true\nbarrier_per_degree = true\n" + spin, "d.toml", {}), platform(), 2);
+      load_deck(run + "scheme = \"splitwait\"\ncompare_barrier = true\nbarrier_per_degree = true\n" + spin, "d.toml", {}), sparse_platform(), 2);
   EXPECT_EQ(trace(back), trace(sw) + " S");
   EXPECT_EQ(trace(back, true), trace(sw));
 }
@@ -236,8 +237,8 @@ TEST(SimChebfdProgram, MessagesAndStepsOfEachScheme) {
 TEST(SimCgProgram, StepsTrafficAndHalo) {
   const std::string deck = "[run]\nworkload = \"cg\"\niterations = 4\n[matrix]\ngenerator = \"minife\"\npartition = \"rows\"\n"
                            "[matrix.minife]\nelements = [6, 5, 12]\n";
-  const Program plain = make_program(load_deck(deck, "d.toml", {}), platform(), 3);
-  const Program over = make_program(load_deck(deck, "d.toml", {"cg.overlap=true"}), platform(), 3);
+  const Program plain = make_program(load_deck(deck, "d.toml", {}), sparse_platform(), 3);
+  const Program over = make_program(load_deck(deck, "d.toml", {"cg.overlap=true"}), sparse_platform(), 3);
   EXPECT_EQ(plain.event_names, cg_event_names());
   EXPECT_EQ(trace(plain), "begin M0 pack_end P0 post_end W0 wait_end M2 spmv_end M3 pq_end A pq_allreduce_end M4 update_end A "
                           "rr_allreduce_end M5 direction_end D");
@@ -276,7 +277,7 @@ TEST(SimStencilProgram, PartnersAreTheGridNeighboursWithTheirEdges) {
     const bool ca = std::string(variant) == "ca", crs = std::string(variant) == "spmv";
     for (const auto& [ranks, px] : px_of) {
       const int py = ranks / px;
-      const Program p = make_program(cfg, platform(), ranks);
+      const Program p = make_program(cfg, sparse_platform(), ranks);
       EXPECT_EQ(p.event_names, stencil_event_names());
       std::int64_t points = 0;
       for (int r = 0; r < ranks; ++r) {
@@ -307,14 +308,14 @@ TEST(SimStencilProgram, PartnersAreTheGridNeighboursWithTheirEdges) {
 }
 
 TEST(SimStencilProgram, StepsRatioAndLatency) {
-  const Program base = make_program(stencil_deck(""), platform(), 4);
+  const Program base = make_program(stencil_deck(""), sparse_platform(), 4);
   EXPECT_EQ(trace(base), "begin M0 pack_end P0 post_end W0 wait_end M2 unpack_end M3 sweep_end D");
   EXPECT_EQ(base.work_phase, "sweep");
-  const Program lat = make_program(stencil_deck("latency = 1e-4\n[comm]\nsync = \"allreduce\"\n"), platform(), 4);
+  const Program lat = make_program(stencil_deck("latency = 1e-4\n[comm]\nsync = \"allreduce\"\n"), sparse_platform(), 4);
   EXPECT_EQ(trace(lat), "begin M0 pack_end C1 latency_end P0 post_end W0 wait_end M2 unpack_end M3 sweep_end D S");
   EXPECT_DOUBLE_EQ(lat.ranks[0].amount.at(1), 1e-4);  // one thread on a core of its own
   // ratio 0.5: a 19 x 19 block updates 9 x 9 points.
-  const Program half = make_program(stencil_deck("ratio = 0.5\n"), platform(), 4);
+  const Program half = make_program(stencil_deck("ratio = 0.5\n"), sparse_platform(), 4);
   EXPECT_DOUBLE_EQ(half.ranks[0].bytes_per_iteration, 24.0 * 9 * 9);
 }
 
@@ -323,7 +324,7 @@ TEST(SimStencilProgram, StepsRatioAndLatency) {
 // model's bytes per iteration are the average step's, as run_stencil's; the exchange is posted
 // once per cycle.
 TEST(SimStencilProgram, CommunicationAvoidingCycle) {
-  const Program p = make_program(stencil_deck("variant = \"ca\"\nca_steps = 3\n[comm]\nsync = \"barrier\"\n"), platform(), 4);
+  const Program p = make_program(stencil_deck("variant = \"ca\"\nca_steps = 3\n[comm]\nsync = \"barrier\"\n"), sparse_platform(), 4);
   ASSERT_EQ(p.cycle.size(), 3u);
   EXPECT_EQ(trace(p), "begin M0 pack_end P0 post_end W0 wait_end M2 unpack_end M3 sweep_end D S");
   const auto position = [&](std::size_t k) {
@@ -342,13 +343,13 @@ TEST(SimStencilProgram, CommunicationAvoidingCycle) {
   EXPECT_DOUBLE_EQ(w.amount.at(4), 16.0 * 20 * 20);
   EXPECT_DOUBLE_EQ(w.amount.at(5), 16.0 * 19 * 19);
   EXPECT_DOUBLE_EQ(w.bytes_per_iteration, 24.0 * (21 * 21 + 20 * 20 + 19 * 19) / 3.0);
-  const Program skip = make_program(stencil_deck("variant = \"ca\"\nca_steps = 3\nskip_redundant = true\n"), platform(), 4);
+  const Program skip = make_program(stencil_deck("variant = \"ca\"\nca_steps = 3\nskip_redundant = true\n"), sparse_platform(), 4);
   EXPECT_DOUBLE_EQ(skip.ranks[0].amount.at(3), 16.0 * 19 * 19);
   EXPECT_DOUBLE_EQ(skip.ranks[0].amount.at(4), 16.0 * 19 * 19);
   Program longer = p;
   longer.iterations = 10;  // positions 0 1 2 0 1 2 0 1 2 0: the exchange posted 4 times
   EXPECT_EQ(exchange_posts(longer), std::vector<std::int64_t>{4});
-  const Program plain = make_program(stencil_deck(""), platform(), 4);
+  const Program plain = make_program(stencil_deck(""), sparse_platform(), 4);
   EXPECT_EQ(exchange_posts(plain), std::vector<std::int64_t>{plain.iterations});
 }
 

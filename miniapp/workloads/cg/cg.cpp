@@ -29,8 +29,10 @@ using cg::ListedRows;
 using cg::RowPolicy;
 
 // Events of one iteration (cg_event_names' order).
+namespace cg_event {
 enum : int { begin, pack_end, post_end, interior_end, wait_end, spmv_end, pq_end, pq_allreduce_end, update_end,
              rr_allreduce_end, direction_end, delay_end, sync_end };
+}  // namespace cg_event
 
 // The manufactured solution: smooth in the row index is not needed, only known and nonzero.
 KOKKOS_INLINE_FUNCTION double x_star(GlobalIndex g) { return 1.0 + static_cast<double>((g * 7919) % 1000) / 1000.0; }
@@ -79,31 +81,31 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   };
   const auto plain = [&](Timeline* tl, std::int64_t it) {
     halo.pack(p);
-    mark(tl, it, pack_end);
+    mark(tl, it, cg_event::pack_end);
     halo.post(p);
-    mark(tl, it, post_end);
+    mark(tl, it, cg_event::post_end);
     halo.wait();
-    mark(tl, it, wait_end);
+    mark(tl, it, cg_event::wait_end);
     Kokkos::parallel_for("desync::cg::spmv", RowPolicy(0, n), product);
     ExecSpace().fence();
-    mark(tl, it, spmv_end);
+    mark(tl, it, cg_event::spmv_end);
   };
   const auto overlapped = [&](Timeline* tl, std::int64_t it) {
     halo.pack(p);
-    mark(tl, it, pack_end);
+    mark(tl, it, cg_event::pack_end);
     halo.post(p);
-    mark(tl, it, post_end);
+    mark(tl, it, cg_event::post_end);
     overlap_exchange(halo.exchange(), static_cast<std::int64_t>(inner_h.size()), [&](std::int64_t b0, std::int64_t e0) {
       Kokkos::parallel_for("desync::cg::spmv_inner", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)),
                            ListedRows{product, inner});
       ExecSpace().fence();
     });
-    mark(tl, it, interior_end);
+    mark(tl, it, cg_event::interior_end);
     halo.wait();
-    mark(tl, it, wait_end);
+    mark(tl, it, cg_event::wait_end);
     Kokkos::parallel_for("desync::cg::spmv_outer", RowPolicy(0, static_cast<std::int32_t>(outer_h.size())), ListedRows{product, outer});
     ExecSpace().fence();
-    mark(tl, it, spmv_end);
+    mark(tl, it, cg_event::spmv_end);
   };
   const std::function<void(Timeline*, std::int64_t)> spmv =
       cfg.params.get<CgConfig>().overlap ? std::function<void(Timeline*, std::int64_t)>(overlapped) : std::function<void(Timeline*, std::int64_t)>(plain);
@@ -145,20 +147,20 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   res.partners = halo_partners(plan, 8, 1);
   ExperimentLoop loop(cfg, comm, res, cfg.comm.sync);
   res.stop_signal = loop.run(total, [&](std::int64_t it) {
-    tl.mark(it, begin);
+    tl.mark(it, cg_event::begin);
     spmv(&tl, it);
     double pq = cg::dot(p, q, n);
-    tl.mark(it, pq_end);
+    tl.mark(it, cg_event::pq_end);
     MPI_Allreduce(MPI_IN_PLACE, &pq, 1, MPI_DOUBLE, MPI_SUM, comm);
-    tl.mark(it, pq_allreduce_end);
+    tl.mark(it, cg_event::pq_allreduce_end);
     const double alpha = pq > 0.0 ? rr / pq : 0.0;  // pq = 0 only once r = 0 exactly
     double rr_new = cg::update(x, r, p, q, alpha, n);
-    tl.mark(it, update_end);
+    tl.mark(it, cg_event::update_end);
     MPI_Allreduce(MPI_IN_PLACE, &rr_new, 1, MPI_DOUBLE, MPI_SUM, comm);
-    tl.mark(it, rr_allreduce_end);
+    tl.mark(it, cg_event::rr_allreduce_end);
     const double beta = rr > 0.0 ? rr_new / rr : 0.0;
     cg::direction(p, r, beta, n);
-    tl.mark(it, direction_end);
+    tl.mark(it, cg_event::direction_end);
     rr = rr_new;
     residual.push_back(std::sqrt(rr));
     if (rr <= restart_rr) {  // rare: outside the phases, before the delay slot
@@ -231,7 +233,8 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   {  // miniFE's Gflop/s: the measured iterations' flops over their wall time (the slowest rank's
      // span from its first measured begin to its last end, each on its own clock)
     const std::int64_t done = res.timeline.iterations(), w = res.timeline.warmup();
-    double wall = done > w ? res.timeline.at(done - 1, direction_end) - res.timeline.at(w, begin) : 0.0;
+    double wall =
+        done > w ? res.timeline.at(done - 1, cg_event::direction_end) - res.timeline.at(w, cg_event::begin) : 0.0;
     MPI_Allreduce(MPI_IN_PLACE, &wall, 1, MPI_DOUBLE, MPI_MAX, comm);
     const double flops = cg_flops_per_iteration(rows_total, nnz_total) * static_cast<double>(done - w);
     res.metrics.push_back({"gflops", wall > 0 ? 1e-9 * flops / wall : 0.0, "Gflop/s"});

@@ -11,7 +11,9 @@
 namespace desync::chebfd {
 namespace {
 using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+namespace chebfd_event {
 enum : int { begin, pack_end, post_end, wait_end, fused_end };
+}  // namespace chebfd_event
 }  // namespace
 
 template <class T>
@@ -31,13 +33,13 @@ int Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
     const int p = static_cast<int>(it) + 2;
     const Step st = step_of(p);
     for (int b = 0; b < blocks_; ++b) std::swap(u[b], w[b]);
-    tl.mark(it, begin);
+    tl.mark(it, chebfd_event::begin);
     halo_ex_.pack(u[0]);
-    tl.mark(it, pack_end);
+    tl.mark(it, chebfd_event::pack_end);
     halo_ex_.post(u[0]);
-    tl.mark(it, post_end);
+    tl.mark(it, chebfd_event::post_end);
     halo_ex_.wait();
-    tl.mark(it, wait_end);
+    tl.mark(it, chebfd_event::wait_end);
     for (int b = 0; b < blocks_; ++b) {
       if (b + 1 < blocks_) {
         halo_ex_.pack(u[b + 1]);
@@ -55,7 +57,7 @@ int Filter<T>::run_pipeline(Timeline& tl, ExperimentLoop& loop) {
         (this->*fused_fn_[0])(u[b], w[b], x_off, st, 0, items(), slot(b, p));
       }
     }
-    tl.mark(it, fused_end);
+    tl.mark(it, chebfd_event::fused_end);
   });
 }
 

@@ -22,7 +22,9 @@
 namespace desync {
 namespace {
 
+namespace collbench_event {
 enum : int { begin, post_end, wait_end };
+}  // namespace collbench_event
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 // Element i of the column rank q's contribution: small integers, so float sums are exact.
@@ -230,10 +232,10 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
         [&](std::int64_t it) {
           const std::int64_t i = it % reps;
           if (i == reps - 1) std::fill(recv.begin(), recv.end(), -1.0f);  // what arrives last is checked
-          tl.mark(it, begin);
+          tl.mark(it, collbench_event::begin);
           (*one)(&post_d[static_cast<std::size_t>(i * ndup)], &wait_d[static_cast<std::size_t>(i * ndup)]);
-          tl.mark(it, post_end);
-          tl.mark(it, wait_end);
+          tl.mark(it, collbench_event::post_end);
+          tl.mark(it, collbench_event::wait_end);
         },
         [&](std::int64_t cell, bool complete) {
           const bool nb = c.mode == CollMode::nonblocking;
@@ -244,8 +246,9 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
             if (std::isnan(post_d[static_cast<std::size_t>(i * ndup)])) continue;
             double posts = 0;
             for (int d = 0; d < ndup; ++d) posts += post_d[static_cast<std::size_t>(i * ndup + d)];
-            tl.set(it, post_end, std::min(tl.at(it, begin) + posts, tl.at(it, wait_end)));
-            duration[static_cast<std::size_t>(it)] = tl.at(it, wait_end) - tl.at(it, begin);
+            namespace ev = collbench_event;
+            tl.set(it, ev::post_end, std::min(tl.at(it, ev::begin) + posts, tl.at(it, ev::wait_end)));
+            duration[static_cast<std::size_t>(it)] = tl.at(it, ev::wait_end) - tl.at(it, ev::begin);
           }
           std::vector<double> v(static_cast<std::size_t>(reps));
           for (int d = 0; d < ndup; ++d) {

@@ -22,7 +22,9 @@ namespace {
 
 // One timed repetition, on both ranks of a pair: the first rank posts and completes its send
 // (ping-pong: and the receive of the reply), the second receives, then replies.
+namespace pingpong_event {
 enum : int { begin, post_end, wait_end, reply_end, delay_end, sync_end };
+}  // namespace pingpong_event
 
 constexpr int reply_tag = channel_tags - 1;  // the bandwidth mode's zero-byte reply; data tags are 0 .. window-1
 
@@ -107,7 +109,8 @@ void pingpong_pair_times(const Timeline& tl, std::int64_t reps, std::int64_t nsi
   std::vector<double> t;
   for (std::int64_t s = 0; s < nsizes; ++s) {
     t.clear();
-    for (std::int64_t i = 0; i < reps && s * reps + i < done; ++i) t.push_back(tl.at(s * reps + i, reply_end) - tl.at(s * reps + i, begin));
+    for (std::int64_t i = 0; i < reps && s * reps + i < done; ++i)
+      t.push_back(tl.at(s * reps + i, pingpong_event::reply_end) - tl.at(s * reps + i, pingpong_event::begin));
     if (t.empty()) continue;
     std::sort(t.begin(), t.end());
     const std::size_t cell = static_cast<std::size_t>(s) * static_cast<std::size_t>(pairs) + static_cast<std::size_t>(pair);
@@ -200,39 +203,40 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
 
   // One repetition per role, chosen once below (no role or mode is tested per repetition);
   // mark(t, it, e) stamps event e, or nothing for the untimed warm-up repetitions (t null).
+  namespace ev = pingpong_event;
   const auto mark = [](Timeline* t, std::int64_t it, int e) {
     if (t) t->mark(it, e);
   };
   const auto idle = [&](SizeExchanges&, Timeline* t, std::int64_t it) {
-    mark(t, it, begin), mark(t, it, post_end), mark(t, it, wait_end), mark(t, it, reply_end);
+    mark(t, it, ev::begin), mark(t, it, ev::post_end), mark(t, it, ev::wait_end), mark(t, it, ev::reply_end);
   };
   const auto first_pingpong = [&](SizeExchanges& x, Timeline* t, std::int64_t it) {
-    mark(t, it, begin);
+    mark(t, it, ev::begin);
     x.out->post(send.data(), recv.data());  // the echo's receive, then the message
-    mark(t, it, post_end);
+    mark(t, it, ev::post_end);
     x.out->complete();
-    mark(t, it, wait_end);
-    mark(t, it, reply_end);
+    mark(t, it, ev::wait_end);
+    mark(t, it, ev::reply_end);
   };
   const auto first_bandwidth = [&](SizeExchanges& x, Timeline* t, std::int64_t it) {
-    mark(t, it, begin);
+    mark(t, it, ev::begin);
     x.out->post(send.data(), nullptr);  // the window
-    mark(t, it, post_end);
+    mark(t, it, ev::post_end);
     x.out->complete();
-    mark(t, it, wait_end);
+    mark(t, it, ev::wait_end);
     x.in->post(nullptr, &reply_byte);
     x.in->complete();
-    mark(t, it, reply_end);
+    mark(t, it, ev::reply_end);
   };
   const auto second = [&](SizeExchanges& x, Timeline* t, std::int64_t it) {
-    mark(t, it, begin);
+    mark(t, it, ev::begin);
     x.in->post(nullptr, recv.data());
-    mark(t, it, post_end);
+    mark(t, it, ev::post_end);
     x.in->complete();
-    mark(t, it, wait_end);
+    mark(t, it, ev::wait_end);
     x.out->post(bw ? &reply_byte : recv.data(), nullptr);  // ping-pong: the echo sends back what arrived
     x.out->complete();
-    mark(t, it, reply_end);
+    mark(t, it, ev::reply_end);
   };
   // One cell per message size: set-up and the untimed warm-up, then the timed repetitions (each
   // one iteration of the loop), then the check of what arrived (also after a stop inside the

@@ -4,21 +4,23 @@
 
 namespace desync {
 namespace {
+namespace split_wait_event {
 enum : int { begin, pack_end, post_end, local_end, wait_end, remote_end };
+}  // namespace split_wait_event
 }
 
 void split_wait_iteration(SpmvState& s, Timeline& tl, std::int64_t it) {
-  tl.mark(it, begin);
+  tl.mark(it, split_wait_event::begin);
   s.halo.pack(s.x);
-  tl.mark(it, pack_end);
+  tl.mark(it, split_wait_event::pack_end);
   s.halo.post(s.x);
-  tl.mark(it, post_end);
+  tl.mark(it, split_wait_event::post_end);
   s.local();
-  tl.mark(it, local_end);
+  tl.mark(it, split_wait_event::local_end);
   s.halo.wait();
-  tl.mark(it, wait_end);
+  tl.mark(it, split_wait_event::wait_end);
   s.remote();
-  tl.mark(it, remote_end);
+  tl.mark(it, split_wait_event::remote_end);
   s.swap();
 }
 

@@ -23,7 +23,9 @@
 namespace desync {
 namespace {
 
+namespace stencil_event {
 enum : int { begin, pack_end, latency_end, post_end, wait_end, unpack_end, sweep_end, delay_end, sync_end };
+}  // namespace stencil_event
 
 using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
 
@@ -105,26 +107,26 @@ WorkloadResult run_stencil(const Config& cfg, MPI_Comm comm) {
   // chosen once.
   const auto added_latency = [&](std::int64_t it) {
     busy_divide(c.latency);
-    tl.mark(it, latency_end);
+    tl.mark(it, stencil_event::latency_end);
   };
   const std::function<void(std::int64_t)> latency =
       c.latency > 0.0 ? std::function<void(std::int64_t)>(added_latency) : std::function<void(std::int64_t)>([](std::int64_t) {});
   const auto step = [&](std::int64_t it) {
-    tl.mark(it, begin);
+    tl.mark(it, stencil_event::begin);
     const std::int64_t k = it % s;  // position in the CA cycle (always 0 for base and spmv)
     if (k == 0) {
       halo.pack(x);
-      tl.mark(it, pack_end);
+      tl.mark(it, stencil_event::pack_end);
       latency(it);
       halo.post();
-      tl.mark(it, post_end);
+      tl.mark(it, stencil_event::post_end);
       halo.wait();
-      tl.mark(it, wait_end);
+      tl.mark(it, stencil_event::wait_end);
       halo.unpack(x);
-      tl.mark(it, unpack_end);
+      tl.mark(it, stencil_event::unpack_end);
     }
     sweep(k);
-    tl.mark(it, sweep_end);
+    tl.mark(it, stencil_event::sweep_end);
   };
   // The delay slot after the sweep, before the next exchange; the grids swap after it.
   r.stop_signal = loop.run(total, step, [&](std::int64_t) { std::swap(x, y); });
