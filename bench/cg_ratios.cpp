@@ -16,7 +16,7 @@
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
-#include <KokkosSparse_spmv.hpp>
+#include "kokkos_compat/sparse_spmv.hpp"
 #include <cmath>
 
 #include "bench_util.hpp"

@@ -13,13 +13,11 @@
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
-#include <KokkosBlas1_axpby.hpp>
-#include <KokkosBlas1_dot.hpp>
-#include <KokkosSparse_spmv.hpp>
 #include <cmath>
 #include <vector>
 
 #include "bench_util.hpp"
+#include "chebfd_composed.hpp"
 #include "code_balance.hpp"
 #include "desync/build_info.hpp"
 #include "kokkos_compat/staging_space.hpp"
@@ -36,7 +34,6 @@
 
 namespace {
 using namespace desync;
-using Block = Kokkos::View<double**, Kokkos::LayoutLeft, MemSpace>;
 
 // Whether the one-thread rows can run: Kokkos::Serial is a host space, and the matrix, blocks and
 // triad arrays are Views in the default memory space (device memory on a CUDA or HIP build).
@@ -78,12 +75,13 @@ Times fused_times(const chebfd::Fused<double, false>& f, const SellMatrix<double
     }));
     if constexpr (device) {  // the host mapping on the device, for the comparison
       t.crs_item = std::min(t.crs_item, bench::best_time(1, [&] {
-        chebfd::reduce_fused<Space>("desync::chebfd::fused_item", 0, rows, f, sums.data(), scratch.data());
+        chebfd::fused_rows<Space, chebfd::BlockMapping::item_per_thread>("desync::chebfd::fused_item", 0, rows, f, cs, sums.data(),
+                                                                         scratch.data());
         Kokkos::fence();
       }));
       t.sell_item = std::min(t.sell_item, bench::best_time(1, [&] {
-        chebfd::reduce_sell_fused<double, false, Space>("desync::chebfd::fused_item", 0, s.chunks, s, f.value_count, f.u, f.w,
-                                                        f.x, 0, nb, st, sums.data(), scratch.data());
+        chebfd::fused_chunks<double, false, Space, chebfd::BlockMapping::item_per_thread>(
+            "desync::chebfd::fused_item", 0, s.chunks, s, f.value_count, f.u, f.w, f.x, 0, nb, st, cs, sums.data(), scratch.data());
         Kokkos::fence();
       }));
     }
@@ -94,6 +92,18 @@ Times fused_times(const chebfd::Fused<double, false>& f, const SellMatrix<double
   }
   t.triad = bench::triad_bytes_per_element * static_cast<double>(tm) / t.triad;  // now a bandwidth
   return t;
+}
+
+// The one-thread rows (Kokkos::Serial), where they can run. A template, so that a device build
+// discards the branch without instantiating every Serial-space kernel (a discarded branch of a
+// plain function is still compiled).
+template <bool HostMemory = one_thread_rows>
+Times one_thread_times(const chebfd::Fused<double, false>& f, const SellMatrix<double>& s, int nb, const chebfd::Step& st,
+                       Index tm, int reps) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if constexpr (HostMemory) return fused_times<Kokkos::Serial>(f, s, nb, st, tm, reps);
+#endif
+  return Times{};
 }
 
 Result measure(int nb, double budget, int reps, int chunk, int sigma) {
@@ -113,11 +123,6 @@ Result measure(int nb, double budget, int reps, int chunk, int sigma) {
   const chebfd::Step st{2 * 0.1, 2 * 0.05, 0.01, 0.0};
   const chebfd::Fused<double, false> fused{static_cast<unsigned>(2 * nb), m.row_ptr, m.col, m.val, u, w, x, 0, nb, st};
 
-  // Composed: column-major multivectors for KokkosKernels.
-  Block U("desync::bench::U", n, nb), W("desync::bench::W", n, nb), X("desync::bench::X", n, nb);
-  Kokkos::deep_copy(U, 0.5);
-  Kokkos::View<double*, Kokkos::HostSpace> eta("desync::bench::eta", nb), mu("desync::bench::mu", nb);
-
   // The 5-point operator's bandwidth is nx: its window of u fits a core's L2 for these sizes.
   bench::SparseShape shape{double(n), double(m.nnz), double(m.nnz), double(sp.nx), 0, 8};
   const double l2 = bench::window_cache_bytes();
@@ -131,21 +136,9 @@ Result measure(int nb, double budget, int reps, int chunk, int sigma) {
   r.beta = s.beta();
   const auto tm = static_cast<Index>(r.bytes_crs / bench::triad_bytes_per_element);
 
-  if constexpr (one_thread_rows) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-    r.one = fused_times<Kokkos::Serial>(fused, s, nb, st, tm, reps);
-#endif
-  }
+  r.one = one_thread_times(fused, s, nb, st, tm, reps);
   r.all = fused_times<ExecSpace>(fused, s, nb, st, tm, reps);
-  for (int k = 0; k < reps; ++k)
-    r.t_kk = std::min(r.t_kk, bench::best_time(1, [&] {
-      KokkosSparse::spmv("N", 2 * 0.1, a.kk_local, U, -1.0, W);
-      KokkosBlas::axpy(2 * 0.05, U, W);
-      KokkosBlas::dot(eta, W, U);
-      KokkosBlas::dot(mu, U, U);
-      KokkosBlas::axpy(0.01, W, X);
-      Kokkos::fence();
-    }));
+  r.t_kk = bench::composed_step_time(a.kk_local, n, nb, reps);
   return r;
 }
 

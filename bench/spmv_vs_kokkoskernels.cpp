@@ -17,7 +17,7 @@
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
-#include <KokkosSparse_spmv.hpp>
+#include "kokkos_compat/sparse_spmv.hpp"
 #include <cstring>
 #include <memory>
 #include <string>

@@ -129,9 +129,6 @@ if wanted decks; then
         case "$tag" in
           stencil_*) extra+=(--set stencil.px=0 --set stencil.py=0) ;;
           cg_*) extra+=(--set "matrix.minife.grid=[$n, 1, 1]") ;;
-          # 5 of the deck's 20 calls (and its 2 warm-up): 8 ranks time-share the 2 cores of CI's
-          # chroot twin, where MPICH's busy polling made each call cost about 2.4 s (2 x 54 s).
-          symmsquarecube_*) extra+=(--set run.iterations=5) ;;
         esac
         variants="off auto"
         case "$tag" in triad_*) variants=default ;; esac

@@ -218,4 +218,26 @@ void local_chunks(std::int64_t begin, std::int64_t end, const SellMatrix<T>& a, 
   }
 }
 
+// Each dispatcher above is compiled once per (T, Init, mapping) for the build's space, in
+// chebfd_item_mapping_*.cpp and chebfd_element_mapping.cpp, not in every unit that calls it: the
+// filter, test_chebfd_elements and bench_chebfd each compiled all of them (both mappings, every
+// chunk height), among the heaviest units of the CUDA build (docs/build_cuda.md, "The device half
+// as a unity build"). A call with another space or scalar instantiates as usual.
+#define DESYNC_CHEBFD_DISPATCHERS(EXTERN, T, INIT, M)                                                                         \
+  EXTERN template void fused_rows<ExecSpace, M, T, INIT>(const char*, std::int64_t, std::int64_t, const Fused<T, INIT>&,       \
+                                                         const ColumnSums<ExecSpace>&, double*, double*);                     \
+  EXTERN template void fused_chunks<T, INIT, ExecSpace, M>(                                                                   \
+      const char*, std::int64_t, std::int64_t, const SellMatrix<T>&, unsigned, const Values<T>&, const Values<T>&,            \
+      const Values<T>&, std::size_t, int, const Step&, const ColumnSums<ExecSpace>&, double*, double*);                       \
+  EXTERN template void remote_rows<ExecSpace, M, T, INIT>(const char*, std::int64_t, std::int64_t, const RemoteTail<T, INIT>&, \
+                                                          const ColumnSums<ExecSpace>&, double*, double*);                    \
+  EXTERN template void local_rows<ExecSpace, M, T, INIT>(std::int64_t, std::int64_t, const LocalPart<T, INIT>&);             \
+  EXTERN template void local_chunks<T, INIT, ExecSpace, M>(std::int64_t, std::int64_t, const SellMatrix<T>&, const Values<T>&, \
+                                                           const Values<T>&, int, const Step&);
+
+DESYNC_CHEBFD_FOR_INIT(DESYNC_CHEBFD_DISPATCHERS, extern, double, BlockMapping::item_per_thread)
+DESYNC_CHEBFD_FOR_INIT(DESYNC_CHEBFD_DISPATCHERS, extern, Complex, BlockMapping::item_per_thread)
+DESYNC_CHEBFD_FOR_INIT(DESYNC_CHEBFD_DISPATCHERS, extern, double, BlockMapping::element_per_thread)
+DESYNC_CHEBFD_FOR_INIT(DESYNC_CHEBFD_DISPATCHERS, extern, Complex, BlockMapping::element_per_thread)
+
 }  // namespace desync::chebfd

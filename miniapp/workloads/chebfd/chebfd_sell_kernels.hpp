@@ -150,4 +150,19 @@ void sell_local_part(std::int64_t begin, std::int64_t end, const SellMatrix<T>& 
   });
 }
 
+// The item mapping's SELL reduction is compiled once per (T, Init, SELL mapping) for the build's
+// space, in chebfd_item_mapping_*.cpp (chebfd_element_kernels.hpp says why), not in every unit
+// that calls it (the filter, test_sell_mapping, test_chebfd_elements, bench_chebfd).
+#define DESYNC_CHEBFD_SELL_REDUCTION(EXTERN, T, INIT, M)                                                           \
+  EXTERN template void reduce_sell_fused<T, INIT, ExecSpace, M>(                                                   \
+      const char*, std::int64_t, std::int64_t, const SellMatrix<T>&, unsigned, const Values<T>&, const Values<T>&, \
+      const Values<T>&, std::size_t, int, const Step&, double*, double*);
+// F(EXTERN, T, INIT, M) for Init false and true (the filter's first step and the others).
+#define DESYNC_CHEBFD_FOR_INIT(F, EXTERN, T, M) F(EXTERN, T, false, M) F(EXTERN, T, true, M)
+
+DESYNC_CHEBFD_FOR_INIT(DESYNC_CHEBFD_SELL_REDUCTION, extern, double, SellMapping::chunk_per_item)
+DESYNC_CHEBFD_FOR_INIT(DESYNC_CHEBFD_SELL_REDUCTION, extern, double, SellMapping::row_per_item)
+DESYNC_CHEBFD_FOR_INIT(DESYNC_CHEBFD_SELL_REDUCTION, extern, Complex, SellMapping::chunk_per_item)
+DESYNC_CHEBFD_FOR_INIT(DESYNC_CHEBFD_SELL_REDUCTION, extern, Complex, SellMapping::row_per_item)
+
 }  // namespace desync::chebfd

@@ -1,6 +1,6 @@
 #include "workloads/spmv/spmv_state.hpp"
 
-#include <KokkosSparse_spmv.hpp>
+#include "kokkos_compat/sparse_spmv.hpp"
 
 #include "comm/overlap.hpp"
 #include "workloads/spmv/spmv_kernels.hpp"
