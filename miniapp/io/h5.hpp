@@ -1,13 +1,16 @@
 #pragma once
 // Thin, checked wrappers over parallel HDF5. Every call's status is agreed on by all ranks of the
-// file's communicator before anyone goes on: a call that fails on one rank (a full disk seen by
-// one I/O aggregator, say) makes every rank throw the same h5::Error, so no rank is left waiting
-// in the next collective call. HDF5's own error-stack printing is switched off; the innermost
-// message of the failing rank's stack (e.g. "No space left on device") goes into Error::what().
+// file's communicator before any call that communicates (creating the file, each collective
+// dataset write, closing the file): a call that fails on one rank (a full disk seen by one I/O
+// aggregator, say) makes every rank throw the same h5::Error there, so no rank is left waiting in
+// a collective call. Calls that do not communicate are not agreed on one by one; their first
+// failure is kept and reported at the next agreement. HDF5's own error-stack printing is switched
+// off; the innermost message of the failing rank's stack (e.g. "No space left on device") goes
+// into Error::what().
 // All functions are collective over the file's communicator: "rows" functions write the rows of
-// the Context's row block (dimension 0 = rank), "global" functions write data every rank holds
-// identically (rank 0 writes, the others select nothing, as parallel HDF5 wants every rank in
-// the call).
+// the Context's row block (dimension 0 = rank) in one collective write, "global" functions write
+// data every rank holds identically (every rank creates the dataset, as parallel HDF5 wants of
+// metadata; rank 0 alone writes the elements, independently, with no communication).
 #include <hdf5.h>
 #include <mpi.h>
 
@@ -57,8 +60,9 @@ class Handle {
   herr_t (*close_)(hid_t) = nullptr;
 };
 
-// Every rank passes whether its part succeeded; throws Error on every rank unless all did. The
-// message names the lowest failing rank, `what`, and that rank's detail (HDF5 or errno text).
+// Every rank passes whether its part succeeded; throws Error on every rank unless all did (and
+// no call since the last agreement failed). The message names the lowest failing rank, its
+// first failed call (or `what`), and that rank's detail (HDF5 or errno text).
 void agree(const Context& c, bool ok, const std::string& what, const std::string& detail = "");
 // The innermost message of this thread's HDF5 error stack (empty if none); clears the stack.
 std::string last_error();

@@ -54,6 +54,8 @@ std::string root_attr(hid_t f, const char* name) {
   return s;
 }
 
+constexpr std::size_t kBigRow = (std::size_t{1} << 20) / sizeof(std::int64_t) + 3;
+
 TEST(H5, CollectiveWritersRoundTrip) {
   const int rank = comm_rank(MPI_COMM_WORLD), size = comm_size(MPI_COMM_WORLD);
   const std::string path = shared_temp_path("desync_h5_roundtrip");
@@ -66,6 +68,11 @@ TEST(H5, CollectiveWritersRoundTrip) {
     std::vector<double> row;
     for (int i = 0; i < 6; ++i) row.push_back(100.0 * rank + i);
     h5::rows(c, f, "rows", {3, 2}, row, "s");
+    // Above the size up to which per-rank tables are gathered on rank 0 (1 MiB in all): written by
+    // every rank in one collective write instead, at every rank count.
+    std::vector<std::int64_t> big(kBigRow);
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = 1000000 * rank + static_cast<std::int64_t>(i);
+    h5::rows(c, f, "big", {kBigRow}, big, "1");
     h5::rank_text(c, f, "host", std::string(static_cast<std::size_t>(rank + 1), 'x'));
     h5::rows_text(c, f, "pairs", {"r" + std::to_string(rank), ""});
     h5::global<std::int32_t>(c, f, "global", {3}, {7, 8, 9}, "1");
@@ -90,6 +97,15 @@ TEST(H5, CollectiveWritersRoundTrip) {
     hid_t u = H5Aopen(d, "units", H5P_DEFAULT);
     EXPECT_EQ(read_fixed_string(u, true), "s");
     H5Aclose(u);
+    H5Dclose(d);
+
+    d = H5Dopen2(f, "big", H5P_DEFAULT);
+    EXPECT_EQ(dims_of(d), (std::vector<hsize_t>{static_cast<hsize_t>(size), kBigRow}));
+    std::vector<std::int64_t> bigs(static_cast<std::size_t>(size) * kBigRow);
+    H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, bigs.data());
+    for (int r = 0; r < size; ++r)
+      for (std::size_t i : {std::size_t{0}, kBigRow / 2, kBigRow - 1})
+        EXPECT_EQ(bigs[r * kBigRow + i], 1000000 * r + static_cast<std::int64_t>(i)) << "rank " << r << ", " << i;
     H5Dclose(d);
 
     d = H5Dopen2(f, "host", H5P_DEFAULT);
@@ -117,6 +133,30 @@ TEST(H5, CollectiveWritersRoundTrip) {
     H5Fclose(f);
     std::filesystem::remove(path);
   }
+}
+
+// A call that does not communicate is not agreed on by itself: its failure (here the same on
+// every rank, an attribute created twice) is reported by every rank at the next agreement, before
+// the next collective write (small tables, gathered, have none), naming the call, and the file
+// is still closed cleanly.
+TEST(H5, ALocalFailureIsReportedAtTheNextAgreement) {
+  const std::string path = shared_temp_path("desync_h5_noted_failure");
+  {
+    const h5::Context c = h5::mpi_context(MPI_COMM_WORLD);
+    h5::Handle f = h5::create_file(c, path);
+    h5::attr(c, f, "twice", std::int64_t{1});
+    EXPECT_NO_THROW(h5::attr(c, f, "twice", std::int64_t{2}));
+    EXPECT_NO_THROW(h5::global_scalar(c, f, "scalar", 1.0, "s"));
+    try {
+      h5::rows(c, f, "big", {kBigRow}, std::vector<std::int64_t>(kBigRow, 1), "1");  // a collective write
+      ADD_FAILURE() << "the failed attribute was not reported";
+    } catch (const h5::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("creating attribute twice"), std::string::npos) << e.what();
+    }
+    EXPECT_NO_THROW(h5::close_file(c, f));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (comm_rank(MPI_COMM_WORLD) == 0) std::filesystem::remove(path);
 }
 
 // `desync simulate`: one process writes the rows of P virtual ranks into the same layout.
