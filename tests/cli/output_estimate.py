@@ -12,6 +12,7 @@ record_messages) or keep a window of rows ([record] window, stride). Prints a ta
 point is off, 2 if a deck could not be run at all.
 """
 import argparse
+import concurrent.futures
 import glob
 import os
 import re
@@ -90,6 +91,7 @@ def main():
     ap.add_argument("--preflags", default="", help="';'-separated launcher flags")
     ap.add_argument("--np-flag", default="-n")
     ap.add_argument("--only", default="", help="a regular expression: decks to run (default all)")
+    ap.add_argument("--jobs", type=int, default=2, help="points run at a time (default 2)")
     a = ap.parse_args()
     env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
     os.makedirs(a.workdir, exist_ok=True)
@@ -99,19 +101,19 @@ def main():
     if a.only:
         points = [p for p in points if re.search(a.only, p[0])]
     launcher = [a.mpiexec] + [f for f in a.preflags.split(";") if f]
-    rows, bad, broken = [], 0, 0
     t0 = time.time()
-    for deck, extra in points:
+
+    def run_point(k, deck, extra):
+        """One point: (row, None) when it ran, (None, why) when it could not."""
         path = os.path.join(a.inputs, deck)
         sets, out = accepted_overrides(a.desync, path, SHORTEN + extra, env)
         if sets is None:
-            print(f"{deck}: not run: {out}", flush=True)
-            broken += 1
-            continue
+            return None, f"not run: {out}"
         implied, _ = estimate(out)
         # A rank count `check` accepts and the run's layout rules too (e.g. collectives between nodes).
-        h5 = os.path.join(a.workdir, "estimate.h5")
-        ranks, r, why = None, None, "no rank count of 1, 2 or 4 is accepted"
+        h5 = os.path.join(a.workdir, f"estimate_{k}.h5")
+        ranks, why = None, "no rank count of 1, 2 or 4 is accepted"
+        t = time.time()
         for p in ([implied] if implied and implied > 1 else []) + [2, 4, 1]:
             c = check(a.desync, path, sets, p, env)
             if c.returncode != 0:
@@ -125,20 +127,31 @@ def main():
                 break
             why = f"the run failed ({r.returncode}): {r.stderr.strip()[:400]}"
         if ranks is None:
+            return None, why
+        actual = os.path.getsize(h5)
+        mem, mem_est, mem_peak = memory_ratio(h5)
+        os.remove(h5)
+        ratio = est / actual
+        label = deck + ("" if not extra else " " + " ".join(extra))
+        row = (label, ranks, est, actual, ratio, abs(ratio - 1.0) <= TOLERANCE, mem_est, mem_peak, mem,
+               abs(mem - 1.0) <= MEMORY_TOLERANCE)
+        print(f"{label:60s} {ranks:3d} {est / 1024:9.1f} {actual / 1024:9.1f} KiB {ratio:6.3f}{'' if row[5] else ' OFF'}  "
+              f"{mem_est / 2**20:7.1f} {mem_peak / 2**20:7.1f} MiB {mem:6.3f}{'' if row[9] else ' OFF'}  {time.time() - t:5.1f} s",
+              flush=True)
+        return row, None
+
+    # Two points at a time: each is mostly process start-up and small runs, one core's worth; the
+    # sizes do not depend on timing, and the peak resident sizes are each process's own.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        results = list(pool.map(lambda kp: run_point(kp[0], *kp[1]), enumerate(points)))
+    rows, bad, broken = [], 0, 0
+    for (deck, _), (row, why) in zip(points, results):
+        if row is None:
             print(f"{deck}: {why}", flush=True)
             broken += 1
             continue
-        actual = os.path.getsize(h5)
-        ratio = est / actual
-        mem, mem_est, mem_peak = memory_ratio(h5)
-        ok = abs(ratio - 1.0) <= TOLERANCE
-        mem_ok = abs(mem - 1.0) <= MEMORY_TOLERANCE
-        bad += (0 if ok else 1) + (0 if mem_ok else 1)
-        label = deck + ("" if not extra else " " + " ".join(extra))
-        rows.append((label, ranks, est, actual, ratio, ok, mem_est, mem_peak, mem, mem_ok))
-        print(f"{label:60s} {ranks:3d} {est / 1024:9.1f} {actual / 1024:9.1f} KiB {ratio:6.3f}{'' if ok else ' OFF'}  "
-              f"{mem_est / 2**20:7.1f} {mem_peak / 2**20:7.1f} MiB {mem:6.3f}{'' if mem_ok else ' OFF'}  {time.time() - t:5.1f} s",
-              flush=True)
+        rows.append(row)
+        bad += (0 if row[5] else 1) + (0 if row[9] else 1)
     print(f"\n{'deck':60s} {'P':>3s} {'output estimate':>15s} {'written':>9s} {'ratio':>6s}  "
           f"{'memory estimate':>15s} {'peak RSS':>8s} {'ratio':>6s}  (memory: the rank furthest from 1)")
     for label, ranks, est, actual, ratio, ok, mem_est, mem_peak, mem, mem_ok in rows:
