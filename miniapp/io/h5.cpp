@@ -89,6 +89,7 @@ void write(const Context& c, hid_t parent, const std::string& name, hid_t type,
   // HDF5 refuses a null buffer even for an empty selection.
   static const char dummy = 0;
   if (no_elements) {
+    // nothing to write, on every rank alike
   } else if (writers == Writers::rank0) {
     // Independent transfer (HDF5's default) of the whole dataset; a failure is noted and reported
     // at the next agreement like any other local call.
@@ -129,6 +130,16 @@ bool gathered(const Context& c, const void* mine, std::size_t bytes, std::vector
   all.assign(c.rank == 0 ? std::max<std::size_t>(bytes * c.size, 1) : 1, '\0');
   MPI_Gather(mine, static_cast<int>(bytes), MPI_BYTE, all.data(), static_cast<int>(bytes), MPI_BYTE, 0, c.comm);
   return true;
+}
+
+// A per-rank table: gathered and written by rank 0 when small, else one collective write.
+void write_rows(const Context& c, hid_t parent, const std::string& name, hid_t type, const std::vector<hsize_t>& dims,
+                const std::vector<hsize_t>& start, const std::vector<hsize_t>& count, const void* local,
+                std::size_t bytes, const char* units) {
+  if (std::vector<char> all; gathered(c, local, bytes, all))
+    write(c, parent, name, type, dims, {}, {}, all.data(), units, Writers::rank0);
+  else
+    write(c, parent, name, type, dims, start, count, local, units, Writers::every_rank);
 }
 
 }  // namespace
@@ -251,11 +262,7 @@ void rows(const Context& c, hid_t parent, const std::string& name, const std::ve
     n *= d;
   }
   if (local.size() != n) throw std::logic_error("h5::rows: " + name + ": row has the wrong size");
-  if (std::vector<char> all; gathered(c, local.data(), n * sizeof(T), all)) {
-    write(c, parent, name, native<T>(), dims, {}, {}, all.data(), units, Writers::rank0);
-    return;
-  }
-  write(c, parent, name, native<T>(), dims, start, count, local.data(), units, Writers::every_rank);
+  write_rows(c, parent, name, native<T>(), dims, start, count, local.data(), n * sizeof(T), units);
 }
 
 template <class T>
@@ -309,11 +316,7 @@ void text_rows(const Context& c, hid_t parent, const std::string& name, const st
     start.push_back(0);
     count.push_back(kmax);
   }
-  if (std::vector<char> all; gathered(c, buf.data(), w * local.size(), all)) {
-    write(c, parent, name, type, dims, {}, {}, all.data(), "text", Writers::rank0);
-    return;
-  }
-  write(c, parent, name, type, dims, start, count, buf.data(), "text", Writers::every_rank);
+  write_rows(c, parent, name, type, dims, start, count, buf.data(), w * local.size(), "text");
 }
 }  // namespace
 
