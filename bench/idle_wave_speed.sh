@@ -4,7 +4,8 @@
 # 4 ranks and next pair on 8, each run ROUNDS times; the goal is |v / v_model - 1| <= 0.15. The
 # model is calibrated from the same run (its lock-step part), so each line is a ratio measured in
 # one run. A measurement, not a test: on a busy machine (a core taken) it misses, so CI asserts only
-# the behaviour (a wave at the model's pace within a factor 2: ctest -R idle_wave).
+# the behaviour (a wave at the model's pace in iterations, sigma d ranks per iteration within a
+# factor 2: ctest -R idle_wave).
 #   bench/idle_wave_speed.sh BUILD_DIR [ROUNDS]     (BUILD_DIR: e.g. build/openmp-release)
 # Environment: MPIEXEC (default mpiexec), MPIEXEC_PREFLAGS (e.g. "--oversubscribe --allow-run-as-root"),
 # PYTHON (default python3, with h5py and numpy). Open MPI: ranks bound to cores, overload allowed.

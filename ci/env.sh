@@ -20,6 +20,15 @@ export DESYNC_MPIEXEC_PREFLAGS
 if [ "${DESYNC_MPI:-openmpi}" = openmpi ] && ! ls /sys/class/infiniband/* /dev/hfi1* >/dev/null 2>&1; then
   export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
 fi
+# The host presets as the ci/ scripts build them (the README's two commands, CI): up to 8 sources of
+# a target compiled as one unit (CMAKE_UNITY_BUILD, as the CUDA presets always are), which pays
+# the Kokkos, KokkosKernels, toml++ and fmt headers once per batch, not once per source: a build
+# from an empty compiler cache takes about half the time (docs/method.md, section 31).
+# DESYNC_UNITY=OFF: one unit per source, what `cmake --preset` alone gives a developer, whose edit
+# then recompiles one source, not its batch, and which shows a source that lacks an #include its
+# batch happened to provide. Every ci/ script passes the same value, so that one of them never
+# reconfigures a build folder another has built.
+DESYNC_UNITY=${DESYNC_UNITY:-ON}
 # Kokkos' OpenMP backend warns without it; ranks may share cores here, so threads stay unbound.
 export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
 DESYNC_PYTHON=${DESYNC_PYTHON:-/usr/bin/python3}

@@ -81,7 +81,7 @@ build_preset() {
     (
       export "${prefix_line?}"
       DESYNC_MPI=mpich source ci/env.sh
-      cmake --preset "$preset" -DBUILD_TESTING=ON -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
+      cmake --preset "$preset" -DBUILD_TESTING=ON -DDESYNC_PYTHON="$DESYNC_PYTHON" -DCMAKE_UNITY_BUILD="$DESYNC_UNITY" >/dev/null
       local args=()
       for t in ${targets[@]+"${targets[@]}"}; do args+=(--target "$t"); done
       desync_build "$preset" ${args[@]+"${args[@]}"} >&2

@@ -12,7 +12,7 @@ ranks=${2:-4}
 prefix_line=$(ci/install-deps.sh | tail -n 1)
 export "${prefix_line?}"
 source ci/env.sh
-cmake --preset openmp-release -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
+cmake --preset openmp-release -DDESYNC_PYTHON="$DESYNC_PYTHON" -DCMAKE_UNITY_BUILD="$DESYNC_UNITY" >/dev/null
 cmake --build --preset openmp-release --target desync
 mkdir -p results
 name=$(basename "$deck" .toml)

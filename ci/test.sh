@@ -12,6 +12,6 @@ preset=${1:-openmp-release}
 prefix_line=$(ci/install-deps.sh | tail -n 1)
 export "${prefix_line?}"
 source ci/env.sh
-cmake --preset "$preset" -DBUILD_TESTING=ON -DDESYNC_PYTHON="$DESYNC_PYTHON" >/dev/null
+cmake --preset "$preset" -DBUILD_TESTING=ON -DDESYNC_PYTHON="$DESYNC_PYTHON" -DCMAKE_UNITY_BUILD="$DESYNC_UNITY" >/dev/null
 desync_build "$preset"
 ctest --preset "$preset" -j "$(nproc)" "$@"

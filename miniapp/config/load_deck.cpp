@@ -20,7 +20,6 @@
 namespace desync {
 namespace {
 
-constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
 
 using Catalog = std::vector<const WorkloadDeck*>;
 
@@ -81,10 +80,10 @@ RunConfig read_run(TableReader& r, const Catalog& catalog) {
   RunConfig c;
   // The catalog's first workload is the default (the registry's order: docs/decks.md).
   c.workload = r.word("workload", catalog.front()->name, workload_name_list(catalog));
-  c.iterations = r.integer("iterations", c.iterations, 1, int_max / 64);
-  c.warmup = r.integer("warmup", c.warmup, 0, int_max / 64);
+  c.iterations = r.integer("iterations", c.iterations, 1, kIntegerKeyMax / 64);
+  c.warmup = r.integer("warmup", c.warmup, 0, kIntegerKeyMax / 64);
   c.barrier = r.boolean("barrier", c.barrier);
-  c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, int_max));
+  c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, kIntegerKeyMax));
   c.output = r.string("output", c.output);
   c.output_pos = r.position("output");
   c.overwrite = r.boolean("overwrite", c.overwrite);
@@ -175,8 +174,8 @@ std::vector<InjectConfig> read_inject(const toml::table& root, toml::table& out,
     if (!r.has("rank")) r.fail("rank", "missing; every [[inject]] needs rank, iteration, duration");
     if (!r.has("iteration")) r.fail("iteration", "missing; every [[inject]] needs rank, iteration, duration");
     if (!r.has("duration")) r.fail("duration", "missing; every [[inject]] needs rank, iteration, duration");
-    c.rank = r.integer("rank", 0, 0, int_max);
-    c.iteration = r.integer("iteration", 0, std::numeric_limits<std::int64_t>::min() / 2, int_max / 2);
+    c.rank = r.integer("rank", 0, 0, kIntegerKeyMax);
+    c.iteration = r.integer("iteration", 0, std::numeric_limits<std::int64_t>::min() / 2, kIntegerKeyMax / 2);
     if (c.iteration < -run.warmup || c.iteration >= run.iterations)
       r.fail("iteration", fmt::format("workload \"{}\" runs {} warm-up and {} measured steps; allowed: {}..{}",
                                       run.workload, run.warmup, run.iterations, -run.warmup, run.iterations - 1));
@@ -195,7 +194,7 @@ NoiseConfig read_noise(TableReader r) {
   NoiseConfig c;
   c.kind = r.choice("kind", c.kind, noise_kind_names);
   c.mean = r.real("mean", c.mean, 0.0, 10.0);
-  c.seed = static_cast<std::uint64_t>(r.integer("seed", 0, 0, int_max));
+  c.seed = static_cast<std::uint64_t>(r.integer("seed", 0, 0, kIntegerKeyMax));
   if (c.kind != NoiseKind::none && c.mean <= 0.0)
     r.fail("mean", "noise needs a mean > 0 seconds (or kind = \"none\")");
   r.finish();

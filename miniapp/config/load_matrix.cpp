@@ -11,13 +11,12 @@
 namespace desync {
 namespace {
 
-constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
 constexpr double real_max = std::numeric_limits<double>::max();
 
 // a * b, or -1 on overflow / negative input.
 std::int64_t times(std::int64_t a, std::int64_t b) {
   if (a < 0 || b < 0) return -1;
-  if (b != 0 && a > int_max / b) return -1;
+  if (b != 0 && a > kIntegerKeyMax / b) return -1;
   return a * b;
 }
 
@@ -38,7 +37,7 @@ SpinParams read_spin(TableReader r) {
   c.bz = r.real("bz", c.bz, -real_max, real_max);
   c.boundary = r.choice("boundary", c.boundary, lattice_boundary_names);
   c.disorder = r.real("disorder", c.disorder, 0.0, real_max);
-  c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, int_max));
+  c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, kIntegerKeyMax));
   r.finish();
   return c;
 }
@@ -89,7 +88,7 @@ TopiParams read_topi(TableReader r) {
   c.t = r.real("t", c.t, -real_max, real_max);
   c.mass = r.real("mass", c.mass, -real_max, real_max);
   c.disorder = r.real("disorder", c.disorder, 0.0, real_max);
-  c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, int_max));
+  c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, kIntegerKeyMax));
   std::int64_t rows = 4;
   for (int d = 0; d < 3; ++d) rows = times(rows, times(c.block[d], c.nodes[d]));
   if (rows <= 0 || rows > (std::int64_t{1} << 62)) r.fail("block", "the lattice is too large (more than 2^62 rows)");

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,10 @@
 #include "core/errors.hpp"
 
 namespace desync {
+
+// The widest range an integer key can ask for (TableReader::integer's max); one name for it, so
+// that the deck readers of a unity batch do not each define their own.
+inline constexpr std::int64_t kIntegerKeyMax = std::numeric_limits<std::int64_t>::max();
 
 // "deck.toml:3:1" or "command line (--set run.iterations=x)".
 std::string describe(const toml::source_region& where, const std::string& fallback);

@@ -1,7 +1,8 @@
 # A real run of an idle-wave deck, then tools/tests/check_idle_wave_speed.py MODE on its file:
-# MODE wave: an idle wave travels, at the pace of the contention model of docs/method.md section
-# 20 within a factor FACTOR (default 2: not stalled, not instant); MODE nowave: `idlewave` reports
-# no idle wave. The speed within 15 % of the model is a measurement: bench/idle_wave_speed.sh.
+# MODE wave: an idle wave travels, at the model's pace counted in iterations (sigma d ranks per
+# iteration, docs/method.md section 20) within a factor FACTOR (default 2: not stalled, not
+# instant); MODE nowave: `idlewave` reports no idle wave. The speed in ranks/s within 15 % of the
+# contention model is a measurement: bench/idle_wave_speed.sh.
 # RUN: mpiexec ... desync run DECK (the output path is appended); OUT, NAME: where the file goes.
 # Timing on a shared, oversubscribed 2-core machine (ranks time-share the cores, other work may run
 # beside the test, a core may be taken): a miss is run once more from scratch.

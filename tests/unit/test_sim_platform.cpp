@@ -10,7 +10,7 @@
 namespace desync::sim {
 namespace {
 
-const std::string base = R"([platform]
+const std::string kPlatformToml = R"([platform]
 name = "t"
 [node]
 count = 4
@@ -37,7 +37,7 @@ std::string error_of(const std::string& text, const std::vector<std::string>& se
 }
 
 TEST(SimPlatform, DefaultsAndSaturation) {
-  const Platform p = parse_platform(base, "p.toml", {});
+  const Platform p = parse_platform(kPlatformToml, "p.toml", {});
   EXPECT_EQ(p.name, "t");
   EXPECT_EQ(p.cores_per_node(), 24);
   EXPECT_EQ(p.ranks_per_node, 24);  // one rank per core
@@ -52,7 +52,7 @@ TEST(SimPlatform, DefaultsAndSaturation) {
 }
 
 TEST(SimPlatform, MeasuredTable) {
-  std::string t = base;
+  std::string t = kPlatformToml;
   t.replace(t.find("b1 = 10e9\nb_saturated = 35e9\n"), 28, "table = [8e9, 15e9, 20e9, 21e9, 21e9]\n");
   const Platform p = parse_platform(t, "p.toml", {});
   EXPECT_DOUBLE_EQ(p.b1, 8e9);
@@ -67,24 +67,24 @@ TEST(SimPlatform, MeasuredTable) {
 }
 
 TEST(SimPlatform, ErrorsNameFileKeyValueAndWhatIsAllowed) {
-  EXPECT_NE(error_of(base, {"node.domains=3"}).find("[node] domains = 3: must be a multiple of sockets = 2"), std::string::npos);
-  EXPECT_NE(error_of(base, {"memory.b_saturated=5e9"}).find("must be >= b1"), std::string::npos);
-  EXPECT_NE(error_of(base, {"network.inter_node_latency=1e-7"}).find("must be >= intra_node_latency"), std::string::npos);
-  EXPECT_NE(error_of(base, {"memory.bsat=1"}).find("unknown key 'bsat'"), std::string::npos) << error_of(base, {"memory.bsat=1"});
-  EXPECT_NE(error_of(base + "[nodes]\ncount = 1\n").find("did you mean 'node'"), std::string::npos);
-  std::string missing = base;
+  EXPECT_NE(error_of(kPlatformToml, {"node.domains=3"}).find("[node] domains = 3: must be a multiple of sockets = 2"), std::string::npos);
+  EXPECT_NE(error_of(kPlatformToml, {"memory.b_saturated=5e9"}).find("must be >= b1"), std::string::npos);
+  EXPECT_NE(error_of(kPlatformToml, {"network.inter_node_latency=1e-7"}).find("must be >= intra_node_latency"), std::string::npos);
+  EXPECT_NE(error_of(kPlatformToml, {"memory.bsat=1"}).find("unknown key 'bsat'"), std::string::npos) << error_of(kPlatformToml, {"memory.bsat=1"});
+  EXPECT_NE(error_of(kPlatformToml + "[nodes]\ncount = 1\n").find("did you mean 'node'"), std::string::npos);
+  std::string missing = kPlatformToml;
   missing.erase(missing.find("b1 = 10e9\n"), 10);
   EXPECT_NE(error_of(missing).find("p.toml"), std::string::npos);
   EXPECT_NE(error_of(missing).find("[memory] b1: missing"), std::string::npos) << error_of(missing);
-  EXPECT_NE(error_of(base, {"placement.ranks_per_node=30"}).find("use fewer, or oversubscribe = true"), std::string::npos);
-  EXPECT_NE(error_of(base, {"placement.threads_per_rank=4"}).find("must divide cores_per_domain = 6"), std::string::npos);
-  EXPECT_NE(error_of(base, {"placement.threads_per_rank=12"}).find("spanning several memory domains"), std::string::npos);
+  EXPECT_NE(error_of(kPlatformToml, {"placement.ranks_per_node=30"}).find("use fewer, or oversubscribe = true"), std::string::npos);
+  EXPECT_NE(error_of(kPlatformToml, {"placement.threads_per_rank=4"}).find("must divide cores_per_domain = 6"), std::string::npos);
+  EXPECT_NE(error_of(kPlatformToml, {"placement.threads_per_rank=12"}).find("spanning several memory domains"), std::string::npos);
   EXPECT_NE(error_of("[platform]\nname = \"a b\"\n").find("without blanks"), std::string::npos);
   EXPECT_NE(error_of("[platform\n").find("p.toml:1"), std::string::npos);
 }
 
 TEST(SimPlatform, RanksSpreadOverDomainsInBlocks) {
-  const Platform p = parse_platform(base, "p.toml", {"placement.ranks_per_node=10"});
+  const Platform p = parse_platform(kPlatformToml, "p.toml", {"placement.ranks_per_node=10"});
   // 10 ranks over 4 domains of a node: floor(l * 4 / 10) -> 3, 2, 3, 2 ranks.
   const int expect_domain[10] = {0, 0, 0, 1, 1, 2, 2, 2, 3, 3};
   for (int r = 0; r < 10; ++r) {
@@ -104,7 +104,7 @@ TEST(SimPlatform, RanksSpreadOverDomainsInBlocks) {
 }
 
 TEST(SimPlatform, OversubscribedRanksShareCores) {
-  const Platform p = parse_platform(base, "p.toml", {"placement.ranks_per_node=48", "placement.oversubscribe=true"});
+  const Platform p = parse_platform(kPlatformToml, "p.toml", {"placement.ranks_per_node=48", "placement.oversubscribe=true"});
   const RankPlace x = place_rank(p, 0, 48);
   EXPECT_EQ(x.ranks_in_domain, 12);
   EXPECT_DOUBLE_EQ(x.core_share, 0.5);

@@ -5,10 +5,14 @@
       the file has a fitted idle wave (at least 3 ranks reached) whose measured speed v is within
       the tolerance of the contention model: |v / v_model - 1| <= tolerance, with
       v_model = sigma d / (t1 max(1, N/C) + T_comm) (desync.idle_waves); prints v, v_model,
-      sigma_eff_contention and the model's terms. --factor F instead: 1/F <= v / v_model <= F,
-      the behaviour (a wave that travels at the model's pace, not a stalled or an instant one)
-      that a test on a busy machine can assert; the 15 % is a measurement
-      (bench/idle_wave_speed.sh).
+      sigma_eff_contention and the model's terms. --factor F instead: the behaviour a test on a
+      busy machine can assert, a wave that travels at the model's pace counted in iterations (not
+      a stalled or an instant one): 1/F <= (ranks per iteration) / (sigma d) <= F; v / v_model is
+      printed, not checked. Seconds are not robust: with a core taken by another process the
+      ring of 6 ranks read v / v_model 2.1-3.8 (its T_comm is then mostly waiting for the
+      scheduler, while the ranks the wave reaches run faster, their neighbours idle), where the
+      iterations still read 1 rank per iteration (issue 30's flake hunt, docs/method.md 29). The
+      15 % in seconds is a measurement (bench/idle_wave_speed.sh).
       --distance D: besides, every fitted wave's model uses d = D ranks per hop of the
       communication graph (a periodic ring: 1, whatever its rank count).
   check_idle_wave_speed.py nowave FILE.h5
@@ -52,16 +56,22 @@ def check_wave(result, tolerance, factor=None, distance=None):
     for w in fitted:
         m = w["model"]
         r = m["measured_over_model"]
+        per_iteration = w["speed_ranks_per_iteration"] / (m["sigma"] * m["distance"])
         if factor:
-            within, bound = 1 / factor <= r <= factor, "within a factor %g" % factor
+            within, bound = 1 / factor <= per_iteration <= factor, "within a factor %g" % factor
+            seconds = "printed, not checked"
         else:
             within, bound = abs(r - 1) <= tolerance, "within %.0f%%" % (tolerance * 100)
+            seconds = bound if within else "MISS (not %s)" % bound
         print("%s wave: v = %.4g ranks/s, v_model = %.4g ranks/s (sigma %g, d %g, N %.2f, C %g, t1 %.3g ms, "
               "T_comm %.3g ms), v / v_model = %.3f, sigma_eff_contention = %.3g, sigma_eff (lock-step) = %.3g: %s"
               % (w["direction"], w["speed_ranks_per_s"], m["speed_ranks_per_s"], m["sigma"], m["distance"],
                  m["concurrency"], m["cores"], m["t1_s"] * 1e3, m["comm_s"] * 1e3, m["measured_over_model"],
-                 w["sigma_eff_contention"], w["sigma_eff"],
-                 bound if within else "MISS (not %s)" % bound))
+                 w["sigma_eff_contention"], w["sigma_eff"], seconds))
+        if factor:
+            print("%s wave: %.3g ranks per iteration, the model's sigma d = %g: ratio %.3f, %s"
+                  % (w["direction"], w["speed_ranks_per_iteration"], m["sigma"] * m["distance"], per_iteration,
+                     bound if within else "MISS (not %s)" % bound))
         ok &= within
         if distance is not None and m["distance"] != distance:
             print("MISS: the %s wave's model uses d = %g, not %g" % (w["direction"], m["distance"], distance))
@@ -82,7 +92,8 @@ def main():
     p.add_argument("mode", choices=("wave", "nowave"))
     p.add_argument("file")
     p.add_argument("--tolerance", type=float, default=0.15)
-    p.add_argument("--factor", type=float, help="check 1/F <= v / v_model <= F instead of the tolerance")
+    p.add_argument("--factor", type=float,
+                   help="check 1/F <= ranks per iteration / (sigma d) <= F instead of the tolerance on v / v_model")
     p.add_argument("--sigma", type=float, default=1.0)
     p.add_argument("--distance", type=float, help="the d every fitted wave's model must use")
     a = p.parse_args()

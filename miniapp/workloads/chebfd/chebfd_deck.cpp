@@ -9,7 +9,6 @@
 
 namespace desync {
 namespace {
-constexpr auto int_max = std::numeric_limits<std::int64_t>::max();
 constexpr double real_max = std::numeric_limits<double>::max();
 }  // namespace
 
@@ -31,7 +30,7 @@ void read_chebfd_table(TableReader& r, Config& cfg) {
     r.fail("lambda_max", fmt::format("lambda_max = {} must be > lambda_min = {}", c.lambda_max, c.lambda_min));
   c.bounds = r.choice("bounds", c.bounds, chebfd_bounds_names);
   c.lanczos_steps = r.integer("lanczos_steps", c.lanczos_steps, 2, 1000);
-  c.verify_rows = r.integer("verify_rows", c.verify_rows, 0, int_max);
+  c.verify_rows = r.integer("verify_rows", c.verify_rows, 0, kIntegerKeyMax);
   r.finish();
   cfg.params.set(std::move(c));
 }
