@@ -304,17 +304,28 @@ class TimeSharedCores(unittest.TestCase):
 
     def test_the_real_run_checker_passes_and_misses(self):
         # tools/tests/check_idle_wave_speed.py (the ctests idle_wave_*): exit 0 within the
-        # tolerance or factor, 1 on a miss
+        # tolerance (v / v_model in ranks/s) or the factor (ranks per iteration against sigma d),
+        # 1 on a miss. The hand-made wave advances exactly 1 rank per iteration at v / v_model
+        # 1.03: a factor as tight as 1.0001 holds, and a model of sigma d = 3 (or 0.4) misses
+        # a factor 2 whatever the speed in ranks/s.
         check = os.path.join(os.path.dirname(__file__), "check_idle_wave_speed.py")
         lockstep = os.path.join(self.dir.name, "checker_lockstep.h5")
         write_shared(lockstep, n_ranks=4, jitter=0.2)
         for args, code in ((["wave", self.wave], 0), (["wave", self.wave, "--tolerance", "0.001"], 1),
-                           (["wave", self.wave, "--factor", "2"], 0), (["wave", self.wave, "--factor", "1.0001"], 1),
+                           (["wave", self.wave, "--factor", "2"], 0), (["wave", self.wave, "--factor", "1.0001"], 0),
+                           (["wave", self.wave, "--factor", "2", "--sigma", "1.5"], 0),
+                           (["wave", self.wave, "--factor", "2", "--sigma", "3"], 1),
+                           (["wave", self.wave, "--factor", "2", "--sigma", "0.4"], 1),
                            (["wave", lockstep], 1), (["nowave", lockstep], 0), (["nowave", self.wave], 1)):
             run = subprocess.run([sys.executable, check] + args, capture_output=True, text=True)
             self.assertEqual(run.returncode, code, run.stdout + run.stderr)
         run = subprocess.run([sys.executable, check, "wave", self.wave], capture_output=True, text=True)
         self.assertRegex(run.stdout, r"up wave: v = .* v / v_model = 1\.0\d\d, sigma_eff_contention = .*: within 15%")
+        run = subprocess.run([sys.executable, check, "wave", self.wave, "--factor", "2", "--sigma", "3"],
+                             capture_output=True, text=True)
+        self.assertRegex(run.stdout, r"up wave: v = .*: printed, not checked")
+        self.assertRegex(run.stdout, r"up wave: 1 ranks per iteration, the model's sigma d = 3: ratio 0\.333, "
+                                     r"MISS \(not within a factor 2\)")
 
 
 class PeriodicRing(unittest.TestCase):
