@@ -23,7 +23,7 @@ fi
 # The host presets as the ci/ scripts build them (the README's two commands, CI): up to 8 sources of
 # a target compiled as one unit (CMAKE_UNITY_BUILD, as the CUDA presets always are), which pays
 # the Kokkos, KokkosKernels, toml++ and fmt headers once per batch, not once per source: a build
-# from an empty compiler cache takes about half the time (docs/method.md, section 31).
+# from an empty compiler cache takes 0.6-0.7 of the time (docs/method.md, section 31).
 # DESYNC_UNITY=OFF: one unit per source, what `cmake --preset` alone gives a developer, whose edit
 # then recompiles one source, not its batch, and which shows a source that lacks an #include its
 # batch happened to provide. Every ci/ script passes the same value, so that one of them never
