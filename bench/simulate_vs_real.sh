@@ -5,7 +5,7 @@
 # run (core-bound) and 25 % (memory-bound), and the same idle-wave arrivals. A measurement: run it
 # on a quiet machine; with another process on a core the real core-bound run waits for the
 # scheduler (sim / real 0.6-0.7). CI asserts the behaviour only (ctest simulate_vs_real_np4:
-# within a factor 2, arrivals exact).
+# within a factor 4, arrivals exact).
 #   bench/simulate_vs_real.sh BUILD_DIR [ROUNDS]
 # Environment: MPIEXEC (default mpiexec), MPIEXEC_PREFLAGS (e.g. "--oversubscribe --allow-run-as-root"),
 # PYTHON (default /usr/bin/python3, with h5py and numpy).
