@@ -20,7 +20,6 @@
 namespace desync {
 namespace {
 
-
 using Catalog = std::vector<const WorkloadDeck*>;
 
 // Tables a deck may hold: every table some workload of the catalog reads, in catalog order.
