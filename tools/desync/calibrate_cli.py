@@ -43,7 +43,7 @@ import sys
 import tempfile
 import time
 
-from .calibrate_measure import measure_divide, measure_eager, measure_layout, measure_memory, measure_network
+from .calibrate_measure import measure_eager, measure_layout, measure_rounds
 from .calibrate_runner import REPO, Runner, find_desync, launcher_kind, log, mpiexec_argv
 from .calibrate_toml import build_platform_toml, check_platform, parse_toml, platform_from_measurements, toml_number
 from .errors import DesyncError
@@ -175,10 +175,8 @@ def main(argv=None):
         max_n = args.max_n or layout["cores_per_domain"]
         if max_n > layout["cores_per_domain"]:
             raise RuntimeError("--max-n %d exceeds the cores of one domain (%d)" % (max_n, layout["cores_per_domain"]))
-        memory = measure_memory(runner, max_n, args.quick, repeat)
-        network = measure_network(runner, args.quick, repeat)
+        memory, network, divide = measure_rounds(runner, max_n, args.quick, repeat)
         eager = measure_eager(network["eager_text"], args.inter_transport)
-        divide = measure_divide(runner, args.quick, repeat)
     except DesyncError as exc:  # a run's result file is not what desync writes: one line naming it
         print("calibrate_platform: error: %s" % " ".join(str(exc).split()), file=sys.stderr)
         if not keep:

@@ -7,6 +7,10 @@ read back from its HDF5 file (docs/output.md):
   measure_network  pingpong workload, 2 ranks on this node: one-way times, t(s) = L + s / B fit
   measure_eager    the eager limits from /provenance/mpi_eager (MPI_T), else ompi_info
   measure_divide   triad workload, kernel "divide", 1 rank, 1 thread: time per divide
+  measure_rounds   the three runs above in rounds (one of each per round; the calibration's order)
+
+Each of memory, network and divide is one function per run (*_run) and one that keeps the best of
+the runs (*_best).
 
 Each logs what it ran and found; a failed run raises RuntimeError, a result file that is not a
 readable desync output with the datasets read here DesyncError (one line naming the file and what
@@ -163,37 +167,50 @@ def measure_layout():
     return layout
 
 
-def measure_memory(runner, max_n, quick, repeat, median=False):
-    """Step 2: b(n), n = 1 .. max_n ranks on consecutive cores (the first NUMA domain), the best
-    of the repeats per n (as STREAM takes the best sweep). Returns {"b", "runs" (b(n) of every
-    run), "elements", "attrs" (the file's desync_version, git_revision, mpi_library_version)}.
-    `median`: each run's b(n) from its median sweep, not its shortest (read_saturation)."""
-    log("memory: saturation sweep, triad, n = 1..%d ranks of one domain, %d run(s)" % (max_n, repeat))
-    runs_b = []
-    for k in range(repeat):
-        sat = runner.run(tagged("saturation", k, repeat), saturation_deck(max_n, quick), max_n, 1,
-                         ["--map-by", "core", "--bind-to", "core"])
-        b_k, n, elements, attrs = read_saturation(sat, median)
-        runs_b.append(b_k)
-        log("  b(n) [GB/s]: " + ", ".join("%d: %.2f" % (i, v / 1e9) for i, v in zip(n, b_k)))
+def memory_run(runner, max_n, quick, k, repeat, median=False):
+    """Run k of `repeat` of step 2: b(n), n = 1 .. max_n ranks on consecutive cores (the first NUMA
+    domain). Returns (b(n) list, elements, the file's attrs). `median`: b(n) from the run's median
+    sweep, not its shortest (read_saturation)."""
+    sat = runner.run(tagged("saturation", k, repeat), saturation_deck(max_n, quick), max_n, 1,
+                     ["--map-by", "core", "--bind-to", "core"])
+    b_k, n, elements, attrs = read_saturation(sat, median)
+    log("  b(n) [GB/s]: " + ", ".join("%d: %.2f" % (i, v / 1e9) for i, v in zip(n, b_k)))
+    return b_k, elements, attrs
+
+
+def memory_best(runs, max_n):
+    """Step 2's result from its runs (memory_run's tuples): the best b(n) per n, as STREAM takes
+    the best sweep. Returns {"b", "runs" (b(n) of every run), "elements", "attrs" (the file's
+    desync_version, git_revision, mpi_library_version)}."""
+    runs_b = [r[0] for r in runs]
     b = [max(col) for col in zip(*runs_b)]
     if len(b) != max_n:
         log("warning: the sweep measured n = 1..%d, not 1..%d (binding?)" % (len(b), max_n))
-    return {"b": b, "runs": runs_b, "elements": elements, "attrs": attrs}
+    return {"b": b, "runs": runs_b, "elements": runs[-1][1], "attrs": runs[-1][2]}
 
 
-def measure_network(runner, quick, repeat):
-    """Step 3: one-way times of 2 ranks on this node, per size the fastest median of the repeats,
-    and the fit t(s) = L + s / B. Returns {"sizes", "one_way", "runs" (one-way times of every run),
-    "latency", "bandwidth", "resid" (relative residuals), "eager_text" (/provenance/mpi_eager)}."""
+def measure_memory(runner, max_n, quick, repeat, median=False):
+    """Step 2, its `repeat` runs in a row: memory_best of memory_run k = 0 .. repeat - 1."""
+    log("memory: saturation sweep, triad, n = 1..%d ranks of one domain, %d run(s)" % (max_n, repeat))
+    return memory_best([memory_run(runner, max_n, quick, k, repeat, median) for k in range(repeat)], max_n)
+
+
+def network_run(runner, quick, k, repeat):
+    """Run k of `repeat` of step 3: a pingpong of 2 ranks on this node. Returns (sizes, one-way
+    times, /provenance/mpi_eager)."""
     sizes = PINGPONG_SIZES_QUICK if quick else PINGPONG_SIZES
-    log("network: pingpong, 2 ranks on this node, %d sizes, %d run(s)" % (len(sizes), repeat))
-    runs_t = []
-    for k in range(repeat):
-        pp = runner.run(tagged("pingpong", k, repeat), pingpong_deck(sizes, quick), 2, 1,
-                        ["--map-by", "core", "--bind-to", "core"])
-        psizes, one_way_k, eager_text = read_pingpong(pp)
-        runs_t.append(one_way_k)
+    pp = runner.run(tagged("pingpong", k, repeat), pingpong_deck(sizes, quick), 2, 1,
+                    ["--map-by", "core", "--bind-to", "core"])
+    return read_pingpong(pp)
+
+
+def network_best(runs):
+    """Step 3's result from its runs (network_run's tuples): per size the fastest one-way time of
+    the runs, and the fit t(s) = L + s / B. Returns {"sizes", "one_way", "runs" (one-way times of
+    every run), "latency", "bandwidth", "resid" (relative residuals), "eager_text"
+    (/provenance/mpi_eager)}."""
+    psizes, eager_text = runs[-1][0], runs[-1][2]
+    runs_t = [r[1] for r in runs]
     one_way = [min(col) for col in zip(*runs_t)]
     lat, bw, resid = fit_latency_bandwidth(psizes, one_way)
     for s_, t, r, col in zip(psizes, one_way, resid, zip(*runs_t)):
@@ -205,6 +222,13 @@ def measure_network(runner, quick, repeat):
         lat = min(one_way)
     return {"sizes": psizes, "one_way": one_way, "runs": runs_t, "latency": lat, "bandwidth": bw,
             "resid": resid, "eager_text": eager_text}
+
+
+def measure_network(runner, quick, repeat):
+    """Step 3, its `repeat` runs in a row: network_best of network_run k = 0 .. repeat - 1."""
+    sizes = PINGPONG_SIZES_QUICK if quick else PINGPONG_SIZES
+    log("network: pingpong, 2 ranks on this node, %d sizes, %d run(s)" % (len(sizes), repeat))
+    return network_best([network_run(runner, quick, k, repeat) for k in range(repeat)])
 
 
 def measure_eager(eager_text, inter_transport):
@@ -230,20 +254,55 @@ def measure_eager(eager_text, inter_transport):
     return (intra_e, isrc, inter_e, osrc), eager_note
 
 
-def measure_divide(runner, quick, repeat, ranks=1):
-    """Step 5: the time per divide of the triad kernel "divide" on 1 rank, 1 thread: the fastest
-    median compute phase of the repeats / (elements x divides). Returns {"divide_time", "medians"
-    (of every run), "elements", "divides"}. ranks > 1 runs that many ranks at once, one per core,
-    and takes the median over them: a core's speed with its neighbours busy too (clock boost and
-    shared hardware threads differ from one core busy alone)."""
-    log("core: triad kernel \"divide\", %d rank(s), 1 thread each" % ranks)
-    medians = []
-    for k in range(repeat):
-        dv = runner.run(tagged("divide", k, repeat), divide_deck(quick), ranks, 1,
-                        ["--map-by", "core", "--bind-to", "core"] if ranks > 1 else ["--bind-to", "core"])
-        median_k, elems, divides = read_divide(dv)
-        medians.append(median_k)
-        log("  median compute %.3f ms / (%d x %d) = %.3f ns per divide" % (
-            median_k * 1e3, elems, divides, median_k / (elems * divides) * 1e9))
+def divide_run(runner, quick, k, repeat, ranks=1):
+    """Run k of `repeat` of step 5: the triad kernel "divide" on `ranks` ranks, 1 thread each.
+    Returns (median compute phase, elements, divides) (read_divide)."""
+    dv = runner.run(tagged("divide", k, repeat), divide_deck(quick), ranks, 1,
+                    ["--map-by", "core", "--bind-to", "core"] if ranks > 1 else ["--bind-to", "core"])
+    median_k, elems, divides = read_divide(dv)
+    log("  median compute %.3f ms / (%d x %d) = %.3f ns per divide" % (
+        median_k * 1e3, elems, divides, median_k / (elems * divides) * 1e9))
+    return median_k, elems, divides
+
+
+def divide_best(runs):
+    """Step 5's result from its runs (divide_run's tuples): the fastest median compute phase /
+    (elements x divides). Returns {"divide_time", "medians" (of every run), "elements", "divides"}."""
+    medians = [r[0] for r in runs]
+    elems, divides = runs[-1][1], runs[-1][2]
     return {"divide_time": min(medians) / (elems * divides), "medians": medians, "elements": elems,
             "divides": divides}
+
+
+def measure_divide(runner, quick, repeat, ranks=1):
+    """Step 5, its `repeat` runs in a row: the time per divide of the triad kernel "divide" on 1
+    rank, 1 thread (divide_best of divide_run k = 0 .. repeat - 1). ranks > 1 runs that many ranks
+    at once, one per core, and takes the median over them: a core's speed with its neighbours busy
+    too (clock boost and shared hardware threads differ from one core busy alone)."""
+    log("core: triad kernel \"divide\", %d rank(s), 1 thread each" % ranks)
+    return divide_best([divide_run(runner, quick, k, repeat, ranks) for k in range(repeat)])
+
+
+def measure_rounds(runner, max_n, quick, repeat):
+    """Steps 2, 3 and 5 in `repeat` rounds, each round one run of each step: (memory, network,
+    divide) as measure_memory, measure_network and measure_divide return them. Why rounds: on a
+    shared or virtual machine the speed changes for seconds at a time (another tenant, the host's
+    scheduler: the pingpong here ran 2-3 x slower for a few seconds at a time, issue 30), and the
+    best of runs made in a row can all fall into one slow spell; spread over the whole
+    calibration, one of them is far more likely to see the machine as it is when quiet."""
+    sizes = PINGPONG_SIZES_QUICK if quick else PINGPONG_SIZES
+    log("%d round(s), each: saturation sweep (triad, n = 1..%d ranks of one domain), pingpong (2 ranks "
+        "on this node, %d sizes), triad kernel \"divide\" (1 rank)" % (repeat, max_n, len(sizes)))
+    mem, net, div = [], [], []
+    for k in range(repeat):
+        log("round %d of %d" % (k + 1, repeat))
+        mem.append(memory_run(runner, max_n, quick, k, repeat))
+        net.append(network_run(runner, quick, k, repeat))
+        div.append(divide_run(runner, quick, k, repeat))
+    log("memory: best b(n) of %d run(s)" % repeat)
+    memory = memory_best(mem, max_n)
+    log("network: fastest one-way time per size of %d run(s)" % repeat)
+    network = network_best(net)
+    divide = divide_best(div)
+    log("core: fastest of %d run(s): %.3f ns per divide" % (repeat, divide["divide_time"] * 1e9))
+    return memory, network, divide
