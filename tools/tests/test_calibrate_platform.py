@@ -266,6 +266,34 @@ class TestEndToEnd(unittest.TestCase):
         self.assertIn("--quick", d["platform"]["description"])
         for name in ("saturation.h5", "pingpong.h5", "divide.h5", "saturation.toml"):
             self.assertTrue(os.path.exists(os.path.join(work, "w", name)), name)
+        self._rounds_replayed(os.path.join(work, "w"), d)
+
+    def _rounds_replayed(self, kept, platform):
+        """measure_rounds over 3 rounds, each run answered with the kept file of its step: the runs
+        alternate step by step (one round after another, not each step's repeats in a row), and the
+        best of three equal runs is that run's value, as in the platform file."""
+        from desync import calibrate_measure as cm
+
+        class Replay:
+            def __init__(self):
+                self.tags = []
+
+            def run(self, tag, deck_text, ranks, threads, bind_flags):
+                self.tags.append(tag)
+                return os.path.join(kept, tag.rsplit("_", 1)[0] + ".h5")
+
+        runner = Replay()
+        memory, network, divide = cm.measure_rounds(runner, len(platform["memory"]["table"]), True, 3)
+        self.assertEqual(runner.tags, ["%s_%d" % (step, k) for k in (1, 2, 3)
+                                       for step in ("saturation", "pingpong", "divide")])
+        self.assertEqual(len(memory["runs"]), 3)
+        self.assertEqual(len(network["runs"]), 3)
+        self.assertEqual(len(divide["medians"]), 3)
+        self.assertAlmostEqual(memory["b"][0], platform["memory"]["table"][0], delta=1e-3 * memory["b"][0])
+        self.assertAlmostEqual(network["latency"], platform["network"]["intra_node_latency"],
+                               delta=1e-3 * network["latency"])
+        self.assertAlmostEqual(divide["divide_time"], platform["core"]["divide_time"],
+                               delta=1e-3 * divide["divide_time"])
 
 
 if __name__ == "__main__":
