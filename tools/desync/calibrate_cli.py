@@ -77,7 +77,8 @@ def build_parser():
                     help="keep the work directory (decks, .h5 files); default: a temporary one, deleted")
     ap.add_argument("--workdir", metavar="DIR", help="work directory to use and keep (implies --keep)")
     ap.add_argument("--repeat", type=int, default=3,
-                    help="runs of each measurement; the best is kept (default 3; --quick: 1)")
+                    help="rounds, each one run of every measurement (memory sweep, pingpong, divide); "
+                         "the best of the rounds is kept (default 3; --quick: 1)")
     ap.add_argument("--max-n", type=int, default=0,
                     help="largest n of the memory table (default 0: the cores of one NUMA domain)")
     ap.add_argument("--memory", choices=("table", "b1"), default="table",
