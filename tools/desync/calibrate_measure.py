@@ -45,6 +45,11 @@ def saturation_deck(max_n, quick):
             "repetitions = %d\ntolerance = 0.1\n") % ((1 << 21) if quick else 0, 2 if quick else 20)
 
 
+def pingpong_sizes(quick):
+    """The calibration's pingpong message sizes (--quick: four)."""
+    return PINGPONG_SIZES_QUICK if quick else PINGPONG_SIZES
+
+
 def pingpong_deck(sizes, quick):
     """The pingpong deck: 2 ranks, 1 thread each, message sizes `sizes`."""
     return ("# written by tools/calibrate_platform.py: intra-node latency and bandwidth\n"
@@ -198,8 +203,7 @@ def measure_memory(runner, max_n, quick, repeat, median=False):
 def network_run(runner, quick, k, repeat):
     """Run k of `repeat` of step 3: a pingpong of 2 ranks on this node. Returns (sizes, one-way
     times, /provenance/mpi_eager)."""
-    sizes = PINGPONG_SIZES_QUICK if quick else PINGPONG_SIZES
-    pp = runner.run(tagged("pingpong", k, repeat), pingpong_deck(sizes, quick), 2, 1,
+    pp = runner.run(tagged("pingpong", k, repeat), pingpong_deck(pingpong_sizes(quick), quick), 2, 1,
                     ["--map-by", "core", "--bind-to", "core"])
     return read_pingpong(pp)
 
@@ -226,8 +230,7 @@ def network_best(runs):
 
 def measure_network(runner, quick, repeat):
     """Step 3, its `repeat` runs in a row: network_best of network_run k = 0 .. repeat - 1."""
-    sizes = PINGPONG_SIZES_QUICK if quick else PINGPONG_SIZES
-    log("network: pingpong, 2 ranks on this node, %d sizes, %d run(s)" % (len(sizes), repeat))
+    log("network: pingpong, 2 ranks on this node, %d sizes, %d run(s)" % (len(pingpong_sizes(quick)), repeat))
     return network_best([network_run(runner, quick, k, repeat) for k in range(repeat)])
 
 
@@ -290,9 +293,8 @@ def measure_rounds(runner, max_n, quick, repeat):
     scheduler: the pingpong here ran 2-3 x slower for a few seconds at a time, issue 30), and the
     best of runs made in a row can all fall into one slow spell; spread over the whole
     calibration, one of them is far more likely to see the machine as it is when quiet."""
-    sizes = PINGPONG_SIZES_QUICK if quick else PINGPONG_SIZES
     log("%d round(s), each: saturation sweep (triad, n = 1..%d ranks of one domain), pingpong (2 ranks "
-        "on this node, %d sizes), triad kernel \"divide\" (1 rank)" % (repeat, max_n, len(sizes)))
+        "on this node, %d sizes), triad kernel \"divide\" (1 rank)" % (repeat, max_n, len(pingpong_sizes(quick))))
     mem, net, div = [], [], []
     for k in range(repeat):
         log("round %d of %d" % (k + 1, repeat))
