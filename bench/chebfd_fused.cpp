@@ -8,16 +8,20 @@
 // block width so that matrix plus three blocks take about 1.2 GB (2.5x this machine's L3).
 // On a device build (CUDA, HIP) the matrix and blocks live in device memory, which Kokkos::Serial
 // cannot read: the one-thread rows are skipped (one line says so), the rest runs on the device.
-//   bench_chebfd [--bytes B] [--reps R] [--chunk C] [--sigma S] [--nb N]
+// --launch-sweep 1 adds, per block width, the CRS step under other launch shapes of the element
+// mapping (chebfd_launch_sweep.hpp), against the same roof.
+//   bench_chebfd [--bytes B] [--reps R] [--chunk C] [--sigma S] [--nb N] [--launch-sweep 1]
 #include <fmt/core.h>
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "bench_util.hpp"
 #include "chebfd_composed.hpp"
+#include "chebfd_launch_sweep.hpp"
 #include "code_balance.hpp"
 #include "desync/build_info.hpp"
 #include "kokkos_compat/staging_space.hpp"
@@ -47,6 +51,7 @@ struct Times {
 struct Result {
   Times one, all;
   double t_kk = 1e300, bytes_crs = 0, bytes_sell = 0, flops = 0, beta = 1;
+  std::vector<bench::LaunchPoint> shapes;  // --launch-sweep
 };
 
 template <class Space>
@@ -106,7 +111,7 @@ Times one_thread_times(const chebfd::Fused<double, false>& f, const SellMatrix<d
   return Times{};
 }
 
-Result measure(int nb, double budget, int reps, int chunk, int sigma) {
+Result measure(int nb, double budget, int reps, int chunk, int sigma, bool sweep) {
   const auto rows_wanted = budget / (60.0 + 24.0 * nb);
   Stencil5Params sp;
   sp.nx = sp.ny = static_cast<std::int64_t>(std::sqrt(rows_wanted));
@@ -139,6 +144,7 @@ Result measure(int nb, double budget, int reps, int chunk, int sigma) {
   r.one = one_thread_times(fused, s, nb, st, tm, reps);
   r.all = fused_times<ExecSpace>(fused, s, nb, st, tm, reps);
   r.t_kk = bench::composed_step_time(a.kk_local, n, nb, reps);
+  if (sweep) r.shapes = bench::sweep_launch_shapes(fused, reps);
   return r;
 }
 
@@ -162,9 +168,10 @@ int main(int argc, char** argv) {
                "composed GF/s", "CRS/composed", "SELL/composed", "CRS/roof", "SELL/roof");
     // --nb N: that block width only (e.g. for callgrind's instruction counts, docs/method.md section 27)
     const int only = static_cast<int>(bench::arg(argc, argv, "--nb", 0));
+    const bool sweep = bench::arg(argc, argv, "--launch-sweep", 0) != 0;
     const std::vector<int> widths = only > 0 ? std::vector<int>{only} : std::vector<int>{1, 4, 16, 32};
     for (int nb : widths) {
-      const Result r = measure(nb, budget, reps, chunk, sigma);
+      const Result r = measure(nb, budget, reps, chunk, sigma, sweep);
       const auto line = [&](int th, const Times& t, bool composed) {
         const std::string kk = composed ? fmt::format("{:.2f}", 1e-9 * r.flops / r.t_kk) : "-";
         const std::string c1 = composed ? fmt::format("{:.2f}", r.t_kk / t.crs) : "-";
@@ -183,6 +190,17 @@ int main(int argc, char** argv) {
                    "element per thread is {:.2f}x / {:.2f}x faster\n",
                    nb, threads, r.bytes_crs / r.all.crs_item / r.all.triad, r.bytes_sell / r.all.sell_item / r.all.triad,
                    r.all.crs_item / r.all.crs, r.all.sell_item / r.all.sell);
+      // The first shape is the workload's; the rest against it (same run, same roof).
+      for (const bench::LaunchPoint& p : r.shapes) {
+        const std::string asked = p.team_threads > 0 ? std::to_string(p.team_threads) : "default";
+        if (p.seconds <= 0) {
+          fmt::print("  launch nb {} team {} waves {} depth {}: refused by {}\n", nb, asked, p.waves, p.depth, ExecSpace::name());
+          continue;
+        }
+        fmt::print("  launch nb {} team {} waves {} depth {}: CRS/roof {:.3f} ({:.2f}x the workload's shape; {} teams of {})\n", nb,
+                   asked, p.waves, p.depth, r.bytes_crs / p.seconds / r.all.triad, r.shapes.front().seconds / p.seconds, p.teams,
+                   p.team);
+      }
     }
     fmt::print("  roof: the step's bytes by the code-balance model over the triad bandwidth with the same threads\n");
     fmt::print("  goals: fused/composed >= 1.5 at nb = 1, >= 2 at nb >= 4; one thread: fused/roof >= 0.8\n");

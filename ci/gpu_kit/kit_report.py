@@ -163,6 +163,15 @@ def parse_bench(out, it):
             if len(f) >= 9 and f[1] != "1":
                 b[f"nb{f[0]}_crs_over_roof"] = float(f[-2])
                 b[f"nb{f[0]}_sell_over_roof"] = float(f[-1])
+        # --launch-sweep: the CRS step under the element mapping's launch shapes; per nb the best one
+        shapes = [dict(nb=int(m.group(1)), team=m.group(2), waves=int(m.group(3)), depth=int(m.group(4)),
+                       crs_over_roof=float(m.group(5)), over_default=float(m.group(6)))
+                  for m in re.finditer(r"launch nb (\d+) team (\w+) waves (\d+) depth (\d+): CRS/roof ([0-9.]+) "
+                                       r"\(([0-9.]+)x", text)]
+        if shapes:
+            b["launch_shapes"] = shapes
+            for nb in sorted({s["nb"] for s in shapes}):
+                b[f"nb{nb}_best_launch"] = max((s for s in shapes if s["nb"] == nb), key=lambda s: s["crs_over_roof"])
         # a device build's kernels under the host mapping (an item per thread), measured beside
         for m in re.finditer(r"^\s+(\d+)\s+\d+ item per thread .*?CRS/roof ([0-9.]+), SELL/roof ([0-9.]+)", text, re.M):
             b[f"nb{m.group(1)}_crs_item_over_roof"] = float(m.group(2))

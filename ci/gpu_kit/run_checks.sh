@@ -151,7 +151,7 @@ if wanted benches; then
     item bench bench_triad 1 "" "" -- kmpirun 1 "$kit/bin/bench_triad" --size 2000000 --reps 3
     item bench bench_spmv 1 stencil5 "" -- kmpirun 1 "$kit/bin/bench_spmv" --grid 300 --reps 2
     item bench bench_spmv 1 topi "" -- kmpirun 1 "$kit/bin/bench_spmv" --matrix topi --size 6 --chunk 4 --sigma 16 --reps 2
-    item bench bench_chebfd 1 "" "" -- kmpirun 1 "$kit/bin/bench_chebfd" --bytes 2000000 --reps 2
+    item bench bench_chebfd 1 "" "" -- kmpirun 1 "$kit/bin/bench_chebfd" --bytes 2000000 --reps 2 --launch-sweep 1
     item bench bench_stencil 1 "" "" -- kmpirun 1 "$kit/bin/bench_stencil" --n 64 --steps 3 --ca-n 48
     item bench bench_comm 2 "" "" -- kmpirun 2 "$kit/bin/bench_comm" --exchanges 50 --rounds 2
   else
@@ -162,7 +162,8 @@ if wanted benches; then
     item bench bench_spmv 1 stencil5_c32 "" -- kmpirun 1 "$kit/bin/bench_spmv" --chunk 32 --sigma 128 --reps 20
     item bench bench_spmv 1 topi_c32 "" -- kmpirun 1 "$kit/bin/bench_spmv" --matrix topi --chunk 32 --sigma 128 --reps 20
     item bench bench_chebfd 1 c32 "" -- kmpirun 1 "$kit/bin/bench_chebfd" --chunk 32 --sigma 128 --reps 10
-    item bench bench_chebfd 1 "" "" -- kmpirun 1 "$kit/bin/bench_chebfd" --reps 10
+    # --launch-sweep: the element mapping's launch shapes side by side (team size, waves, elements in flight)
+    item bench bench_chebfd 1 "" "" -- kmpirun 1 "$kit/bin/bench_chebfd" --reps 10 --launch-sweep 1
     item bench bench_stencil 1 "" "" -- kmpirun 1 "$kit/bin/bench_stencil" --n 4096
     item bench bench_comm 2 "" "" -- kmpirun 2 "$kit/bin/bench_comm"
   fi

@@ -203,5 +203,49 @@ TEST(ChebfdElements, SplitWaitPartsMatchItemMapping) {
     }
 }
 
+// The launch shapes bench_chebfd --launch-sweep times: elements in flight per thread change no
+// bit (each thread adds its elements in the same order); team size and waves change only how the
+// dots are split, so they agree with the item mapping as any shape does.
+template <int Depth>
+Outcome fused_shape(const LocalMatrix<Complex>& m, int nb, chebfd::ElementLaunch launch) {
+  constexpr int R = chebfd::Traits<Complex>::R;
+  const std::size_t rows = static_cast<std::size_t>(m.rows), cols = rows + static_cast<std::size_t>(m.halo());
+  const Values<Complex> u = filled<Values<Complex>>("u", cols * nb, 2.0);
+  const Values<Complex> w = filled<Values<Complex>>("w", rows * nb, 3.0);
+  const Values<Complex> x = filled<Values<Complex>>("x", rows * nb, 4.0);
+  const chebfd::ColumnSums<ExecSpace, Depth> sums(nb, R, launch);
+  const chebfd::Step st{0.7, -0.2, 0.3, 0.1};
+  const chebfd::Fused<Complex, false> f{static_cast<unsigned>((R + 1) * nb), m.row_ptr, m.col, m.val, u, w, x, 0, nb, st};
+  Outcome o;
+  o.sums.assign(static_cast<std::size_t>((R + 1) * nb), 0.0);
+  std::vector<double> scratch(o.sums.size());
+  sums.template reduce<R>("test", 0, m.rows, chebfd::FusedElement<Complex, false>{f}, o.sums.data(), scratch.data());
+  Kokkos::fence();
+  o.w = flat(w);
+  o.x = flat(x);
+  return o;
+}
+
+TEST(ChebfdElements, LaunchShapesAgree) {
+  const Matrices mx;
+  for (int nb : widths()) {
+    const int team = chebfd::ColumnSums<ExecSpace>(nb, 2).team_size();
+    const std::string what = "launch shapes, nb = " + std::to_string(nb);
+    for (int waves : {1, 3}) {
+      const chebfd::ElementLaunch launch{team, waves};
+      const Outcome two = fused_shape<2>(mx.topi, nb, launch);
+      const Outcome one = fused_shape<1>(mx.topi, nb, launch), four = fused_shape<4>(mx.topi, nb, launch);
+      EXPECT_EQ(one.sums, two.sums) << what << ", depth 1";
+      EXPECT_EQ(four.sums, two.sums) << what << ", depth 4";
+      expect_same(two, one, what);
+      expect_same(two, four, what);
+      expect_same(fused_shape<2>(mx.topi, nb, {}), two, what + ", waves " + std::to_string(waves));
+    }
+    if (team > nb)  // a narrower team: fewer rows per team
+      expect_same(fused_shape<2>(mx.topi, nb, {}), fused_shape<4>(mx.topi, nb, {nb, 2}), what + ", one row per team");
+  }
+  EXPECT_THROW(chebfd::ColumnSums<ExecSpace>(4, 1, {0, 0}), std::invalid_argument);  // no teams at all
+}
+
 }  // namespace
 }  // namespace desync

@@ -26,10 +26,10 @@ inline constexpr BlockMapping block_mapping_for =
 
 // An element kernel is two calls: load(i, k) reads everything element (i, k) needs (the row's
 // product and the element's u, w, x) into registers, store(loaded, sums) writes w and x and adds
-// the element's eta_k (R slots) and mu_k to sums. The team loop loads two elements before it
-// stores either: a store of w or x may alias any later load of doubles, so a compiler keeps an
-// element's loads behind the previous element's stores; split, two rows' dependent chains
-// (row_ptr -> col -> u) are in flight at once.
+// the element's eta_k (R slots) and mu_k to sums. The team loop loads Depth elements (two in the
+// workload) before it stores any: a store of w or x may alias any later load of doubles, so a
+// compiler keeps an element's loads behind the previous element's stores; split, Depth rows'
+// dependent chains (row_ptr -> col -> u) are in flight at once.
 template <class T>
 struct Loaded {
   T acc, u, w, x;     // the product (H u)_ik and the element's inputs (w, x not read by an init)
@@ -38,31 +38,46 @@ struct Loaded {
   bool has = true;    // RemoteElement: whether the row has remote entries
 };
 
+// The launch shape of the element kernels, chosen once, at set-up (the workload takes the
+// defaults; bench_chebfd --launch-sweep measures others side by side, docs/method.md section 28).
+struct ElementLaunch {
+  int team_threads = 0;  // threads a team aims at (m = team_threads / nb rows); 0: the space's default
+  int waves = 2;         // teams = waves x the space's concurrency / team size: resident teams per launch
+};
+
 // The per-column sums of an element kernel over items [begin, end): teams of m items x nb
 // columns, each team's sums to partial(team, slot), then partial's columns summed in team order.
 // Slots as the host kernels': eta_k at k*R .. k*R + R - 1, mu_k at nb*R + k. The workspace is
 // allocated once (set-up); a launch allocates nothing.
-template <class Space>
+// Depth: elements a thread loads before it stores any (see Loaded); a compile-time constant so
+// the loaded elements stay in registers. Any depth gives the same bits (each thread adds its
+// elements in the same order); the workload uses 2, bench_chebfd measures 1 and 4 beside it.
+template <class Space, int Depth = 2>
 class ColumnSums {
+  static_assert(Depth >= 1 && Depth <= 8, "ColumnSums: 1 to 8 elements in flight per thread");
+
  public:
   ColumnSums() = default;
   // nb block columns of R sums each (R = 1 real, 2 complex) plus mu.
-  ColumnSums(int nb, int R) : nb_(nb), slots_(nb * (R + 1)) {
+  ColumnSums(int nb, int R, ElementLaunch launch = {}) : nb_(nb), slots_(nb * (R + 1)) {
     const int limit = Kokkos::TeamPolicy<Space>(1, 1).team_size_max(Probe{}, Kokkos::ParallelForTag());
     const bool device = block_mapping_for<Space> == BlockMapping::element_per_thread;
-    const int target = device ? 256 : limit;  // 256: 8 warps, occupancy limited by registers only
+    // 256: 8 warps, occupancy limited by registers only
+    const int target = launch.team_threads > 0 ? launch.team_threads : device ? 256 : limit;
+    if (launch.waves < 1) throw std::invalid_argument("ChebFD's element mapping: waves must be at least 1");
     m_ = nb >= target ? 1 : target / nb;
     team_ = m_ * nb;
     if (team_ > limit)
       throw std::invalid_argument("ChebFD's element mapping: block width " + std::to_string(nb) + " needs teams of " +
                                   std::to_string(team_) + " threads, this space allows " + std::to_string(limit));
-    teams_ = std::max(1, 2 * Space().concurrency() / team_);  // two waves of resident teams
+    teams_ = std::max(1, launch.waves * Space().concurrency() / team_);
     total_team_ = device ? 128 : 1;
     partial_ = Kokkos::View<double*, typename Space::memory_space>("desync::chebfd::team_sums",
                                                                    static_cast<std::size_t>(teams_) * slots_);
     total_ = Kokkos::View<double*, typename Space::memory_space>("desync::chebfd::column_sums", slots_);
   }
   int team_size() const { return team_; }
+  int teams() const { return teams_; }
 
   // Like reduce_rows: begin 0 writes out, another begin adds into out through scratch.
   template <int R, class E>
@@ -98,12 +113,12 @@ class ColumnSums {
       double p[R + 1] = {};
       const std::int64_t stride = static_cast<std::int64_t>(teams) * m;
       std::int64_t i = begin + static_cast<std::int64_t>(team.league_rank()) * m + q;
-      for (; i + stride < end; i += 2 * stride) {  // two elements loaded, then both stored (see Loaded)
-        const Loaded<typename E::value_type> a = e.load(i, k), b = e.load(i + stride, k);
-        e.store(a, p);
-        e.store(b, p);
+      for (; i + (Depth - 1) * stride < end; i += Depth * stride) {  // Depth elements loaded, then stored (see Loaded)
+        Loaded<typename E::value_type> l[Depth];
+        for (int d = 0; d < Depth; ++d) l[d] = e.load(i + d * stride, k);
+        for (int d = 0; d < Depth; ++d) e.store(l[d], p);
       }
-      if (i < end) e.store(e.load(i, k), p);
+      for (; i < end; i += stride) e.store(e.load(i, k), p);
       Scratch scr(team.team_scratch(0), static_cast<std::size_t>(size) * (R + 1));
       for (int r = 0; r <= R; ++r) scr(static_cast<std::size_t>(t) * (R + 1) + r) = p[r];
       team.team_barrier();

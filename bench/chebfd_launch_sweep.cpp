@@ -1,0 +1,50 @@
+#include "chebfd_launch_sweep.hpp"
+
+#include <stdexcept>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "workloads/chebfd/chebfd_element_kernels.hpp"
+
+namespace desync::bench {
+namespace {
+
+template <int Depth>
+LaunchPoint time_shape(const chebfd::Fused<double, false>& f, chebfd::ElementLaunch launch, int reps) {
+  LaunchPoint p{launch.team_threads, launch.waves, Depth};
+  chebfd::ColumnSums<ExecSpace, Depth> cs;
+  try {
+    cs = chebfd::ColumnSums<ExecSpace, Depth>(f.nb, chebfd::Traits<double>::R, launch);
+  } catch (const std::invalid_argument&) {
+    return p;  // seconds 0: refused
+  }
+  p.team = cs.team_size();
+  p.teams = cs.teams();
+  std::vector<double> sums(f.value_count), scratch(f.value_count);
+  const auto rows = static_cast<std::int64_t>(f.row_ptr.extent(0)) - 1;
+  p.seconds = best_time(reps, [&] {
+    cs.template reduce<chebfd::Traits<double>::R>("desync::chebfd::fused_shape", 0, rows, chebfd::FusedElement<double, false>{f},
+                                                  sums.data(), scratch.data());
+    Kokkos::fence();
+  });
+  return p;
+}
+
+}  // namespace
+
+std::vector<LaunchPoint> sweep_launch_shapes(const chebfd::Fused<double, false>& f, int reps) {
+  constexpr bool device = chebfd::block_mapping_for<ExecSpace> == chebfd::BlockMapping::element_per_thread;
+  std::vector<LaunchPoint> out;
+  out.push_back(time_shape<2>(f, {}, reps));  // the workload's shape
+  const std::vector<int> teams = device ? std::vector<int>{128, 256, 512, 1024} : std::vector<int>{0};
+  for (int team : teams)
+    for (int waves : {1, 2, 4, 8}) {
+      const chebfd::ElementLaunch launch{team, waves};
+      out.push_back(time_shape<1>(f, launch, reps));
+      out.push_back(time_shape<2>(f, launch, reps));
+      out.push_back(time_shape<4>(f, launch, reps));
+    }
+  return out;
+}
+
+}  // namespace desync::bench
