@@ -194,12 +194,13 @@ int main(int argc, char** argv) {
       for (const bench::LaunchPoint& p : r.shapes) {
         const std::string asked = p.team_threads > 0 ? std::to_string(p.team_threads) : "default";
         if (p.seconds <= 0) {
-          fmt::print("  launch nb {} team {} waves {} depth {}: refused by {}\n", nb, asked, p.waves, p.depth, ExecSpace::name());
+          fmt::print("  launch nb {} team {} waves {} depth {} columns {}: refused ({})\n", nb, asked, p.waves, p.depth, p.columns,
+                     p.refused);
           continue;
         }
-        fmt::print("  launch nb {} team {} waves {} depth {}: CRS/roof {:.3f} ({:.2f}x the workload's shape; {} teams of {})\n", nb,
-                   asked, p.waves, p.depth, r.bytes_crs / p.seconds / r.all.triad, r.shapes.front().seconds / p.seconds, p.teams,
-                   p.team);
+        fmt::print("  launch nb {} team {} waves {} depth {} columns {}: CRS/roof {:.3f} ({:.2f}x the workload's shape; {} teams of {})\n",
+                   nb, asked, p.waves, p.depth, p.columns, r.bytes_crs / p.seconds / r.all.triad, r.shapes.front().seconds / p.seconds,
+                   p.teams, p.team);
       }
     }
     fmt::print("  roof: the step's bytes by the code-balance model over the triad bandwidth with the same threads\n");

@@ -9,14 +9,19 @@
 namespace desync::bench {
 namespace {
 
-template <int Depth>
+template <int Depth, int Columns>
 LaunchPoint time_shape(const chebfd::Fused<double, false>& f, chebfd::ElementLaunch launch, int reps) {
-  LaunchPoint p{launch.team_threads, launch.waves, Depth};
-  chebfd::ColumnSums<ExecSpace, Depth> cs;
+  LaunchPoint p;
+  p.team_threads = launch.team_threads;
+  p.waves = launch.waves;
+  p.depth = Depth;
+  p.columns = Columns;
+  chebfd::ColumnSums<ExecSpace, Depth, Columns> cs;
   try {
-    cs = chebfd::ColumnSums<ExecSpace, Depth>(f.nb, chebfd::Traits<double>::R, launch);
-  } catch (const std::invalid_argument&) {
-    return p;  // seconds 0: refused
+    cs = chebfd::ColumnSums<ExecSpace, Depth, Columns>(f.nb, chebfd::Traits<double>::R, launch);
+  } catch (const std::invalid_argument& e) {
+    p.refused = e.what();
+    return p;  // seconds 0
   }
   p.team = cs.team_size();
   p.teams = cs.teams();
@@ -35,14 +40,19 @@ LaunchPoint time_shape(const chebfd::Fused<double, false>& f, chebfd::ElementLau
 std::vector<LaunchPoint> sweep_launch_shapes(const chebfd::Fused<double, false>& f, int reps) {
   constexpr bool device = chebfd::block_mapping_for<ExecSpace> == chebfd::BlockMapping::element_per_thread;
   std::vector<LaunchPoint> out;
-  out.push_back(time_shape<2>(f, {}, reps));  // the workload's shape
+  out.push_back(time_shape<2, 1>(f, {}, reps));  // the workload's shape
   const std::vector<int> teams = device ? std::vector<int>{128, 256, 512, 1024} : std::vector<int>{0};
   for (int team : teams)
     for (int waves : {1, 2, 4, 8}) {
       const chebfd::ElementLaunch launch{team, waves};
-      out.push_back(time_shape<1>(f, launch, reps));
-      out.push_back(time_shape<2>(f, launch, reps));
-      out.push_back(time_shape<4>(f, launch, reps));
+      out.push_back(time_shape<1, 1>(f, launch, reps));
+      out.push_back(time_shape<2, 1>(f, launch, reps));
+      out.push_back(time_shape<4, 1>(f, launch, reps));
+      out.push_back(time_shape<1, 2>(f, launch, reps));
+      out.push_back(time_shape<2, 2>(f, launch, reps));
+      out.push_back(time_shape<4, 2>(f, launch, reps));
+      out.push_back(time_shape<1, 4>(f, launch, reps));
+      out.push_back(time_shape<2, 4>(f, launch, reps));
     }
   return out;
 }

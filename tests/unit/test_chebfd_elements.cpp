@@ -203,17 +203,19 @@ TEST(ChebfdElements, SplitWaitPartsMatchItemMapping) {
     }
 }
 
-// The launch shapes bench_chebfd --launch-sweep times: elements in flight per thread change no
-// bit (each thread adds its elements in the same order); team size and waves change only how the
-// dots are split, so they agree with the item mapping as any shape does.
-template <int Depth>
-Outcome fused_shape(const LocalMatrix<Complex>& m, int nb, chebfd::ElementLaunch launch) {
+// The launch shapes bench_chebfd --launch-sweep times: rows in flight and block columns per
+// thread change no bit when the teams keep their rows (each column's sum adds the same rows in the
+// same order); team size and waves change only how the dots are split, so they agree with the item
+// mapping as any shape does.
+template <int Depth, int Columns>
+Outcome fused_shape(const LocalMatrix<Complex>& m, int nb, chebfd::ElementLaunch launch, int* rows_per_team = nullptr) {
   constexpr int R = chebfd::Traits<Complex>::R;
   const std::size_t rows = static_cast<std::size_t>(m.rows), cols = rows + static_cast<std::size_t>(m.halo());
   const Values<Complex> u = filled<Values<Complex>>("u", cols * nb, 2.0);
   const Values<Complex> w = filled<Values<Complex>>("w", rows * nb, 3.0);
   const Values<Complex> x = filled<Values<Complex>>("x", rows * nb, 4.0);
-  const chebfd::ColumnSums<ExecSpace, Depth> sums(nb, R, launch);
+  const chebfd::ColumnSums<ExecSpace, Depth, Columns> sums(nb, R, launch);
+  if (rows_per_team) *rows_per_team = sums.rows_per_team();
   const chebfd::Step st{0.7, -0.2, 0.3, 0.1};
   const chebfd::Fused<Complex, false> f{static_cast<unsigned>((R + 1) * nb), m.row_ptr, m.col, m.val, u, w, x, 0, nb, st};
   Outcome o;
@@ -229,23 +231,42 @@ Outcome fused_shape(const LocalMatrix<Complex>& m, int nb, chebfd::ElementLaunch
 TEST(ChebfdElements, LaunchShapesAgree) {
   const Matrices mx;
   for (int nb : widths()) {
-    const int team = chebfd::ColumnSums<ExecSpace>(nb, 2).team_size();
     const std::string what = "launch shapes, nb = " + std::to_string(nb);
-    for (int waves : {1, 3}) {
-      const chebfd::ElementLaunch launch{team, waves};
-      const Outcome two = fused_shape<2>(mx.topi, nb, launch);
-      const Outcome one = fused_shape<1>(mx.topi, nb, launch), four = fused_shape<4>(mx.topi, nb, launch);
-      EXPECT_EQ(one.sums, two.sums) << what << ", depth 1";
-      EXPECT_EQ(four.sums, two.sums) << what << ", depth 4";
-      expect_same(two, one, what);
-      expect_same(two, four, what);
-      expect_same(fused_shape<2>(mx.topi, nb, {}), two, what + ", waves " + std::to_string(waves));
+    const Outcome by_item = run(mx.topi, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
+      const chebfd::Fused<Complex, false> f{static_cast<unsigned>(3 * nb), mx.topi.row_ptr, mx.topi.col, mx.topi.val, u, w, x, 0, nb,
+                                            chebfd::Step{0.7, -0.2, 0.3, 0.1}};
+      chebfd::fused_rows<ExecSpace, BlockMapping::item_per_thread>("test", 0, mx.topi.rows, f, sums, out, scratch);
+    });
+    for (int waves : {4, 8}) {
+      // One row per team (teams of nb / Columns threads) and waves / Columns waves: every Columns
+      // keeps the teams' rows.
+      const Outcome two = fused_shape<2, 1>(mx.topi, nb, {nb, waves});
+      const std::string shape = what + ", waves " + std::to_string(waves);
+      expect_same(by_item, two, shape);
+      EXPECT_EQ((fused_shape<1, 1>(mx.topi, nb, {nb, waves}).sums), two.sums) << shape << ", depth 1";
+      EXPECT_EQ((fused_shape<4, 1>(mx.topi, nb, {nb, waves}).sums), two.sums) << shape << ", depth 4";
+      expect_same(two, fused_shape<4, 1>(mx.topi, nb, {nb, waves}), shape + ", depth 4");
+      if (nb % 2 == 0) {
+        const Outcome c2 = fused_shape<2, 2>(mx.topi, nb, {nb / 2, waves / 2});
+        EXPECT_EQ(c2.sums, two.sums) << shape << ", 2 columns per thread";
+        expect_same(two, c2, shape + ", 2 columns per thread");
+      }
+      if (nb % 4 == 0) {
+        const Outcome c4 = fused_shape<1, 4>(mx.topi, nb, {nb / 4, waves / 4});
+        EXPECT_EQ(c4.sums, two.sums) << shape << ", 4 columns per thread";
+        expect_same(two, c4, shape + ", 4 columns per thread");
+      }
     }
-    if (team > nb)  // a narrower team: fewer rows per team
-      expect_same(fused_shape<2>(mx.topi, nb, {}), fused_shape<4>(mx.topi, nb, {nb, 2}), what + ", one row per team");
+    // The default team (its width's most rows) against the item mapping, with 2 columns per thread.
+    int m1 = 0, m2 = 0;
+    expect_same(by_item, fused_shape<2, 1>(mx.topi, nb, {}, &m1), what + ", default team");
+    if (nb % 2 == 0) {
+      expect_same(by_item, fused_shape<2, 2>(mx.topi, nb, {}, &m2), what + ", default team, 2 columns per thread");
+      EXPECT_GE(m2, m1) << what;  // half the threads per row: at least as many rows per team
+    }
   }
   EXPECT_THROW(chebfd::ColumnSums<ExecSpace>(4, 1, {0, 0}), std::invalid_argument);  // no teams at all
+  EXPECT_THROW((chebfd::ColumnSums<ExecSpace, 2, 4>(6, 1)), std::invalid_argument);  // 6 columns are not 4 per thread
 }
-
 }  // namespace
 }  // namespace desync

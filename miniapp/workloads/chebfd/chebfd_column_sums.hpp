@@ -49,12 +49,15 @@ struct ElementLaunch {
 // columns, each team's sums to partial(team, slot), then partial's columns summed in team order.
 // Slots as the host kernels': eta_k at k*R .. k*R + R - 1, mu_k at nb*R + k. The workspace is
 // allocated once (set-up); a launch allocates nothing.
-// Depth: elements a thread loads before it stores any (see Loaded); a compile-time constant so
-// the loaded elements stay in registers. Any depth gives the same bits (each thread adds its
-// elements in the same order); the workload uses 2, bench_chebfd measures 1 and 4 beside it.
-template <class Space, int Depth = 2>
+// Depth: rows a thread loads before it stores any (see Loaded); Columns: neighbouring block
+// columns a thread takes of each row (nb / Columns threads per row), whose loads share the row's
+// index chain. Compile-time constants, so the loaded elements stay in registers. With the same
+// rows per team, every Depth and Columns gives the same bits (each column's sum adds the same
+// rows in the same order); the workload uses Depth 2, Columns 1, bench_chebfd measures others.
+template <class Space, int Depth = 2, int Columns = 1>
 class ColumnSums {
-  static_assert(Depth >= 1 && Depth <= 8, "ColumnSums: 1 to 8 elements in flight per thread");
+  static_assert(Depth >= 1 && Depth <= 8, "ColumnSums: 1 to 8 rows in flight per thread");
+  static_assert(Columns >= 1 && Columns <= 8, "ColumnSums: 1 to 8 block columns per thread");
 
  public:
   ColumnSums() = default;
@@ -65,8 +68,12 @@ class ColumnSums {
     // 256: 8 warps, occupancy limited by registers only
     const int target = launch.team_threads > 0 ? launch.team_threads : device ? 256 : limit;
     if (launch.waves < 1) throw std::invalid_argument("ChebFD's element mapping: waves must be at least 1");
-    m_ = nb >= target ? 1 : target / nb;
-    team_ = m_ * nb;
+    if (nb % Columns != 0)
+      throw std::invalid_argument("ChebFD's element mapping: block width " + std::to_string(nb) + " is not a multiple of " +
+                                  std::to_string(Columns) + " columns per thread");
+    const int lanes = nb / Columns;  // threads per row
+    m_ = lanes >= target ? 1 : target / lanes;
+    team_ = m_ * lanes;
     if (team_ > limit)
       throw std::invalid_argument("ChebFD's element mapping: block width " + std::to_string(nb) + " needs teams of " +
                                   std::to_string(team_) + " threads, this space allows " + std::to_string(limit));
@@ -78,6 +85,7 @@ class ColumnSums {
   }
   int team_size() const { return team_; }
   int teams() const { return teams_; }
+  int rows_per_team() const { return m_; }
 
   // Like reduce_rows: begin 0 writes out, another begin adds into out through scratch.
   template <int R, class E>
@@ -86,7 +94,7 @@ class ColumnSums {
     const std::int64_t items = end - begin;
     const int teams = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(teams_, (items + m_ - 1) / m_)));
     const Teams<R, E> k{e, begin, end, nb_, m_, teams, slots_, partial_};
-    Kokkos::parallel_for(label, Kokkos::TeamPolicy<Space>(teams, team_).set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes(team_))), k);
+    Kokkos::parallel_for(label, Kokkos::TeamPolicy<Space>(teams, team_).set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes())), k);
     Kokkos::parallel_for("desync::chebfd::column_sums", Kokkos::TeamPolicy<Space>(slots_, std::min(team_, total_team_)),
                          Total{partial_, total_, teams, slots_});
     Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(dst, slots_), total_);
@@ -107,20 +115,29 @@ class ColumnSums {
     std::int64_t begin, end;
     int nb, m, teams, slots;
     Kokkos::View<double*, typename Space::memory_space> partial;
-    static std::size_t scratch_bytes(int team) { return Scratch::shmem_size(static_cast<std::size_t>(team) * (R + 1)); }
+    std::size_t scratch_bytes() const { return Scratch::shmem_size(static_cast<std::size_t>(m) * nb * (R + 1)); }
     KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-      const int t = team.team_rank(), k = t % nb, q = t / nb, size = team.team_size();
-      double p[R + 1] = {};
+      using V = typename E::value_type;
+      const int lanes = nb / Columns, t = team.team_rank(), k0 = t % lanes * Columns, q = t / lanes, size = team.team_size();
+      double p[Columns][R + 1] = {};
       const std::int64_t stride = static_cast<std::int64_t>(teams) * m;
       std::int64_t i = begin + static_cast<std::int64_t>(team.league_rank()) * m + q;
-      for (; i + (Depth - 1) * stride < end; i += Depth * stride) {  // Depth elements loaded, then stored (see Loaded)
-        Loaded<typename E::value_type> l[Depth];
-        for (int d = 0; d < Depth; ++d) l[d] = e.load(i + d * stride, k);
-        for (int d = 0; d < Depth; ++d) e.store(l[d], p);
+      for (; i + (Depth - 1) * stride < end; i += Depth * stride) {  // Depth rows loaded, then stored (see Loaded)
+        Loaded<V> l[Depth][Columns];
+        for (int d = 0; d < Depth; ++d)
+          for (int c = 0; c < Columns; ++c) l[d][c] = e.load(i + d * stride, k0 + c);
+        for (int d = 0; d < Depth; ++d)
+          for (int c = 0; c < Columns; ++c) e.store(l[d][c], p[c]);
       }
-      for (; i < end; i += stride) e.store(e.load(i, k), p);
-      Scratch scr(team.team_scratch(0), static_cast<std::size_t>(size) * (R + 1));
-      for (int r = 0; r <= R; ++r) scr(static_cast<std::size_t>(t) * (R + 1) + r) = p[r];
+      for (; i < end; i += stride) {
+        Loaded<V> l[Columns];
+        for (int c = 0; c < Columns; ++c) l[c] = e.load(i, k0 + c);
+        for (int c = 0; c < Columns; ++c) e.store(l[c], p[c]);
+      }
+      // Element (row q of the team, column k)'s sums at (q nb + k) (R + 1): the same place for every Columns.
+      Scratch scr(team.team_scratch(0), static_cast<std::size_t>(m) * nb * (R + 1));
+      for (int c = 0; c < Columns; ++c)
+        for (int r = 0; r <= R; ++r) scr(static_cast<std::size_t>(q * nb + k0 + c) * (R + 1) + r) = p[c][r];
       team.team_barrier();
       for (int slot = t; slot < slots; slot += size) {  // slot r * nb + kk: sum r of column kk
         const int kk = slot % nb, r = slot / nb;
