@@ -9,7 +9,8 @@ that the real run's column communicator spans both), broadcast and reduction of 
 4 MiB, run with mpiexec (--repeat times; per cell the median) and with `desync simulate` on
 the platform given 2 nodes whose link is this machine's shared memory:
 
-- the link's latency and bandwidth are measured first, by a ping-pong (latency: 8 B; bandwidth:
+- the link's latency and bandwidth are measured first, by a ping-pong in --repeat rounds, each
+  followed by one real run of the blocking mode (a slow spell of the machine then hits one round) (latency: 8 B; bandwidth:
   the sizes the simulated algorithms send, half a buffer at 2 ranks, as the simulator's
   rendezvous time 2 L + s / B; the fastest round trips, as the real side compares its fastest
   repetition: a busy machine, which slows medians unevenly, then changes neither) and given to the simulation (--pset network.*): the platform
@@ -158,14 +159,24 @@ def main():
     # The link: its latency from an 8-byte (eager) ping-pong, its bandwidth at the sizes the
     # algorithms send (half of each buffer: scatter, halving, gather), where the simulator moves
     # a rendezvous message in 2 L + s / B (request to send, then the data).
+    # The link's runs alternate with the checked (blocking) mode's real runs: this machine runs a
+    # ping-pong 2-3x slower in spells of about a second (docs/method.md, section 29), which could
+    # cover three link runs in a row and make the simulation slow, not one run in each round.
     runner = Runner(os.path.abspath(args.desync), mpiexec, kind, args.work)
     halves = [s // 2 for s in SIZES]
-    one_way = []
+    deck = os.path.join(args.work, "collbench.toml")
+    with open(deck, "w") as fh:
+        fh.write(DECK)
+    one_way, reals_of = [], {"blocking": []}
     for k in range(args.repeat):
         path = runner.run("link_%d" % k, pingpong_deck([8] + halves, False), 2, 1, bind)  # 500 round trips
         with open_output(path) as f:
             sizes = [int(x) for x in f["pingpong/bytes"][...]]
             one_way.append(np.asarray(f["pingpong/round_trip_min"][...], float)[:, 0] / 2)
+        out = os.path.join(args.work, "blocking_real%d.h5" % k)
+        if not run(mpiexec + ["-n", "2"] + bind + [args.desync, "run", deck, "-o", out, "-f"] + MODES["blocking"], env):
+            return 2
+        reals_of["blocking"].append(cell_times(out)[0])
     best = np.array([min(col) for col in zip(*one_way)])
     lat = float(best[0])
     s_big, t_big = np.array(sizes[1:], dtype=float), best[1:] - 2 * lat
@@ -176,9 +187,6 @@ def main():
     for level in ("intra_node", "inter_node"):
         pset += ["--pset", "network.%s_latency=%.6g" % (level, lat), "--pset", "network.%s_bandwidth=%.6g" % (level, bw)]
 
-    deck = os.path.join(args.work, "collbench.toml")
-    with open(deck, "w") as fh:
-        fh.write(DECK)
     ok, sims = True, {}
     for label, sets in MODES.items():
         stem = os.path.join(args.work, label.replace(" ", "_"))
@@ -189,8 +197,8 @@ def main():
         sims[label], ops = cell_times(sim)
         if label == "nonblocking N_DUP 1":
             continue  # the known answer below; its real run is the blocking one's twin
-        reals = []
-        for k in range(args.repeat):
+        reals = reals_of.get(label, [])
+        for k in range(len(reals), args.repeat):  # the modes not run beside the link
             out = "%s_real%d.h5" % (stem, k)
             if not run(mpiexec + ["-n", "2"] + bind + [args.desync, "run", deck, "-o", out, "-f"] + sets, env):
                 return 2
