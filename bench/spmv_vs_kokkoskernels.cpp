@@ -6,6 +6,8 @@
 // all threads of the default execution space (against the all-thread triad). On a device build
 // (CUDA, HIP) the matrix and vectors live in device memory, which Kokkos::Serial cannot read: the
 // one-thread rows are skipped (one line says so) and the one-thread ratios print n/a.
+// On a device also CRS with 2 .. 32 vector lanes per row (spmv_lanes.hpp: a GPU's candidate
+// mapping, measured beside the thread per row).
 //   bench_spmv [--matrix stencil5|spin|topi] [--size N] [--chunk C] [--sigma S] [--reps R]
 //     stencil5: the 5-point operator on N x N points (default 4000: 80 M nonzeros, 1.3 GB), near-
 //               diagonal columns: the streaming case
@@ -34,6 +36,7 @@
 #include "matrix/topological_insulator.hpp"
 #include "record/memory_domain.hpp"
 #include "workloads/spmv/spmv_kernels.hpp"
+#include "workloads/spmv/spmv_lanes.hpp"
 #include "workloads/spmv/spmv_matrix.hpp"
 #include "workloads/spmv/spmv_sell_kernel.hpp"
 #include "workloads/triad/triad_kernels.hpp"
@@ -66,14 +69,19 @@ std::unique_ptr<MatrixGenerator> make(const std::string& kind, long long n, std:
   return std::make_unique<Stencil5>(st);
 }
 
+// CRS with vector lanes per row (workloads/spmv/spmv_lanes.hpp), timed beside the row per thread.
+constexpr int lane_counts[] = {2, 4, 8, 16, 32};
+constexpr int n_lanes = sizeof(lane_counts) / sizeof(lane_counts[0]);
+
 struct Timing {
   double crs = 1e300, sell = 1e300, kk = 1e300, triad = 1e300;
+  double lanes[n_lanes] = {1e300, 1e300, 1e300, 1e300, 1e300};
 };
 
 // Best-of-reps times of every kernel on execution space Space.
 template <class Space>
 Timing measure(const SplitMatrix& a, const SellMatrix<double>& s, const Vector& x, const Vector& y, const Vector& y_sell,
-               const Vector& y_kk, Index tm, int reps, bool with_kk) {
+               const Vector& y_kk, const Vector& y_lanes, Index tm, int reps, bool with_kk) {
   Vector ta("desync::bench::a", tm), tb("desync::bench::b", tm), tc("desync::bench::c", tm), td("desync::bench::d", 0);
   Kokkos::parallel_for("desync::bench::init", RangePolicy(0, tm), triad::Init{ta, tb, tc, td, 0});
   Kokkos::fence();
@@ -89,6 +97,16 @@ Timing measure(const SplitMatrix& a, const SellMatrix<double>& s, const Vector& 
       spmv::sell_product<Space>(s, x, y_sell, 0, s.chunks);
       Kokkos::fence();
     }));
+    // A device's candidates, on a device only: a host's teams of a few threads make a team per
+    // few rows, whose start costs more than the rows (and its lanes run in order, i.e. CRS).
+    for (int l = 0; l < n_lanes && with_kk && !compat::host_accessible<Space>; ++l) {
+      const spmv::LocalProductLanes<Space> f{a.local.row_ptr, a.local.col, a.local.val, x, y_lanes, a.rows};
+      const auto policy = spmv::lanes_policy(f, lane_counts[l]);
+      t.lanes[l] = std::min(t.lanes[l], bench::best_time(1, [&] {
+        Kokkos::parallel_for("desync::spmv::local_lanes", policy, f);
+        Kokkos::fence();
+      }));
+    }
     if (with_kk)
       t.kk = std::min(t.kk, bench::best_time(1, [&] {
         KokkosSparse::spmv("N", 1.0, a.kk_local, x, 0.0, y_kk);
@@ -128,7 +146,8 @@ int main(int argc, char** argv) {
     const SplitMatrix a = split_matrix(real_local_matrix(*g, part, 0), true);
     const SellMatrix<double> s = make_sell(a.local.row_ptr, a.local.col, a.local.val, a.rows, chunk, sigma, "desync::bench");
     const std::int32_t n = a.rows;
-    Vector x("desync::bench::x", n), y("desync::bench::y", n), y_sell("desync::bench::y_sell", n), y_kk("desync::bench::y_kk", n);
+    Vector x("desync::bench::x", n), y("desync::bench::y", n), y_sell("desync::bench::y_sell", n), y_kk("desync::bench::y_kk", n),
+        y_lanes("desync::bench::y_lanes", n);
     Kokkos::deep_copy(x, 1.5);
 
     bench::SparseShape crs_shape{double(n), double(a.local.nnz), double(a.local.nnz), double(scan_rank(*g, part, 0).bandwidth), 0, 8};
@@ -163,22 +182,25 @@ int main(int argc, char** argv) {
       row(threads, fmt::format("SELL-{}-{}", chunk, sigma).c_str(), t.sell, b_sell, bw);
       if (with_kk) row(threads, "CRS (KokkosKernels)", t.kk, b_crs, bw);
       fmt::print("  {:>8} {:>22} {:>10.3f} {:>9} {:>11.2f}\n", threads, "STREAM triad", 1e3 * t.triad, "", 1e-9 * bw);
+      if (with_kk && !one_thread_rows)
+        for (int l = 0; l < n_lanes; ++l) row(threads, fmt::format("CRS lanes {}", lane_counts[l]).c_str(), t.lanes[l], b_crs, bw);
       sell_over_crs[idx] = t.crs / t.sell;
       best_over_triad[idx] = std::max(b_crs / t.crs, b_sell / t.sell) / bw;
       ++idx;
     };
     if constexpr (one_thread_rows) {
 #if defined(KOKKOS_ENABLE_SERIAL)
-      const Timing one = measure<Kokkos::Serial>(a, s, x, y, y_sell, y_kk, tm, reps, false);
+      const Timing one = measure<Kokkos::Serial>(a, s, x, y, y_sell, y_kk, y_lanes, tm, reps, false);
       report(1, one, false);
 #endif
     } else {
       fmt::print("  1-thread rows (Kokkos::Serial): skipped, the matrix and vectors live in device memory ({})\n",
                  MemSpace::name());
     }
-    const Timing all = measure<ExecSpace>(a, s, x, y, y_sell, y_kk, tm, reps, true);
+    const Timing all = measure<ExecSpace>(a, s, x, y, y_sell, y_kk, y_lanes, tm, reps, true);
     report(ExecSpace().concurrency(), all, true);
-    const std::int64_t differ_kk = differing(y, y_kk, n), differ_sell = differing(y, y_sell, n);
+    const std::int64_t differ_kk = differing(y, y_kk, n), differ_sell = differing(y, y_sell, n),
+                       differ_lanes = one_thread_rows ? 0 : differing(y, y_lanes, n);
     // A one-thread ratio: [0] (the all-threads one where Serial is not built, as always), n/a on a device.
     const auto one_thread = [](double v) { return one_thread_rows ? fmt::format("{:.3f}", v) : std::string("n/a"); };
     fmt::print("  ratio SELL/CRS speed: {} (1 thread), {:.3f} (all threads) (goal >= 1.0)\n", one_thread(sell_over_crs[0]),
@@ -186,9 +208,10 @@ int main(int argc, char** argv) {
     fmt::print("  ratio desync CRS/KokkosKernels speed: {:.3f} (goal >= 1.0)\n", all.kk / all.crs);
     fmt::print("  ratio best format/roofline by the model: {} (1 thread, goal >= 0.85), {:.3f} (all threads)\n",
                one_thread(best_over_triad[0]), best_over_triad[idx - 1]);
-    fmt::print("  results: {}\n", differ_kk == 0 && differ_sell == 0
+    fmt::print("  results: {}\n", differ_kk == 0 && differ_sell == 0 && differ_lanes == 0
                                       ? "agree"
-                                      : fmt::format("{} rows differ from KokkosKernels, {} from SELL", differ_kk, differ_sell));
+                                      : fmt::format("{} rows differ from KokkosKernels, {} from SELL, {} from CRS lanes", differ_kk,
+                                                    differ_sell, differ_lanes));
   }
   MPI_Finalize();
   return 0;

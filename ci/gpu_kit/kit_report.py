@@ -155,6 +155,9 @@ def parse_bench(out, it):
             key = "crs" if k.startswith("CRS (d") else "kokkoskernels" if "Kokkos" in k else "sell"
             b[f"{key}_over_triad"] = float(ratio)
             b[f"{key}_gflops"] = float(gf)
+        # a device's CRS with vector lanes per row (spmv_lanes.hpp), beside the thread per row
+        for v, ratio in re.findall(r"^\s+\d+\s+CRS lanes (\d+)\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+)", text, re.M):
+            b[f"crs_lanes{v}_over_triad"] = float(ratio)
     elif it["name"] == "bench_chebfd":
         b["table"] = [ln.strip() for ln in text.splitlines() if re.match(r"^\s+\d+\s+\d+\s+[0-9.]", ln)]
         # per nb, the all-threads (device) row: the fused step's bandwidth by the model over the triad's

@@ -16,6 +16,9 @@
 #include "matrix/spin_chain.hpp"
 #include "matrix/topological_insulator.hpp"
 #include "workloads/spmv/spmv_kernels.hpp"
+#include "workloads/spmv/spmv_lanes.hpp"
+#include "workloads/spmv/spmv_matrix.hpp"
+#include "kokkos_compat/staging_space.hpp"
 #include "workloads/spmv/spmv_sell_kernel.hpp"
 #include "filled_views.hpp"
 
@@ -53,6 +56,40 @@ TEST(SellMapping, SpmvRowPerItemIsBitwiseChunkPerItemAndCrs) {
       EXPECT_EQ(host(y_chunk), crs) << "C = " << c << ", sigma = " << sigma;
       EXPECT_EQ(host(y_split), crs) << "C = " << c << ", sigma = " << sigma;
     }
+  }
+}
+
+// CRS with vector lanes per row (workloads/spmv/spmv_lanes.hpp): on a host space the lanes run in
+// order, so y is LocalProduct's bitwise; on a device the lanes' tree changes rounding only.
+TEST(SellMapping, CrsLanesAgreeWithRowPerThread) {
+  TopiParams tp;
+  tp.block = {4, 3, 5};
+  tp.disorder = 0.5;
+  const TopologicalInsulator ti(tp);
+  const bool host_space = compat::host_accessible<ExecSpace>;
+  for (int ranks : {1, 3}) {
+    const auto part = partition_by_rows(ti.rows(), ranks);
+    const LocalMatrix<double> m = real_local_matrix(ti, part, ranks - 1);
+    const std::size_t cols = static_cast<std::size_t>(m.rows) + static_cast<std::size_t>(m.halo());
+    const Vector x = filled<Vector>("x", cols, 1.0);
+    Vector y_crs("y_crs", m.rows);
+    Kokkos::parallel_for("crs", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, m.rows),
+                         spmv::LocalProduct{m.row_ptr, m.col, m.val, x, y_crs});
+    const std::vector<double> crs = host(y_crs);
+    for (int lanes : {1, 2, 4, 8, 32})
+      for (int threads : {32, 256}) {
+        Vector y("y_lanes", m.rows);
+        const spmv::LocalProductLanes<ExecSpace> f{m.row_ptr, m.col, m.val, x, y, m.rows};
+        Kokkos::parallel_for("lanes", spmv::lanes_policy(f, lanes, threads), f);
+        const std::vector<double> got = host(y);
+        const std::string what = std::to_string(lanes) + " lanes, teams of " + std::to_string(threads) + " threads";
+        if (host_space) {
+          EXPECT_EQ(got, crs) << what;
+        } else {
+          ASSERT_EQ(got.size(), crs.size());
+          for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], crs[i], 1e-12 * (1.0 + std::fabs(crs[i]))) << what << ", row " << i;
+        }
+      }
   }
 }
 
