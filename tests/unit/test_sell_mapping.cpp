@@ -29,6 +29,14 @@ namespace {
 using test::filled;
 using test::host;
 
+// y = A x by CRS, a row per work item (spmv::LocalProduct): the reference of every mapping here.
+std::vector<double> crs_product(const LocalMatrix<double>& m, const Vector& x) {
+  Vector y("y_crs", m.rows);
+  Kokkos::parallel_for("crs", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, m.rows),
+                       spmv::LocalProduct{m.row_ptr, m.col, m.val, x, y});
+  return host(y);
+}
+
 TEST(SellMapping, SpmvRowPerItemIsBitwiseChunkPerItemAndCrs) {
   SpinParams sp;
   sp.sites = 12;
@@ -39,10 +47,7 @@ TEST(SellMapping, SpmvRowPerItemIsBitwiseChunkPerItemAndCrs) {
     const LocalMatrix<double> m = build_local_matrix<double>(spin, part, ranks - 1);
     const std::size_t cols = static_cast<std::size_t>(m.rows) + static_cast<std::size_t>(m.halo());
     const Vector x = filled<Vector>("x", cols, 1.0);
-    Vector y_crs("y_crs", m.rows);
-    Kokkos::parallel_for("crs", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, m.rows),
-                         spmv::LocalProduct{m.row_ptr, m.col, m.val, x, y_crs});
-    const std::vector<double> crs = host(y_crs);
+    const std::vector<double> crs = crs_product(m, x);
     for (auto [c, sigma] : std::vector<std::pair<int, int>>{{1, 1}, {4, 16}, {8, 32}, {32, 64}, {32, 1}}) {
       const SellMatrix<double> s = make_sell(m.row_ptr, m.col, m.val, m.rows, c, sigma, "test");
       Vector y_chunk("y_chunk", m.rows), y_rows("y_rows", m.rows);
@@ -72,10 +77,7 @@ TEST(SellMapping, CrsLanesAgreeWithRowPerThread) {
     const LocalMatrix<double> m = real_local_matrix(ti, part, ranks - 1);
     const std::size_t cols = static_cast<std::size_t>(m.rows) + static_cast<std::size_t>(m.halo());
     const Vector x = filled<Vector>("x", cols, 1.0);
-    Vector y_crs("y_crs", m.rows);
-    Kokkos::parallel_for("crs", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, m.rows),
-                         spmv::LocalProduct{m.row_ptr, m.col, m.val, x, y_crs});
-    const std::vector<double> crs = host(y_crs);
+    const std::vector<double> crs = crs_product(m, x);
     for (int lanes : {1, 2, 4, 8, 32})
       for (int threads : {32, 256}) {
         Vector y("y_lanes", m.rows);
