@@ -198,9 +198,11 @@ int main(int argc, char** argv) {
                      p.refused);
           continue;
         }
-        fmt::print("  launch nb {} team {} waves {} depth {} columns {}: CRS/roof {:.3f} ({:.2f}x the workload's shape; {} teams of {})\n",
-                   nb, asked, p.waves, p.depth, p.columns, r.bytes_crs / p.seconds / r.all.triad, r.shapes.front().seconds / p.seconds,
-                   p.teams, p.team);
+        // n/a: the workload's own shape was refused here (a host with fewer threads than nb)
+        const double front = r.shapes.front().seconds;
+        const std::string vs = front > 0 ? fmt::format("{:.2f}", front / p.seconds) : std::string("n/a ");
+        fmt::print("  launch nb {} team {} waves {} depth {} columns {}: CRS/roof {:.3f} ({}x the workload's shape; {} teams of {})\n", nb,
+                   asked, p.waves, p.depth, p.columns, r.bytes_crs / p.seconds / r.all.triad, vs, p.teams, p.team);
       }
     }
     fmt::print("  roof: the step's bytes by the code-balance model over the triad bandwidth with the same threads\n");

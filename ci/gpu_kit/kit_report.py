@@ -168,9 +168,10 @@ def parse_bench(out, it):
                 b[f"nb{f[0]}_sell_over_roof"] = float(f[-1])
         # --launch-sweep: the CRS step under the element mapping's launch shapes; per nb the best one
         shapes = [dict(nb=int(m.group(1)), team=m.group(2), waves=int(m.group(3)), depth=int(m.group(4)),
-                       columns=int(m.group(5)), crs_over_roof=float(m.group(6)), over_default=float(m.group(7)))
+                       columns=int(m.group(5)), crs_over_roof=float(m.group(6)),
+                       over_default=None if m.group(7) == "n/a" else float(m.group(7)))
                   for m in re.finditer(r"launch nb (\d+) team (\w+) waves (\d+) depth (\d+) columns (\d+): "
-                                       r"CRS/roof ([0-9.]+) \(([0-9.]+)x", text)]
+                                       r"CRS/roof ([0-9.]+) \(([0-9.]+|n/a) ?x", text)]
         if shapes:
             b["launch_shapes"] = shapes
             for nb in sorted({s["nb"] for s in shapes}):
