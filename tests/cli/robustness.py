@@ -8,6 +8,7 @@ Each case runs the real binary through mpiexec and asserts on exit codes, messag
 left behind (read with h5py). Exit 0: passed; 77: the environment cannot run the case (printed
 why); anything else: failed.
 """
+
 import argparse
 import os
 import shutil
@@ -16,59 +17,10 @@ import subprocess
 import sys
 import time
 
-SKIP = 77
-
-
-def fail(msg):
-    print("FAILED:", msg)
-    sys.exit(1)
-
-
-class Runner:
-    def __init__(self, a):
-        self.a = a
-        self.env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
-        self.pre = [p for p in a.preflags.split(";") if p]
-
-    def cmd(self, np, *args):
-        return [self.a.mpiexec, "-n", str(np), *self.pre, self.a.desync, *args]
-
-    def run(self, np, *args, timeout=120, env=None):
-        t0 = time.monotonic()
-        p = subprocess.run(self.cmd(np, *args), capture_output=True, text=True, timeout=timeout,
-                           env=env or self.env)
-        p.elapsed = time.monotonic() - t0
-        return p
-
-
-def h5_attrs(path):
-    import h5py
-    with h5py.File(path, "r") as f:
-        a = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
-        a["_rows"] = f["timeline/events"].shape[1]
-        a["_warmup_rows"] = int(f["timeline/warmup"][:].sum())
-        return a
-
-
-def desync_errors(stderr):
-    """desync's own error lines (mpiexec adds its banner about the non-zero exit)."""
-    return [l for l in stderr.splitlines() if "error" in l and not l.startswith(("-", " ", "mpiexec", "prterun"))]
-
-
-def rank_processes(launcher):
-    """The desync processes below the launcher: its children under Open MPI's mpiexec, its
-    grandchildren under MPICH's Hydra (mpiexec -> hydra_pmi_proxy -> ranks)."""
-    found, pending = [], [str(launcher)]
-    while pending:
-        kids = subprocess.run(["pgrep", "-P", pending.pop()], capture_output=True, text=True).stdout.split()
-        for pid in kids:
-            try:
-                with open(f"/proc/{pid}/comm") as f:
-                    name = f.read().strip()
-            except OSError:
-                continue
-            (found if name == "desync" else pending).append(pid)
-    return found
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from robustness_common import SKIP, Runner, desync_errors, fail, h5_attrs, launcher_kind, rank_processes  # noqa: E402
+from robustness_kills import (case_flush_between_iterations, case_kill_in_flush, case_killed_rank,  # noqa: E402
+                              check_partial, start_flushing_run, wait_for_flushes)
 
 
 def case_sigterm(r, a, w):
@@ -116,128 +68,6 @@ def case_sigterm(r, a, w):
     if at["verification"] != "passed":
         fail("the iterations that ran do not verify: " + at["verification"])
 
-
-TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
-
-
-def start_flushing_run(r, out, env=None, np=4):
-    """np ranks of a long run flushing every second ([record] flush_seconds = 1): Popen."""
-    return subprocess.Popen(r.cmd(np, "run", r.a.deck, "--set", "run.iterations=100000", "--set", "run.warmup=5",
-                                  "--set", "record.flush_seconds=1", "--set", "run.progress_interval=0", "-o", out),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env or r.env)
-
-
-def wait_for_flushes(p, n):
-    """Reads rank 0's lines until flush n is reported; returns (text so far, iterations flushed)."""
-    seen = ""
-    while True:
-        line = p.stdout.readline()
-        seen += line
-        if not line:
-            fail("the run ended before its flush %d:\n%s" % (n, seen))
-        if line.startswith("[record]") and "(flush %d," % n in line:
-            return seen, int(line.split()[1])
-
-
-def kill_one_rank(p):
-    """SIGKILL to rank processes[1] (what the OOM killer or a failing node does); the job must end
-    within 30 s. Returns the launcher's output after the kill."""
-    ranks = rank_processes(p.pid)
-    if len(ranks) != 4:
-        p.kill()
-        fail(f"expected 4 rank processes under mpiexec, found {ranks}")
-    t0 = time.monotonic()
-    os.kill(int(ranks[1]), signal.SIGKILL)
-    try:
-        rest, _ = p.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        for pid in ranks:
-            try:
-                os.kill(int(pid), signal.SIGKILL)
-            except OSError:
-                pass
-        fail("the job did not end within 30 s of a rank's SIGKILL")
-    print(f"job ended {time.monotonic() - t0:.1f} s after the SIGKILL, exit {p.returncode}")
-    if p.returncode == 0:
-        fail("exit code 0 after a rank was killed")
-    return rest
-
-
-def check_partial(out, at_least, tmp_ok=False):
-    """OUT.partial: a link to a complete generation, marked incomplete, holding at least
-    `at_least` measured iterations; the layout checker and three desync-view commands read it.
-    tmp_ok: the ranks may have been killed inside the final write (OUT.tmp left, never OUT)."""
-    link = out + ".partial"
-    if not os.path.islink(link):
-        fail(f"no {link} after the kill (found: {sorted(os.listdir(os.path.dirname(out)))})")
-    if os.path.exists(out) or (os.path.exists(out + ".tmp") and not tmp_ok):
-        fail("a final file or .tmp appeared although the run was killed")
-    at = h5_attrs(link)
-    print("partial:", os.readlink(link), {k: at.get(k) for k in ("complete", "flushed", "iterations", "verification", "_rows")})
-    if at["complete"] != 0 or at.get("flushed") != 1:
-        fail("the partial file is not marked incomplete and flushed")
-    if at["iterations"] < at_least or at["_rows"] != at["iterations"] + at["warmup_iterations"]:
-        fail(f"the partial file holds {at['iterations']} measured iterations, the flush reported {at_least}")
-    layout = subprocess.run([sys.executable, os.path.join(TOOLS, "check_output_layout.py"),
-                             os.path.join(TOOLS, "..", "docs", "output.md"), link], capture_output=True, text=True)
-    print(layout.stdout[-800:], layout.stderr[-800:])
-    if layout.returncode != 0:
-        fail("the layout checker rejects the partial file")
-    for cmd in (["summary"], ["heatmap", "-o", os.path.join(os.path.dirname(out), "heat.png")], ["idlewave"]):
-        v = subprocess.run([sys.executable, os.path.join(TOOLS, "desync_view.py"), cmd[0], link, *cmd[1:]],
-                           capture_output=True, text=True)
-        print("desync-view", cmd[0], "->", v.returncode, v.stderr.strip()[:300])
-        if v.returncode != 0 or "Traceback" in v.stderr:
-            fail(f"desync-view {cmd[0]} fails on the partial file:\n{v.stdout[-1000:]}\n{v.stderr[-2000:]}")
-        if "is incomplete" not in v.stderr:
-            fail(f"desync-view {cmd[0]} does not say the file is incomplete")
-    return at
-
-
-def case_killed_rank(r, a, w):
-    """A rank SIGKILLed after two flushes: the job ends within 30 s, OUT.partial survives with at
-    least the second flush's iterations (docs/decks.md, "[record] flush_seconds")."""
-    out = os.path.join(w, "killed.h5")
-    p = start_flushing_run(r, out)
-    seen, flushed = wait_for_flushes(p, 2)
-    rest = kill_one_rank(p)
-    print((seen + rest)[-2500:])
-    check_partial(out, flushed)
-
-
-def case_kill_in_flush(r, a, w):
-    """A rank SIGKILLed inside a flush (held open there by the test's fault injection): the link
-    still names the previous generation, complete and readable."""
-    out = os.path.join(w, "killed.h5")
-    env = dict(r.env, DESYNC_TEST_PAUSE_IN_FLUSH="4")
-    p = start_flushing_run(r, out, env)
-    seen, flushed = wait_for_flushes(p, 1)
-    # Flush 2 writes generation 1: once that file exists, the ranks sit in the 4 s pause inside it.
-    gen1 = out + ".partial.1"
-    t0 = time.monotonic()
-    while not os.path.exists(gen1):
-        if time.monotonic() - t0 > 60 or p.poll() is not None:
-            p.kill()
-            fail("flush 2 did not start")
-        time.sleep(0.05)
-    time.sleep(0.5)
-    rest = kill_one_rank(p)
-    print((seen + rest)[-2500:])
-    if os.readlink(out + ".partial") != os.path.basename(out) + ".partial.0":
-        fail("the link does not name generation 0 after a kill inside flush 2")
-    at = check_partial(out, flushed)
-    if at["iterations"] != flushed:
-        fail(f"generation 0 holds {at['iterations']} measured iterations, flush 1 wrote {flushed}")
-
-
-def launcher_kind(mpiexec):
-    """"openmpi" (mpirun/mpiexec of Open MPI), "hydra" (MPICH's mpiexec.hydra) or "other"."""
-    p = subprocess.run([mpiexec, "--version"], capture_output=True, text=True)
-    text = p.stdout + p.stderr
-    if "Open MPI" in text or "OpenRTE" in text:
-        return "openmpi"
-    return "hydra" if "HYDRA" in text.upper() else "other"
 
 
 # Open MPI's mpirun, on SIGINT or SIGTERM, sends the ranks SIGCONT, then SIGTERM after
@@ -294,37 +124,6 @@ def case_launcher_signal(r, a, w, sig, patient):
     else:
         # Killed one second after the SIGTERM: possibly inside the final write (OUT.tmp left).
         check_partial(out, flushed, tmp_ok=True)
-
-def case_flush_between_iterations(r, a, w):
-    """A flush happens between two iterations, never inside the measured part of one (issue 26,
-    item 6): with every flush held 1 s (DESYNC_TEST_PAUSE_IN_FLUSH), each flush shows as a gap
-    of at least that between one row's last event and the next row's first, on every rank, and
-    no row's own span (first event to last) comes near it."""
-    import h5py
-    import numpy as np
-    pause = 1.0
-    out = os.path.join(w, "flushing.h5")
-    env = dict(r.env, DESYNC_TEST_PAUSE_IN_FLUSH=str(pause))
-    p = r.run(2, "run", a.deck, "--set", "run.iterations=600", "--set", "run.warmup=2", "--set", "record.flush_seconds=1",
-              "--set", "run.progress_interval=0", "-o", out, env=env)
-    flushes = [l for l in p.stdout.splitlines() if l.startswith("[record]") and "(flush " in l]
-    print("\n".join(flushes))
-    if p.returncode != 0:
-        fail(f"the run failed ({p.returncode}): {p.stderr[-1500:]}")
-    if not flushes:
-        fail("no flush happened in a run of several seconds with [record] flush_seconds = 1")
-    with h5py.File(out, "r") as f:
-        ev = f["timeline/events"][:]
-    first, last = np.nanmin(ev, axis=2), np.nanmax(ev, axis=2)  # [P, rows]
-    span = last - first
-    gaps = first[:, 1:] - last[:, :-1]
-    long_gaps = (gaps >= 0.9 * pause).sum(axis=1)
-    print(f"{len(flushes)} flush(es); rows: longest span {np.nanmax(span):.3f} s; gaps >= {0.9 * pause} s per rank: "
-          f"{long_gaps.tolist()}")
-    if np.nanmax(span) >= 0.9 * pause:
-        fail("an iteration's measured span holds a flush")
-    if (long_gaps < len(flushes)).any():
-        fail(f"{len(flushes)} flushes but only {long_gaps.tolist()} gaps of their length between rows")
 
 
 def mount_tmpfs(path, size):
