@@ -21,7 +21,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 TOOL = os.path.join(ROOT, "tools", "desync_campaign.py")
 
 sys.path.insert(0, HERE)
-from validate_simulation import SPMV  # noqa: E402  (the spmv_pair scenario's deck)
+from validate_simulation_workloads import SPMV  # noqa: E402  (the spmv_pair scenario's deck)
 
 DECK = SPMV.format(iterations=40, sync="none", compare="true")
 CAMPAIGN = """[campaign]
