@@ -20,6 +20,7 @@
 
 #include <Kokkos_Core.hpp>
 #include "kokkos_compat/sparse_spmv.hpp"
+#include <array>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -72,10 +73,15 @@ std::unique_ptr<MatrixGenerator> make(const std::string& kind, long long n, std:
 // CRS with vector lanes per row (workloads/spmv/spmv_lanes.hpp), timed beside the row per thread.
 constexpr int lane_counts[] = {2, 4, 8, 16, 32};
 constexpr int n_lanes = sizeof(lane_counts) / sizeof(lane_counts[0]);
+constexpr std::array<double, n_lanes> filled_with(double v) {
+  std::array<double, n_lanes> a{};
+  for (double& e : a) e = v;
+  return a;
+}
 
 struct Timing {
   double crs = 1e300, sell = 1e300, kk = 1e300, triad = 1e300;
-  double lanes[n_lanes] = {1e300, 1e300, 1e300, 1e300, 1e300};
+  std::array<double, n_lanes> lanes = filled_with(1e300);
 };
 
 // Best-of-reps times of every kernel on execution space Space.

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "matrix/local_matrix.hpp"
@@ -71,15 +72,15 @@ void expect_same(const Outcome& a, const Outcome& b, const std::string& what) {
     EXPECT_NEAR(a.sums[k], b.sums[k], 1e-12 * (1.0 + std::fabs(a.sums[k]))) << what << ", slot " << k;
 }
 
-// Runs f(u, w, x, sums, out, scratch) on fresh copies of the same data under mapping M.
-template <class T, class F>
-Outcome run(const LocalMatrix<T>& m, int nb, F&& f) {
+// Runs f(u, w, x, sums, out, scratch) on fresh copies of the same data; sums: the element
+// mapping's workspace (run: the workload's launch shape).
+template <class T, class Sums, class F>
+Outcome run_with(const LocalMatrix<T>& m, int nb, const Sums& sums, F&& f) {
   constexpr int R = chebfd::Traits<T>::R;
   const std::size_t rows = static_cast<std::size_t>(m.rows), cols = rows + static_cast<std::size_t>(m.halo());
   const Values<T> u = filled<Values<T>>("u", cols * nb, 2.0);
   const Values<T> w = filled<Values<T>>("w", rows * nb, 3.0);
   const Values<T> x = filled<Values<T>>("x", rows * nb, 4.0);
-  const chebfd::ColumnSums<ExecSpace> sums(nb, R);
   Outcome o;
   o.sums.assign(static_cast<std::size_t>((R + 1) * nb), 0.0);
   std::vector<double> scratch(o.sums.size());
@@ -88,6 +89,11 @@ Outcome run(const LocalMatrix<T>& m, int nb, F&& f) {
   o.w = flat(w);
   o.x = flat(x);
   return o;
+}
+
+template <class T, class F>
+Outcome run(const LocalMatrix<T>& m, int nb, F&& f) {
+  return run_with(m, nb, chebfd::ColumnSums<ExecSpace>(nb, chebfd::Traits<T>::R), std::forward<F>(f));
 }
 
 template <class T, bool Init>
@@ -210,22 +216,13 @@ TEST(ChebfdElements, SplitWaitPartsMatchItemMapping) {
 template <int Depth, int Columns>
 Outcome fused_shape(const LocalMatrix<Complex>& m, int nb, chebfd::ElementLaunch launch, int* rows_per_team = nullptr) {
   constexpr int R = chebfd::Traits<Complex>::R;
-  const std::size_t rows = static_cast<std::size_t>(m.rows), cols = rows + static_cast<std::size_t>(m.halo());
-  const Values<Complex> u = filled<Values<Complex>>("u", cols * nb, 2.0);
-  const Values<Complex> w = filled<Values<Complex>>("w", rows * nb, 3.0);
-  const Values<Complex> x = filled<Values<Complex>>("x", rows * nb, 4.0);
   const chebfd::ColumnSums<ExecSpace, Depth, Columns> sums(nb, R, launch);
   if (rows_per_team) *rows_per_team = sums.rows_per_team();
-  const chebfd::Step st{0.7, -0.2, 0.3, 0.1};
-  const chebfd::Fused<Complex, false> f{static_cast<unsigned>((R + 1) * nb), m.row_ptr, m.col, m.val, u, w, x, 0, nb, st};
-  Outcome o;
-  o.sums.assign(static_cast<std::size_t>((R + 1) * nb), 0.0);
-  std::vector<double> scratch(o.sums.size());
-  sums.template reduce<R>("test", 0, m.rows, chebfd::FusedElement<Complex, false>{f}, o.sums.data(), scratch.data());
-  Kokkos::fence();
-  o.w = flat(w);
-  o.x = flat(x);
-  return o;
+  return run_with(m, nb, sums, [&](auto u, auto w, auto x, const auto& s, double* out, double* scratch) {
+    const chebfd::Fused<Complex, false> f{static_cast<unsigned>((R + 1) * nb), m.row_ptr, m.col, m.val, u, w, x, 0, nb,
+                                          chebfd::Step{0.7, -0.2, 0.3, 0.1}};
+    s.template reduce<R>("test", 0, m.rows, chebfd::FusedElement<Complex, false>{f}, out, scratch);
+  });
 }
 
 TEST(ChebfdElements, LaunchShapesAgree) {

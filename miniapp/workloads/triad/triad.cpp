@@ -39,22 +39,16 @@ Arrays make_arrays(const TriadConfig& cfg, int rank, int size) {
 // The fence makes the sweep's end mark the kernel's end, not its launch's.
 std::function<void()> make_sweep(const TriadConfig& cfg, const Arrays& x) {
   const auto n = static_cast<Index>(x.a.extent(0));
+  const auto of = [n](const char* label, auto kernel) -> std::function<void()> {
+    return [n, label, kernel] {
+      triad::stream_for(label, n, kernel);
+      ExecSpace().fence();
+    };
+  };
   switch (cfg.kernel) {
-    case TriadKernel::stream:
-      return [n, f = triad::Stream{x.a, x.b, x.c, cfg.scalar}] {
-        triad::stream_for("desync::triad::stream", n, f);
-        ExecSpace().fence();
-      };
-    case TriadKernel::schoenauer:
-      return [n, f = triad::Schoenauer{x.a, x.b, x.c, x.d}] {
-        triad::stream_for("desync::triad::schoenauer", n, f);
-        ExecSpace().fence();
-      };
-    case TriadKernel::divide:
-      return [n, f = triad::Divide{x.a, x.b, cfg.divides}] {
-        triad::stream_for("desync::triad::divide", n, f);
-        ExecSpace().fence();
-      };
+    case TriadKernel::stream: return of("desync::triad::stream", triad::Stream{x.a, x.b, x.c, cfg.scalar});
+    case TriadKernel::schoenauer: return of("desync::triad::schoenauer", triad::Schoenauer{x.a, x.b, x.c, x.d});
+    case TriadKernel::divide: return of("desync::triad::divide", triad::Divide{x.a, x.b, cfg.divides});
   }
   throw std::logic_error("triad: unknown kernel");
 }
