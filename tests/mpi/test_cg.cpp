@@ -74,6 +74,28 @@ TEST(Cg, RestartsAfterEachCompletedSolve) {
   EXPECT_EQ(completed, static_cast<int>(metric(r, "solves")));
 }
 
+// A run whose last iteration completes a solve (and so restarts from x = 0) verifies the
+// restarted state: the recurrence's residual it compares with ||b - A x|| is the restart's ||b||,
+// not the completed solve's last residual.
+TEST(Cg, VerifiesARunThatEndsOnACompletedSolve) {
+  const auto long_run = [](int iterations) {
+    return load_deck("[run]\nworkload = \"cg\"\niterations = " + std::to_string(iterations) +
+                         "\nwarmup = 0\nprogress_interval = 0\n[matrix]\ngenerator = \"minife\"\n[matrix.minife]\n"
+                         "elements = [6, 5, 7]\n",
+                     "ends.toml", {});
+  };
+  const WorkloadResult probe = run_cg(long_run(200), MPI_COMM_WORLD);
+  const WorkloadDataset* res = find_dataset(probe, "cg", "residual");
+  ASSERT_NE(res, nullptr);
+  const auto first_solve = std::find_if(res->values.begin() + 1, res->values.end(), [](double v) { return v <= 1e-12; });
+  ASSERT_NE(first_solve, res->values.end()) << "336 unknowns converge in well under 200 iterations";
+  const int solve_length = static_cast<int>(first_solve - res->values.begin());  // entry k: after iteration k
+  const WorkloadResult r = run_cg(long_run(solve_length), MPI_COMM_WORLD);
+  EXPECT_EQ(metric(r, "solves"), 1.0) << "the last of " << solve_length << " iterations completes the solve";
+  EXPECT_TRUE(r.extra_verdict.empty()) << r.extra_verdict;
+  EXPECT_LT(metric(r, "solve_error_max"), 1e-8);
+}
+
 TEST(Cg, OverlapAndEveryCommOptionGiveTheSameIterates) {
   const WorkloadResult base = run_cg(deck("overlap = false\n"), MPI_COMM_WORLD);
   for (const char* comm : {"", "send = \"blocking\"\n", "fragment_bytes = 100\ncommunicators = 3\n", "send = \"parallel\"\n",

@@ -201,7 +201,9 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
     res.has_result_digest = true;
   }
   MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, comm);
-  const double bnorm = std::sqrt(rr0), true_res = std::sqrt(sums[0]), rec_res = residual.back();
+  // The recurrence's residual of the x verified: after a restart in the last iteration that is
+  // x = 0's, ||b||, not the completed solve's last residual (which `residual` keeps).
+  const double bnorm = std::sqrt(rr0), true_res = std::sqrt(sums[0]), rec_res = std::sqrt(rr);
   const double error = std::sqrt(sums[1] / sums[2]);
   const bool converged = rec_res <= 1e-8 * bnorm;
   std::string why;
