@@ -20,7 +20,11 @@ enum class Channel : int {
   targets = 9
 };
 
-inline constexpr int channel_tags = 4096;  // tags per channel: an exchange's own tags are 0..4095
+// Tags per channel: an exchange's own tags are 0..2047. Every tag stays within the 32767 the MPI
+// standard guarantees (MPI_TAG_UB >= 32767; Open MPI and MPICH allow far more, others do not).
+inline constexpr int channel_tags = 2048;
+inline constexpr int max_tag = (static_cast<int>(Channel::targets) + 1) * channel_tags - 1;
+static_assert(max_tag <= 32767, "a channel's tags beyond the MPI standard's guaranteed MPI_TAG_UB");
 
 inline int mpi_tag(Channel c, int tag) { return static_cast<int>(c) * channel_tags + tag; }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "comm/channels.hpp"
 #include "config/table_reader.hpp"
 #include "workloads/toy/toy_deck.hpp"
 
@@ -15,7 +16,7 @@ void read_toy_table(TableReader& r, Config& cfg) {
   c.overlap = r.boolean("overlap", c.overlap);
   c.degree = r.integer("degree", c.degree, 0, 1 << 20);
   c.degree_pos = r.position("degree");
-  c.messages = r.integer("messages", c.messages, 1, 4096);  // one MPI tag each: an exchange has 4096 (comm/channels.hpp)
+  c.messages = r.integer("messages", c.messages, 1, channel_tags);  // one MPI tag each (comm/channels.hpp)
   c.max_bytes = r.integer("max_bytes", c.max_bytes, 0, std::int64_t{1} << 30);
   c.min_bytes = r.integer("min_bytes", std::min(c.min_bytes, c.max_bytes), 0, std::int64_t{1} << 30);
   if (c.min_bytes > c.max_bytes) r.fail("min_bytes", fmt::format("larger than max_bytes = {}", c.max_bytes));
