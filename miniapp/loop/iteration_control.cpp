@@ -28,22 +28,22 @@ IterationControl::IterationControl(MPI_Comm comm, std::int64_t total, double pro
 }
 
 IterationControl::~IterationControl() {
-  // Only reached with a pending request if the loop was left by an exception; the request
-  // cannot be completed safely then (other ranks may never post theirs).
-  if (pending_) MPI_Request_free(&req_);
+  // Only reached with a pending reduction if the loop was left by an exception: left pending,
+  // with its buffers (a deliberate leak before MPI_Abort; see the header).
+  if (pending_) static_cast<void>(reduction_.release());
 }
 
 bool IterationControl::agreement_point(std::int64_t it) {
   if (pending_) {
-    MPI_Wait(&req_, MPI_STATUS_IGNORE);
+    MPI_Wait(&reduction_->req, MPI_STATUS_IGNORE);
     pending_ = false;
-    if (recv_[0] > 0) {
-      signal_ = static_cast<int>(recv_[0]);
+    if (reduction_->recv[0] > 0) {
+      signal_ = static_cast<int>(reduction_->recv[0]);
       done_ = it + 1;
       return true;
     }
-    interval_ = -recv_[1];
-    if (recv_[2] > 0) flush(it);
+    interval_ = -reduction_->recv[1];
+    if (reduction_->recv[2] > 0) flush(it);
   }
   // About one second of this rank's iterations (flushes not counted); the reduction takes the
   // minimum over ranks.
@@ -51,10 +51,10 @@ bool IterationControl::agreement_point(std::int64_t it) {
   const double per_iteration = (t - start_ - flush_time_) / static_cast<double>(it + 1);
   const double second = per_iteration > 0 ? 1.0 / per_iteration : 1e9;
   const auto suggest = static_cast<std::int64_t>(std::clamp(second, static_cast<double>(min_interval), 1e9));
-  send_[0] = stop_signal();
-  send_[1] = -suggest;
-  send_[2] = hook_ != nullptr && t - last_flush_ >= flush_interval_ ? 1 : 0;
-  MPI_Iallreduce(send_, recv_, 3, MPI_INT64_T, MPI_MAX, comm_, &req_);
+  reduction_->send[0] = stop_signal();
+  reduction_->send[1] = -suggest;
+  reduction_->send[2] = hook_ != nullptr && t - last_flush_ >= flush_interval_ ? 1 : 0;
+  MPI_Iallreduce(reduction_->send, reduction_->recv, 3, MPI_INT64_T, MPI_MAX, comm_, &reduction_->req);
   pending_ = true;
   next_check_ = it + std::max<std::int64_t>(interval_, 1);
   return false;
@@ -69,7 +69,7 @@ void IterationControl::flush(std::int64_t it) {
 
 void IterationControl::finish() {
   if (pending_) {
-    MPI_Wait(&req_, MPI_STATUS_IGNORE);
+    MPI_Wait(&reduction_->req, MPI_STATUS_IGNORE);
     pending_ = false;
   }
 }

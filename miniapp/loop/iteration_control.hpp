@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 
 #include "loop/flush_hook.hpp"
 #include "record/workload_result.hpp"
@@ -61,8 +62,15 @@ class IterationControl {
   std::int64_t next_check_ = 0;
   std::int64_t interval_ = 1;
   bool pending_ = false;
-  MPI_Request req_ = MPI_REQUEST_NULL;
-  std::int64_t send_[3] = {0, 0, 0}, recv_[3] = {0, 0, 0};  // stop signal, -next interval, flush due
+  // The reduction's request and buffers, on the heap: a reduction still pending when the loop is
+  // left by an exception can be neither completed (other ranks may never start theirs) nor freed
+  // (MPI forbids MPI_Request_free on a nonblocking collective), so the destructor leaves it, and
+  // the buffers MPI may still write, to the MPI_Abort that follows.
+  struct Reduction {
+    MPI_Request req = MPI_REQUEST_NULL;
+    std::int64_t send[3] = {0, 0, 0}, recv[3] = {0, 0, 0};  // stop signal, -next interval, flush due
+  };
+  std::unique_ptr<Reduction> reduction_ = std::make_unique<Reduction>();
   FlushHook* hook_ = nullptr;  // null: no flushes
   const WorkloadResult* result_ = nullptr;
   double flush_interval_ = 0.0, last_flush_ = 0.0, flush_time_ = 0.0;
