@@ -4,19 +4,24 @@
 #include <stdexcept>
 
 namespace desync {
+namespace {
 
+// Checked before the data is allocated: a negative count would otherwise become a huge size_t.
+std::size_t timeline_cells(std::int64_t iterations, std::int64_t warmup, std::size_t events) {
+  if (iterations < 0 || warmup < 0 || warmup > iterations) throw std::invalid_argument("Timeline: bad sizes");
+  return static_cast<std::size_t>(iterations) * events;
+}
+
+}  // namespace
+
+// Every cell written (NaN) at construction, so the first marks in the loop do not page-fault.
 Timeline::Timeline(std::vector<std::string> event_names, std::int64_t iterations,
                    std::int64_t warmup)
     : names_(std::move(event_names)),
       n_events_(static_cast<int>(names_.size())),
       iterations_(iterations),
       warmup_(warmup),
-      data_(static_cast<std::size_t>(iterations * n_events_),
-            std::numeric_limits<double>::quiet_NaN()) {
-  if (warmup > iterations || iterations < 0) throw std::invalid_argument("Timeline: bad sizes");
-  // Touch every page now so the first marks in the loop do not page-fault.
-  std::fill(data_.begin(), data_.end(), std::numeric_limits<double>::quiet_NaN());
-}
+      data_(timeline_cells(iterations, warmup, names_.size()), std::numeric_limits<double>::quiet_NaN()) {}
 
 int Timeline::event_index(const std::string& name) const {
   const auto it = std::find(names_.begin(), names_.end(), name);

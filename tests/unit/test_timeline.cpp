@@ -43,8 +43,10 @@ TEST(Timeline, ShiftKeepsNaN) {
   EXPECT_TRUE(std::isnan(tl.at(1, ev::sync_end)));
 }
 
-TEST(Timeline, RejectsMoreWarmupThanIterations) {
-  EXPECT_THROW(Timeline(iteration_event_names(), 2, 3), std::invalid_argument);
+TEST(Timeline, RejectsBadSizesBeforeAllocating) {
+  EXPECT_THROW(Timeline(iteration_event_names(), 2, 3), std::invalid_argument) << "more warm-up than iterations";
+  EXPECT_THROW(Timeline(iteration_event_names(), -1, 0), std::invalid_argument) << "not a length_error or bad_alloc";
+  EXPECT_THROW(Timeline(iteration_event_names(), 4, -1), std::invalid_argument);
 }
 
 }  // namespace
