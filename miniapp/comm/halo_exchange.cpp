@@ -3,7 +3,7 @@
 namespace desync {
 namespace {
 
-// Chosen once by the block width: a vector's pack copies one value per row, a block's nb.
+// A vector's pack copies one value per row, a block's nb (chosen once: HaloExchange's pack_).
 template <class View, class T>
 struct PackRows {
   LocalColumns index;
@@ -42,16 +42,24 @@ HaloExchange<View>::HaloExchange(const HaloPlan& plan, std::int32_t rows, const 
       nb_(nb),
       send_("desync::comm::halo_send", plan.send_index_host.size() * static_cast<std::size_t>(nb)),
       exchange_(comms, channel, halo_messages(plan.send, sizeof(value_type) * static_cast<std::size_t>(nb)),
-                halo_messages(plan.recv, sizeof(value_type) * static_cast<std::size_t>(nb)), opt, BufferSpace::device) {}
+                halo_messages(plan.recv, sizeof(value_type) * static_cast<std::size_t>(nb)), opt, BufferSpace::device),
+      pack_(plan.send_index_host.empty() ? pack_nothing : nb == 1 ? pack_rows : pack_block) {}
+
+template <class View>
+void HaloExchange<View>::pack_rows(const HaloExchange& h, const View& x) {
+  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>> rows(0, static_cast<std::int32_t>(h.plan_.send_index_host.size()));
+  Kokkos::parallel_for("desync::comm::halo_pack", rows, PackRows<View, value_type>{h.plan_.send_index, x, h.send_});
+}
+
+template <class View>
+void HaloExchange<View>::pack_block(const HaloExchange& h, const View& u) {
+  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>> rows(0, static_cast<std::int32_t>(h.plan_.send_index_host.size()));
+  Kokkos::parallel_for("desync::comm::halo_pack_block", rows, PackBlock<View, value_type>{h.plan_.send_index, u, h.send_, h.nb_});
+}
 
 template <class View>
 void HaloExchange<View>::pack(const View& x) {
-  const auto n = static_cast<std::int32_t>(plan_.send_index_host.size());
-  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>> rows(0, n);
-  if (n > 0 && nb_ == 1)
-    Kokkos::parallel_for("desync::comm::halo_pack", rows, PackRows<View, value_type>{plan_.send_index, x, send_});
-  else if (n > 0)
-    Kokkos::parallel_for("desync::comm::halo_pack_block", rows, PackBlock<View, value_type>{plan_.send_index, x, send_, nb_});
+  pack_(*this, x);
   ExecSpace().fence();  // the buffer must be complete before MPI reads it
 }
 

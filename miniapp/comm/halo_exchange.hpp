@@ -38,11 +38,18 @@ class HaloExchange {
   const HaloPlan& plan() const { return plan_; }
 
  private:
+  // The pack kernel, chosen once by the block width (and none without sends).
+  using Packer = void (*)(const HaloExchange&, const View&);
+  static void pack_nothing(const HaloExchange&, const View&) {}
+  static void pack_rows(const HaloExchange& h, const View& x);
+  static void pack_block(const HaloExchange& h, const View& u);
+
   const HaloPlan& plan_;
   std::int32_t rows_;
   int nb_;
   Values<value_type> send_;
   Exchange exchange_;
+  Packer pack_;
 };
 
 extern template class HaloExchange<Vector>;

@@ -84,7 +84,7 @@ TEST(StreamArrays, KernelsMatchAnIndependentFormulaAndTheVerifierCountsEveryWron
     SCOPED_TRACE(std::string(enum_name(saturation_kernel_names, k)));
     x.poison();
     EXPECT_EQ(x.count_wrong(k), n) << "NaN everywhere before the sweep";
-    EXPECT_GE(x.sweep(k).seconds(), 0.0);
+    x.sweeper(k)();
     auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.result());
     for (Index i = 0; i < n; ++i) {
       const Index g = offset + i;

@@ -19,14 +19,16 @@ void sweep_n(const SweepPlan& p, int n, const std::optional<StreamArrays>& array
   const bool streams = arrays.has_value();
   for (std::size_t k = 0; k < p.kernels.size(); ++k) {
     const SaturationKernel kernel = p.kernels[k];
+    std::optional<KernelSweep> sweep;
+    if (streams) sweep.emplace(arrays->sweeper(kernel));
     if (streams) arrays->poison();
     if (p.ranks) quiet_barrier(comm, streams);
-    if (streams) arrays->sweep(kernel);  // warm-up, untimed
+    if (streams) (*sweep)();  // warm-up, untimed
     for (Index rep = 0; rep < p.repetitions; ++rep) {
       const std::int64_t row = p.row(n, k, rep);
       if (p.ranks) quiet_barrier(comm, streams);
       if (streams) {
-        const SweepInterval t = arrays->sweep(kernel);
+        const SweepInterval t = (*sweep)();
         tl.set(row, begin_event, t.begin);
         tl.set(row, compute_end_event, t.end);
         out.seconds[static_cast<std::size_t>(row)] = t.seconds();

@@ -24,6 +24,18 @@ Vector uninitialized(const char* label, Index n) {
   return Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
 }
 
+// The kernels' launches, one function each (KernelSweep's Launch).
+template <class Kernel>
+void launch(const Arrays& x) {
+  Kokkos::parallel_for(Kernel::label, workers_policy<WorkerPolicy>(x.workers), Kernel{x});
+}
+
+// Refused at load where not available (saturation_rules.cpp, its module's deck rule); the host
+// space is then the default one, so the arrays are the workers' own.
+void launch_triad_nt(const Arrays& x) {
+  Kokkos::parallel_for("desync::saturation::triad_nt", workers_policy<HostWorkerPolicy>(x.workers), TriadNt{x});
+}
+
 }  // namespace
 
 double bytes_per_element(SaturationKernel k) {
@@ -61,23 +73,24 @@ void StreamArrays::poison() const {
   ExecSpace().fence();
 }
 
-SweepInterval StreamArrays::sweep(SaturationKernel k) const {
-  const WorkerPolicy p = workers_policy<WorkerPolicy>(x_.workers);
+KernelSweep StreamArrays::sweeper(SaturationKernel k) const {
+  switch (k) {
+    case SaturationKernel::copy: return {x_, launch<Copy>};
+    case SaturationKernel::scale: return {x_, launch<Scale>};
+    case SaturationKernel::add: return {x_, launch<Add>};
+    case SaturationKernel::triad: return {x_, launch<Triad>};
+    case SaturationKernel::triad_nt:
+      if (!nt_stores_available) throw std::logic_error("triad_nt without non-temporal stores");
+      return {x_, launch_triad_nt};
+    case SaturationKernel::schoenauer: return {x_, launch<Schoenauer>};
+  }
+  throw std::logic_error("StreamArrays::sweeper: unknown kernel");
+}
+
+SweepInterval KernelSweep::operator()() const {
   ExecSpace().fence();
   const double t0 = now();
-  switch (k) {
-    case SaturationKernel::copy: Kokkos::parallel_for("desync::saturation::copy", p, Copy{x_}); break;
-    case SaturationKernel::scale: Kokkos::parallel_for("desync::saturation::scale", p, Scale{x_}); break;
-    case SaturationKernel::add: Kokkos::parallel_for("desync::saturation::add", p, Add{x_}); break;
-    case SaturationKernel::triad: Kokkos::parallel_for("desync::saturation::triad", p, Triad{x_}); break;
-    case SaturationKernel::triad_nt:
-      // Refused at load where not available (saturation_rules.cpp, its module's deck rule); the host space is
-      // then the default one, so the arrays are the workers' own.
-      if (!nt_stores_available) throw std::logic_error("triad_nt without non-temporal stores");
-      Kokkos::parallel_for("desync::saturation::triad_nt", workers_policy<HostWorkerPolicy>(x_.workers), TriadNt{x_});
-      break;
-    case SaturationKernel::schoenauer: Kokkos::parallel_for("desync::saturation::schoenauer", p, Schoenauer{x_}); break;
-  }
+  launch_(*x_);
   ExecSpace().fence();
   return {t0, now()};
 }

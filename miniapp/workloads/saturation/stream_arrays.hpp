@@ -25,6 +25,20 @@ struct SweepInterval {
   double seconds() const { return end - begin; }
 };
 
+// One kernel's sweep by the workers: the kernel chosen once (StreamArrays::sweeper), so a timed
+// repetition only launches it. Valid while its StreamArrays lives.
+class KernelSweep {
+ public:
+  using Launch = void (*)(const Arrays&);
+  KernelSweep(const Arrays& x, Launch launch) : x_(&x), launch_(launch) {}
+  // One sweep, fenced before and after; the interval spans the launch and its fence only.
+  SweepInterval operator()() const;
+
+ private:
+  const Arrays* x_;
+  Launch launch_;
+};
+
 class StreamArrays {
  public:
   // n elements per array with global indices offset.., placed by `workers` workers; C and D are
@@ -33,8 +47,8 @@ class StreamArrays {
 
   // A = NaN (untimed, by the workers).
   void poison() const;
-  // One sweep of kernel k by the workers, fenced before and after.
-  SweepInterval sweep(SaturationKernel k) const;
+  // Kernel k's sweep, chosen here, once per kernel (a sweep's repetitions reuse it).
+  KernelSweep sweeper(SaturationKernel k) const;
   // Elements of A that differ from kernel k's formula.
   std::int64_t count_wrong(SaturationKernel k) const;
 

@@ -84,6 +84,7 @@ struct Poison {
 // keeps normal stores (the loop is not turned into memcpy, which in glibc switches to
 // non-temporal stores for large blocks) and is exact (no -0.0 among the values).
 struct Copy {
+  static constexpr const char* label = "desync::saturation::copy";
   Arrays x;
   KOKKOS_INLINE_FUNCTION void operator()(Index w) const {
     double* KOKKOS_RESTRICT a = x.a.data();
@@ -94,6 +95,7 @@ struct Copy {
 };
 
 struct Scale {
+  static constexpr const char* label = "desync::saturation::scale";
   Arrays x;
   KOKKOS_INLINE_FUNCTION void operator()(Index w) const {
     double* KOKKOS_RESTRICT a = x.a.data();
@@ -104,6 +106,7 @@ struct Scale {
 };
 
 struct Add {
+  static constexpr const char* label = "desync::saturation::add";
   Arrays x;
   KOKKOS_INLINE_FUNCTION void operator()(Index w) const {
     double* KOKKOS_RESTRICT a = x.a.data();
@@ -115,6 +118,7 @@ struct Add {
 };
 
 struct Triad {
+  static constexpr const char* label = "desync::saturation::triad";
   Arrays x;
   KOKKOS_INLINE_FUNCTION void operator()(Index w) const {
     double* KOKKOS_RESTRICT a = x.a.data();
@@ -135,6 +139,7 @@ struct TriadNt {
 };
 
 struct Schoenauer {
+  static constexpr const char* label = "desync::saturation::schoenauer";
   Arrays x;
   KOKKOS_INLINE_FUNCTION void operator()(Index w) const {
     double* KOKKOS_RESTRICT a = x.a.data();

@@ -24,13 +24,14 @@ const std::vector<SaturationKernel> stream_kernels{SaturationKernel::copy, Satur
 std::vector<double> measure(const saturation::StreamArrays& arrays, MPI_Comm comm, bool together, StreamTable& t) {
   std::vector<double> bw;
   for (SaturationKernel k : stream_kernels) {
+    const saturation::KernelSweep sweep = arrays.sweeper(k);
     arrays.poison();
     if (together) MPI_Barrier(comm);
-    arrays.sweep(k);  // warm-up
+    sweep();  // warm-up
     double best = std::numeric_limits<double>::infinity();
     for (int rep = 0; rep < stream_table_repetitions; ++rep) {
       if (together) MPI_Barrier(comm);
-      best = std::min(best, arrays.sweep(k).seconds());
+      best = std::min(best, sweep().seconds());
     }
     bw.push_back(saturation::bytes_per_element(k) * static_cast<double>(arrays.size()) / best);
     t.wrong += arrays.count_wrong(k);

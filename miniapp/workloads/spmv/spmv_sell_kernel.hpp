@@ -49,22 +49,26 @@ struct SellRowProduct {
   }
 };
 
-// Chunks [begin, end) of y = A x: one launch with the chunk height fixed at compile time.
+// Chunks [begin, end) of y = A x, chunk height C (a.chunk) fixed at compile time.
 // Space: the default execution space; the benchmarks also pass a one-thread host space.
+template <int C, class Space = ExecSpace, SellMapping M = sell_mapping_for<Space>>
+void sell_product_c(const SellMatrix<double>& a, const Vector& x, const Vector& y, std::int64_t begin, std::int64_t end) {
+  if constexpr (M == SellMapping::row_per_item) {
+    using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>;
+    Kokkos::parallel_for("desync::spmv::local_sell_rows", Policy(begin * C, end * C),
+                         SellRowProduct<C>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
+  } else {
+    using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>;
+    Kokkos::parallel_for("desync::spmv::local_sell", Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)),
+                         SellProduct<C>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
+  }
+}
+
+// The same, its chunk height chosen from a.chunk at this call: for tests and benchmarks, which
+// call it once per measurement; the workload chooses sell_product_c<C> once (spmv_state.cpp).
 template <class Space = ExecSpace, SellMapping M = sell_mapping_for<Space>>
 void sell_product(const SellMatrix<double>& a, const Vector& x, const Vector& y, std::int64_t begin, std::int64_t end) {
-  with_chunk(a.chunk, [&](auto c) {
-    constexpr int C = decltype(c)::value;
-    if constexpr (M == SellMapping::row_per_item) {
-      using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>;
-      Kokkos::parallel_for("desync::spmv::local_sell_rows", Policy(begin * C, end * C),
-                           SellRowProduct<C>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
-    } else {
-      using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>;
-      Kokkos::parallel_for("desync::spmv::local_sell", Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)),
-                           SellProduct<C>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
-    }
-  });
+  with_chunk(a.chunk, [&](auto c) { sell_product_c<decltype(c)::value, Space, M>(a, x, y, begin, end); });
 }
 
 }  // namespace desync::spmv

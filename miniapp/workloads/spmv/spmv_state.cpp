@@ -18,10 +18,11 @@ void local_kokkoskernels(SpmvState& s) {
   ExecSpace().fence();
 }
 
+template <int C>  // the chunk height, fixed when SpmvState is made
 void local_sell(SpmvState& s) {
   // As below, a SELL chunk (C rows) being one work item.
   overlap_exchange(s.halo.exchange(), s.sell->chunks, [&](std::int64_t b, std::int64_t e) {
-    spmv::sell_product(*s.sell, s.x, s.y, b, e);
+    spmv::sell_product_c<C>(*s.sell, s.x, s.y, b, e);
     ExecSpace().fence();
   });
   ExecSpace().fence();
@@ -58,7 +59,8 @@ SpmvState::SpmvState(const SplitMatrix& a_, HaloExchange<Vector>& halo_, SpmvKer
                      Vector y_)
     : a(a_), halo(halo_), sell(sell_), x(std::move(x_)), y(std::move(y_)) {
   const bool kk = kernel == SpmvKernel::kokkoskernels;
-  local_ = kk ? local_kokkoskernels : sell ? local_sell : local_crs;
+  local_ = kk ? local_kokkoskernels : local_crs;
+  if (!kk && sell) with_chunk(sell->chunk, [&](auto c) { local_ = local_sell<decltype(c)::value>; });
   remote_ = a.remote.nnz == 0 ? remote_none : kk ? remote_kokkoskernels : remote_crs;
 }
 
