@@ -220,12 +220,23 @@ def check_simulate(r):
 def check_stop(r):
     out = os.path.join(r.work, "stop.h5")
     cmd = r.command(4, ["run", os.path.join(DECKS, "quickstart.toml"), "-o", out, "--force",
-                        "--set", "run.iterations=1000000"])
+                        "--set", "run.iterations=1000000", "--set", "run.progress_interval=0.2"])
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=r.work, env=r.env)
-    time.sleep(6)  # started on both nodes and well into the loop
+    # Signal once the measured loop is under way on both nodes: rank 0's progress lines say so.
+    seen = ""
+    while True:
+        line = p.stdout.readline()
+        seen += line
+        if not line:
+            p.wait()
+            return False, "the run ended (exit %d) before it reported progress: %s" % (
+                p.returncode, " | ".join(seen.strip().splitlines()[-4:]))
+        if "iteration " in line and int(line.split("iteration ")[1].split("/")[0]) > 20:
+            break
     p.send_signal(signal.SIGUSR1)
     try:
         log, _ = p.communicate(timeout=60)
+        log = seen + log
     except subprocess.TimeoutExpired:
         p.kill()
         return False, "still running 60 s after SIGUSR1"
