@@ -15,7 +15,7 @@ digits are literal) or `scalar`. Types are checked too: a row that names
 that names `float64` or a unit of time/bandwidth must hold floats, and string attributes must
 be printable text (no NUL bytes). Exit status 0 if all holds, 1 otherwise, with one line per
 problem. A file that cannot be checked at all (missing, empty, a directory, not HDF5, truncated,
-not a desync output file; the document unreadable) gives one line on stderr and exit status 2,
+not a desync output file, an imported trace; the document unreadable) gives one line on stderr and exit status 2,
 never a traceback; a dataset or attribute the sizes come from that is missing or malformed is a
 problem like the others (the shapes that need its size are then not checked).
 """
@@ -120,6 +120,10 @@ def open_checked(h5_path):
     if not isinstance(fmt, str) or fmt.split("\0")[0] != "desync-output":
         f.close()
         raise Unreadable(f"{h5_path}: not a desync output file (root attribute 'format' is {fmt!r})")
+    if "imported" in f.attrs:
+        f.close()
+        raise Unreadable(f"{h5_path}: an imported trace (root attribute imported = 1, desync-view import): its "
+                         "layout is docs/output.md's section \"Imported traces\", which this check does not cover")
     return f
 
 

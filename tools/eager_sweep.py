@@ -96,12 +96,8 @@ def recorded(path, var):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if "--" not in argv:
-        print(__doc__.strip().splitlines()[3].strip(), file=sys.stderr)
-        print("eager_sweep.py: error: give the run command after --", file=sys.stderr)
-        return 2
-    split = argv.index("--")
-    p = argparse.ArgumentParser(prog="eager_sweep.py", description="one desync run per eager limit")
+    p = argparse.ArgumentParser(prog="eager_sweep.py", usage="%(prog)s --limits L1,L2,... [options] -- RUN COMMAND", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--limits", type=parse_limits, required=True, help="eager limits in bytes, comma-separated")
     p.add_argument("--library", choices=["openmpi", "mpich", "intel"], help="default: detected")
     p.add_argument("--transport", choices=["vader", "tcp", "ucx"], default="vader",
@@ -110,6 +106,14 @@ def main(argv=None):
     p.add_argument("--dry-run", action="store_true", help="print the runs, do not start them")
     p.add_argument("--force", action="store_true",
                    help="replace existing PREFIX_L.h5 files (desync run --force); without it they are an error")
+    if "--" not in argv:
+        if "-h" in argv or "--help" in argv:
+            p.print_help()
+            return 0
+        p.print_usage(sys.stderr)
+        print("eager_sweep.py: error: give the run command after -- (e.g. -- mpiexec -n 4 desync run DECK)", file=sys.stderr)
+        return 2
+    split = argv.index("--")
     args = p.parse_args(argv[:split])
     command = argv[split + 1:]
     if not command:

@@ -218,6 +218,13 @@ class BadInputTest(unittest.TestCase):
         self.assertEqual(code, 1, err)
         self.assertIn("/timeline/events missing", out)
         self.assertNotIn("Traceback", out + err)
+        imported = os.path.join(self.tmp.name, "imported.h5")  # desync-view import's mark
+        with h5py.File(imported, "w") as f:
+            f.attrs["format"] = np.bytes_("desync-output")
+            f.attrs["imported"] = np.int32(1)
+        code, out, err = call(run, [DOC, imported])
+        self.assertEqual(code, 2, out + err)
+        self.assertIn("an imported trace", err)
 
     def test_calibrate_readers(self):
         for kind, path in list(self.bad.items()) + [("no events", self.no_events)]:

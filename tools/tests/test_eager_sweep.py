@@ -44,6 +44,9 @@ class EagerSweepTest(unittest.TestCase):
         self.assertEqual(code, 0, err)
         self.assertIn("I_MPI_EAGER_THRESHOLD=2048 mpiexec desync run d.toml --set comm.eager_limit=2048 -o eager_2048.h5", out)
         self.assertEqual(self.run_tool("--limits", "1024")[0], 2)  # no command
+        code, out, _ = self.run_tool("--help")  # help without a command: the options, exit 0
+        self.assertEqual(code, 0)
+        self.assertIn("--limits", out)
         import tempfile
         with tempfile.TemporaryDirectory() as d:
             prefix = os.path.join(d, "s")
