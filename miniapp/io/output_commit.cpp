@@ -40,10 +40,16 @@ std::string settle_and_read_back(const std::string& tmp) {
 double expected_file_bytes(const RunRecord& r, MPI_Comm comm) {
   double mine = 16.0 * 1024.0;  // per process: its rows of the small per-rank datasets
   for (const RankRecord& x : r.rows) {
-    mine += 8.0 * static_cast<double>(x.result->timeline.data().size());
+    // What [record] window and stride keep: the rows, and the events posted in them (about the
+    // same share of the messages and collective parts).
+    const Timeline& tl = x.result->timeline;
+    const KeptRows kept = kept_rows_for(tl, r.cfg.record);
+    const double rows = static_cast<double>(kept.all ? tl.iterations() : static_cast<std::int64_t>(kept.row.size()));
+    const double share = tl.iterations() > 0 ? rows / static_cast<double>(tl.iterations()) : 1.0;
+    mine += 8.0 * rows * tl.events();
     // An event's fields in /messages and /collectives (commands/output_estimate.cpp).
-    if (x.result->messages) mine += 37.0 * static_cast<double>(x.result->messages->count());
-    if (x.result->collectives) mine += 45.0 * static_cast<double>(x.result->collectives->count());
+    if (x.result->messages) mine += 37.0 * share * static_cast<double>(x.result->messages->count());
+    if (x.result->collectives) mine += 45.0 * share * static_cast<double>(x.result->collectives->count());
   }
   MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_DOUBLE, MPI_SUM, comm);
   return mine + static_cast<double>(r.cfg.deck_text.size() + r.cfg.resolved_toml.size() + r.prov.environment.size() +

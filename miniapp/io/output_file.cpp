@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "core/errors.hpp"
 #include "core/log.hpp"
@@ -177,7 +179,7 @@ void write_timeline(const Context& c, hid_t file, const RunRecord& r, const Kept
   for (std::int64_t i = 0; i < tl.iterations(); ++i) {
     if (!kept.all && !std::binary_search(kept.row.begin(), kept.row.end(), i)) continue;
     warm.push_back(i < tl.warmup() ? 1 : 0);
-    number.push_back(i - tl.warmup());
+    number.push_back(tl.number(i));
   }
   h5::global(c, g, "warmup", {warm.size()}, warm, "1");
   // The deck's number of every stored row: with [record] window/stride the rows are a selection.
@@ -399,18 +401,23 @@ Context context_for(const RunRecord& rec, MPI_Comm comm) {
 }
 }  // namespace
 
-void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) {
+KeptRows kept_rows_for(const Timeline& tl, const RecordConfig& rw) {
+  return rw.window_given || rw.stride > 1 ? kept_rows(tl.iterations(), tl.planned_warmup(), rw.window_begin, rw.window_end, rw.stride)
+                                          : KeptRows{};
+}
+
+void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm, double pause_before_close) {
   const Context c = context_for(rec, comm);
   h5::Handle file = h5::create_file(c, path);
   write_root(c, file, rec);
   write_config(c, file, rec);
   write_topology(c, file, rec);
   const Timeline& tl = rec.rows.front().result->timeline;
-  const RecordConfig& rw = rec.cfg.record;
-  const KeptRows kept = rw.window_given || rw.stride > 1
-                            ? kept_rows(tl.iterations(), tl.warmup(), rw.window_begin, rw.window_end, rw.stride)
-                            : KeptRows{};
-  if (!kept.clipped.empty()) log::warn("{}\n", kept.clipped);
+  const KeptRows kept = kept_rows_for(tl, rec.cfg.record);
+  // Only where it says something: a window the user gave, reaching past a run that did all its
+  // iterations (a flush or a stopped run has fewer rows by design).
+  if (!kept.clipped.empty() && rec.cfg.record.window_given && !rec.flushed && rec.rows.front().result->stop_signal == 0)
+    log::warn("{}\n", kept.clipped);
   write_timeline(c, file, rec, kept);
   write_comm(c, file, rec);
   write_messages(c, file, rec, kept);
@@ -419,6 +426,7 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) 
   write_phases(c, file, rec);
   write_metrics(c, file, rec);
   write_workload_datasets(c, file, rec);  // last: into groups above or new ones
+  if (pause_before_close > 0) std::this_thread::sleep_for(std::chrono::duration<double>(pause_before_close));
   h5::close_file(c, file);
 }
 

@@ -12,6 +12,7 @@
 #include "record/mpi_library.hpp"
 #include "record/phase_styles.hpp"
 #include "record/provenance.hpp"
+#include "record/record_window.hpp"
 #include "record/topology.hpp"
 #include "record/workload_result.hpp"
 
@@ -63,7 +64,12 @@ struct RunRecord {
 // Writes `path` directly (collective; h5::Error on every rank if any rank's write fails). A run
 // writes one row per MPI rank of comm; with rows.size() > 1, comm must be a single process that
 // writes every row (a simulation).
-void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm);
+// pause_before_close: seconds to hold the file open before closing it (the tests' fault
+// injection for a kill inside a flush, io/output_generations.cpp; 0 in every normal run).
+void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm, double pause_before_close = 0.0);
+
+// The timeline rows the file keeps ([record] window, stride), numbered as the deck numbers them.
+KeptRows kept_rows_for(const Timeline& tl, const RecordConfig& rw);
 
 // Writes the result under its final name only when it is complete: first as PATH.tmp, every
 // rank's HDF5 calls agreed on, closed, flushed to disk (fsync) and read back by rank 0, then

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 
 #include "core/mpi_util.hpp"
 #include "io/h5.hpp"
@@ -19,9 +18,9 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Fault injection for the tests (tests/cli/robustness.py, kill_in_flush): seconds to sleep after
-// the generation's file is written and before it is closed, so that a test can kill a rank
-// inside a flush. Read once; unset in every normal run.
+// Fault injection for the tests (tests/cli/robustness.py, kill_in_flush): seconds the ranks hold
+// the generation's file open, written but not closed, so that a test can kill a rank inside a
+// flush. Read once; unset in every normal run.
 double pause_in_flush() {
   static const double s = [] {
     const char* v = std::getenv("DESYNC_TEST_PAUSE_IN_FLUSH");
@@ -33,22 +32,32 @@ double pause_in_flush() {
 }  // namespace
 
 OutputGenerations::OutputGenerations(std::string path, MPI_Comm comm)
-    : path_(std::move(path)), link_(link_for(path_)), comm_(comm) {}
+    : path_(std::move(path)), link_(link_for(path_)), comm_(comm) {
+  // An OUT.partial left by an earlier run (replaced with --force) may name generation 0: the
+  // first flush then writes generation 1, so the link names a complete file at every moment.
+  int first = 0;
+  if (comm_rank(comm_) == 0) {
+    char target[4096];
+    const ssize_t n = ::readlink(link_.c_str(), target, sizeof target - 1);
+    if (n > 0 && std::string(target, static_cast<std::size_t>(n)) == base_name(link_) + ".0") first = 1;
+  }
+  MPI_Bcast(&first, 1, MPI_INT, 0, comm_);
+  first_ = first;
+}
 
 std::string OutputGenerations::write(const RunRecord& rec) {
   const int rank = comm_rank(comm_);
-  const std::string gen = fmt::format("{}.{}", link_, flushes_ % 2);
+  const std::string gen = fmt::format("{}.{}", link_, (flushes_ + first_) % 2);
   std::string failure;
   const double need = expected_file_bytes(rec, comm_);
   if (rank == 0) failure = check_room(gen, need);
   bcast_string(failure, 0, comm_);
   if (!failure.empty()) return failure;
   try {
-    write_output(gen, rec, comm_);
+    write_output(gen, rec, comm_, pause_in_flush());
   } catch (const h5::Error& e) {
     return e.what();  // the same on every rank
   }
-  if (pause_in_flush() > 0) std::this_thread::sleep_for(std::chrono::duration<double>(pause_in_flush()));
   if (rank == 0) {
     failure = settle_and_read_back(gen);
     if (failure.empty()) {

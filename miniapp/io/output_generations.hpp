@@ -42,6 +42,7 @@ class OutputGenerations {
   std::string path_, link_;
   MPI_Comm comm_;
   std::int64_t flushes_ = 0;
+  int first_ = 0;  // the generation the first flush writes (1 when a stale link names 0)
 };
 
 }  // namespace desync

@@ -21,6 +21,7 @@ Timeline::Timeline(std::vector<std::string> event_names, std::int64_t iterations
       n_events_(static_cast<int>(names_.size())),
       iterations_(iterations),
       warmup_(warmup),
+      planned_warmup_(warmup),
       data_(timeline_cells(iterations, warmup, names_.size()), std::numeric_limits<double>::quiet_NaN()) {}
 
 int Timeline::event_index(const std::string& name) const {
@@ -38,6 +39,7 @@ void Timeline::truncate(std::int64_t n) {
 Timeline Timeline::head(std::int64_t n) const {
   if (n < 0 || n > iterations_) throw std::invalid_argument("Timeline::head: bad size");
   Timeline t(names_, n, std::min(warmup_, n));
+  t.planned_warmup_ = planned_warmup_;
   std::copy(data_.begin(), data_.begin() + static_cast<std::ptrdiff_t>(n * n_events_), t.data_.begin());
   return t;
 }

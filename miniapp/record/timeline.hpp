@@ -22,7 +22,11 @@ class Timeline {
   double at(std::int64_t it, int e) const { return data_[static_cast<std::size_t>(it * n_events_ + e)]; }
 
   std::int64_t iterations() const { return iterations_; }
-  std::int64_t warmup() const { return warmup_; }
+  std::int64_t warmup() const { return warmup_; }  // rows that are warm-up (clipped by truncate, head)
+  // The deck's number of row `row`: warm-up rows are -W..-1 for the W planned at construction,
+  // also after truncate or head kept fewer rows than W (a run stopped or flushed in its warm-up).
+  std::int64_t number(std::int64_t row) const { return row - planned_warmup_; }
+  std::int64_t planned_warmup() const { return planned_warmup_; }
   int events() const { return n_events_; }
   const std::vector<std::string>& event_names() const { return names_; }
   int event_index(const std::string& name) const;  // -1 if absent
@@ -44,6 +48,7 @@ class Timeline {
   int n_events_;
   std::int64_t iterations_;
   std::int64_t warmup_;
+  std::int64_t planned_warmup_;
   std::vector<double> data_;
 };
 

@@ -10,10 +10,11 @@ import time
 from robustness_common import TOOLS, fail, h5_attrs, rank_processes
 
 
-def start_flushing_run(r, out, env=None, np=4):
+def start_flushing_run(r, out, env=None, np=4, extra=()):
     """np ranks of a long run flushing every second ([record] flush_seconds = 1): Popen."""
     return subprocess.Popen(r.cmd(np, "run", r.a.deck, "--set", "run.iterations=100000", "--set", "run.warmup=5",
-                                  "--set", "record.flush_seconds=1", "--set", "run.progress_interval=0", "-o", out),
+                                  "--set", "record.flush_seconds=1", "--set", "run.progress_interval=0", "-o", out,
+                                  *extra),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env or r.env)
 
 
@@ -98,7 +99,8 @@ def case_killed_rank(r, a, w):
 
 def case_kill_in_flush(r, a, w):
     """A rank SIGKILLed inside a flush (held open there by the test's fault injection): the link
-    still names the previous generation, complete and readable."""
+    still names the previous generation, complete and readable; and a new run over it (--force)
+    leaves that link on the old complete file until its own first flush is complete."""
     out = os.path.join(w, "killed.h5")
     env = dict(r.env, DESYNC_TEST_PAUSE_IN_FLUSH="4")
     p = start_flushing_run(r, out, env)
@@ -119,6 +121,24 @@ def case_kill_in_flush(r, a, w):
     at = check_partial(out, flushed)
     if at["iterations"] != flushed:
         fail(f"generation 0 holds {at['iterations']} measured iterations, flush 1 wrote {flushed}")
+
+    # A new run over it (--force): while its first flush is held open, the link still names the
+    # killed run's complete file (that flush writes the generation the link does not name).
+    t_new = time.time()
+    p = start_flushing_run(r, out, env, extra=("--force",))
+    gens = [out + ".partial.0", out + ".partial.1"]
+    while not any(os.path.exists(g) and os.path.getmtime(g) >= t_new for g in gens):
+        if time.time() - t_new > 60 or p.poll() is not None:
+            p.kill()
+            fail("the new run's first flush did not start")
+        time.sleep(0.05)
+    time.sleep(0.5)
+    during = h5_attrs(out + ".partial")  # inside the new run's 4 s pause
+    rest = kill_one_rank(p)
+    print(rest[-1500:])
+    print("during the new run's first flush the link named", {k: during.get(k) for k in ("start_time", "iterations")})
+    if during.get("start_time") != at.get("start_time") or during["iterations"] != at["iterations"]:
+        fail("while the new run's first flush was written, OUT.partial did not name the killed run's file")
 
 
 def case_flush_between_iterations(r, a, w):

@@ -9,6 +9,8 @@
 #include "config/config.hpp"
 #include "workloads/registry.hpp"
 #include "core/errors.hpp"
+#include "io/output_file.hpp"
+#include "record/iteration_events.hpp"
 #include "record/record_window.hpp"
 
 namespace desync {
@@ -30,6 +32,25 @@ TEST(RecordWindow, WholeRangeIsAllAndClippingIsReported) {
   EXPECT_NE(k.clipped.find("kept up to 9"), std::string::npos);
   // A start before the warm-up (-3..-1) keeps the stride's phase: -7 (clipped away), -3, 1, 5, 9.
   EXPECT_EQ(kept_rows(13, 3, -7, 10, 4).iteration, (std::vector<std::int64_t>{-3, 1, 5, 9}));
+}
+
+// A run stopped (or flushed) in its warm-up keeps its first rows of the planned warm-up: they are
+// numbered from the planned -W, and a window on them keeps them.
+TEST(RecordWindow, RowsOfAWarmUpCutShortKeepTheDeckNumbers) {
+  Timeline tl(iteration_event_names(), 20 + 10, 20);  // 20 warm-up, 10 measured planned
+  tl.truncate(5);                                     // stopped after 5 warm-up iterations
+  EXPECT_EQ(tl.warmup(), 5) << "every row kept is warm-up";
+  EXPECT_EQ(tl.number(0), -20);
+  EXPECT_EQ(tl.number(4), -16);
+  const Timeline flushed = Timeline(iteration_event_names(), 30, 20).head(3);
+  EXPECT_EQ(flushed.number(2), -18);
+  RecordConfig rw;
+  rw.window_given = true;
+  rw.window_begin = -20;
+  rw.window_end = -17;
+  const KeptRows k = kept_rows_for(tl, rw);
+  EXPECT_EQ(k.row, (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_EQ(k.iteration, (std::vector<std::int64_t>{-20, -19, -18}));
 }
 
 TEST(RecordWindow, KeptEventsAndMessagesByPostTime) {

@@ -95,7 +95,10 @@ def select_window(f, ranks=slice(None), iterations=slice(None), include_warmup=F
     recorded = recorded_iterations(f)
     rank_idx = np.arange(n_ranks)[ranks]
     last = int(recorded[-1]) + 1 if recorded.size else 0
-    numbers = iteration_numbers(iterations, -warmup, last, include_warmup)
+    # A run stopped (or flushed) in its warm-up recorded its first rows of a longer one: they are
+    # numbered from the planned -W, below -warmup_iterations.
+    first = min(-warmup, int(recorded[0])) if recorded.size else -warmup
+    numbers = iteration_numbers(iterations, first, last, include_warmup)
     numbers = numbers[np.isin(numbers, recorded)][::stride]
     if rank_idx.size == 0:
         raise DesyncError(
