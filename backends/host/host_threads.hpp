@@ -15,6 +15,11 @@ void request_host_threads(int n);
 // default (OMP_NUM_THREADS or all cores); 1 on the Serial backend.
 int planned_host_threads(int n);
 
+// The most host threads one process may start: Kokkos' OpenMP backend keeps its threads' data in
+// a fixed pool of 512 (Kokkos 3.4: Kokkos_OpenMP_Exec.hpp, MAX_THREAD_COUNT), and more overrun it
+// (a segmentation fault inside Kokkos::initialize), so the deck and the launch refuse them first.
+inline constexpr int max_host_threads = 512;
+
 // Runs f(thread, nthreads) once on every thread of the default host execution space, in
 // parallel, so each call sees its own thread's binding.
 void for_each_host_thread(const std::function<void(int, int)>& f);

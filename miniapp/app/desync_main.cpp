@@ -46,7 +46,7 @@ std::string joined(int argc, char** argv) {
 // wins (Kokkos refuses a flag that contradicts it).
 // Threads of this rank's host execution space: [threads] per_rank, or with per_rank = "domain" the
 // rank's share of its memory domain's cores (collective). 0: OMP_NUM_THREADS / the default.
-int host_threads(const desync::Config& cfg) {
+int requested_host_threads(const desync::Config& cfg) {
   if (!cfg.threads.per_domain) return static_cast<int>(cfg.threads.per_rank);
   const desync::DomainThreads d = desync::resolve_domain_threads(MPI_COMM_WORLD);
   std::string line = fmt::format("{} thread(s): {} core(s) of {} shared by {} rank(s){}", d.threads, d.domain_cores,
@@ -54,6 +54,21 @@ int host_threads(const desync::Config& cfg) {
                                  d.ranks_in_domain, d.note.empty() ? "" : "; " + d.note);
   desync::log::gathered(MPI_COMM_WORLD, line, "[threads] per_rank = \"domain\"");
   return d.threads;
+}
+
+// The threads per rank, within what the backend can start (backends/host/host_threads.hpp):
+// checked on every rank (OMP_NUM_THREADS may differ), refused on all of them together.
+int host_threads(const desync::Config& cfg) {
+  const int n = requested_host_threads(cfg);
+  int most = desync::backend::planned_host_threads(n);
+  MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (most > desync::backend::max_host_threads)
+    throw desync::DeckError(fmt::format(
+        "{}: error: {} thread(s) per rank ({}): more than the {} host threads one process can start; allowed: "
+        "[threads] per_rank in 1 .. {}, or OMP_NUM_THREADS <= {} with per_rank = 0",
+        cfg.deck_path, most, cfg.threads.per_domain ? "[threads] per_rank = \"domain\"" : "OMP_NUM_THREADS",
+        desync::backend::max_host_threads, desync::backend::max_host_threads, desync::backend::max_host_threads));
+  return n;
 }
 
 // The rank's GPU where the backend has GPUs (backends/device_choice.hpp: the node-local rank modulo
@@ -108,7 +123,9 @@ int dispatch(int argc, char** argv, int rank) {
   auto* run = app.add_subcommand("run", "run the experiment a deck describes and write its HDF5 file");
   run->add_option("deck", deck, "deck file (TOML), see docs/decks.md")->required();
   run->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
-  run->add_option("-o,--output", output, "output HDF5 file (default: [run] output, else DECK.h5)");
+  run->add_option("-o,--output", output, "output HDF5 file (default: [run] output, else DECK.h5)")
+      ->check(CLI::Validator([](const std::string& v) { return v.empty() ? std::string("an empty file name") : std::string(); },
+                             "FILE", "non-empty"));
   run->add_flag("-f,--force", force, "replace the output file if it exists");
 
   auto* check = app.add_subcommand("check", "validate a deck and print the resolved configuration");
@@ -130,7 +147,9 @@ int dispatch(int argc, char** argv, int rank) {
   simulate->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   simulate->add_option("--pset", sim_opt.platform_sets, "override a platform value: table.key=value (repeatable)")
       ->allow_extra_args(false);
-  simulate->add_option("-o,--output", sim_opt.output, "output HDF5 file (default: [run] output, else DECK.h5)");
+  simulate->add_option("-o,--output", sim_opt.output, "output HDF5 file (default: [run] output, else DECK.h5)")
+      ->check(CLI::Validator([](const std::string& v) { return v.empty() ? std::string("an empty file name") : std::string(); },
+                             "FILE", "non-empty"));
   simulate->add_flag("-f,--force", sim_opt.force, "replace the output file if it exists");
 
   desync::PlanOptions plan_opt;

@@ -45,6 +45,10 @@ std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::s
                                   cfg.deck_path, n[0], n[1], n[2], grid, opt.ranks, opt.ranks_per_node, nodes));
   }
   const auto gen = make_generator(cfg.matrix);
+  if (gen->rows() < opt.ranks)
+    throw DeckError(fmt::format("{}: error: --ranks {}: [matrix] has {} rows, so some ranks would own no row; allowed: "
+                                "--ranks 1 .. {}",
+                                cfg.deck_path, opt.ranks, static_cast<long long>(gen->rows()), static_cast<long long>(gen->rows())));
   // Memory first: scanning a rank keeps the set of its remote columns (at most one 8-byte entry
   // per nonzero, twice while sorting). Sampled on the first and last rank of a row partition.
   RankShare largest;

@@ -35,6 +35,10 @@ std::string probe(const Config& cfg, const OutputTarget& out, double min_bytes) 
   const fs::path p(out.path);
   const fs::file_status st = fs::status(p, ec);
   if (fs::is_directory(st)) return fail("is a directory; give a file name such as " + (p / "run.h5").string());
+  // A symbolic link whose target does not exist is still a name someone made: replaced only on request.
+  if (fs::is_symlink(fs::symlink_status(p, ec)) && !fs::exists(st) && !out.overwrite)
+    return fail("exists (a symbolic link to a missing file); pass --force (or set [run] overwrite = true) to replace it, "
+                "or choose another name with -o");
   if (fs::exists(st)) {
     if (fs::equivalent(p, fs::path(cfg.deck_path), ec)) return fail("is the deck itself; choose another name with -o");
     if (!fs::is_regular_file(st)) return fail("exists and is not a regular file");

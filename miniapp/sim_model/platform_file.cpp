@@ -13,6 +13,7 @@
 #include "config/suggest.hpp"
 #include "config/table_reader.hpp"
 #include "core/errors.hpp"
+#include "core/small_file.hpp"
 
 namespace desync::sim {
 namespace {
@@ -183,11 +184,10 @@ Platform parse_platform(const std::string& text, const std::string& path, const 
 }
 
 Platform load_platform(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DeckError(fmt::format("{}: error: cannot read the platform file (see platforms/ for the shipped ones)", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_platform(text.str(), path, overrides);
+  std::string text;
+  if (const std::string failure = read_small_file(path, "platform file", text); !failure.empty())
+    throw DeckError(failure + " (see platforms/ for the shipped ones)");
+  return parse_platform(text, path, overrides);
 }
 
 int nodes_needed(const Platform& p, int ranks) {

@@ -206,7 +206,10 @@ def case_bad_paths(r, a, w):
     shutil.copy(a.deck, deck_copy)
     existing = os.path.join(w, "exists.h5")
     open(existing, "w").write("not a result")
+    dangling = os.path.join(w, "dangling.h5")
+    os.symlink(os.path.join(w, "no", "such", "target.h5"), dangling)
     cases = [
+        (dangling, "symbolic link to a missing file"),
         (os.path.join(w, "no", "such", "dir", "x.h5"), "does not exist"),
         (w, "is a directory"),
         (deck_copy, "is the deck itself"),
@@ -234,6 +237,8 @@ def case_bad_paths(r, a, w):
                 fail(f"{path}: refusal took {p.elapsed:.1f} s (mpiexec start included)")
         if open(existing).read() != "not a result":
             fail("the existing file was touched")
+        if not os.path.islink(dangling):
+            fail("the dangling link was replaced without --force")
         if os.path.exists(path + ".tmp") or os.path.exists(os.path.join(w, "deck.h5")):
             fail("a file was left")
         # --force replaces an existing file.

@@ -109,6 +109,9 @@ TEST(DomainThreads, DeckAcceptsTheWordOrACount) {
   } catch (const DeckError& e) {
     EXPECT_NE(std::string(e.what()).find("\"domain\""), std::string::npos) << e.what();
   }
+  // Kokkos' OpenMP backend starts at most 512 threads per process (more overran its pool).
+  EXPECT_EQ(load_deck(base + "per_rank = 512\n", "d.toml", {}).threads.per_rank, 512);
+  EXPECT_THROW(load_deck(base + "per_rank = 513\n", "d.toml", {}), DeckError);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "sim_model/platform_file.hpp"
@@ -64,6 +65,20 @@ TEST(SimPlatform, MeasuredTable) {
   bad.replace(bad.find("20e9, 21e9"), 10, "20e9, 19e9");
   EXPECT_NE(error_of(bad).find("b(n) must not decrease with n (b(4) < b(3))"), std::string::npos) << error_of(bad);
   EXPECT_NE(error_of(t, {"memory.b1=1e9"}).find("either the measured table"), std::string::npos);
+}
+
+// A platform path that is not a small regular file is refused before reading (/dev/zero was read
+// until memory ran out, a FIFO blocked forever).
+TEST(SimPlatform, RefusesWhatIsNotASmallRegularFile) {
+  for (const auto& [path, says] : {std::pair<std::string, std::string>{"/dev/zero", "not a regular file"},
+                                   {"/tmp", "is a directory"}, {"/no/such/platform.toml", "no such file"}}) {
+    try {
+      load_platform(path, {});
+      ADD_FAILURE() << "accepted " << path;
+    } catch (const DeckError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(SimPlatform, ErrorsNameFileKeyValueAndWhatIsAllowed) {

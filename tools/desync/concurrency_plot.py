@@ -29,7 +29,7 @@ from .phase_classes import FALLBACK_WORK, work_phases
 from .phases import phase_intervals
 from .timeline import read_timeline
 from .wavefronts import busy
-from .window import select_window
+from .window import require_consecutive, select_window
 
 WORK_PHASES = FALLBACK_WORK  # (files without /phases; analyse() takes the file's work class)
 
@@ -71,6 +71,7 @@ def domain_name(d):
 def analyse(f, ranks=slice(None), iterations=slice(None), include_warmup=False, samples=None):
     """Times, series per domain and per-domain facts of a file's window."""
     window = select_window(f, ranks, iterations, include_warmup)
+    require_consecutive(window, "concurrency")
     tl = read_timeline(f, window)
     intervals = phase_intervals(tl)
     work = work_phases(f)

@@ -39,7 +39,7 @@ from .h5file import read_per_rank, to_scalar
 from .phase_classes import FALLBACK_DELAY, FALLBACK_SYNC, FALLBACK_WORK, delay_phases, sync_phases, work_phases
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
-from .window import select_window
+from .window import require_consecutive, select_window
 
 WORK_PHASES = FALLBACK_WORK  # (files without /phases; analyse() takes the file's work class)
 #: non-work phases the ideal-network replay keeps (busy work, not communication)
@@ -71,7 +71,13 @@ def pop(intervals, t_span, work=WORK_PHASES):
     useful = per.sum(axis=1)
     if useful.max() <= 0 or t_span <= 0:
         return None
-    lb = float(useful.mean() / useful.max())
+    # Ranks parked outside the run's active ones ([placement] active_ppn: every event NaN) did no
+    # iteration: they are left out of the balance, as total_time leaves them out of the span.
+    alive = np.zeros(len(useful), bool)
+    for b, e in intervals.values():
+        alive |= valid(b, e).any(axis=1)
+    active = useful[alive] if alive.any() else useful
+    lb = float(active.mean() / active.max())
     comm = float(useful.max() / t_span)
     return {"load_balance": lb, "communication_efficiency": comm, "parallel_efficiency": lb * comm,
             "useful_s": [float(x) for x in useful], "span_s": float(t_span)}
@@ -135,7 +141,9 @@ def global_iterations(intervals, n_iter, collective=False, global_phases=GLOBAL_
 
 
 def analyse(f):
-    tl = read_timeline(f, select_window(f))
+    window = select_window(f)
+    require_consecutive(window, "efficiency")
+    tl = read_timeline(f, window)
     intervals = phase_intervals(tl)
     span = float(np.nanmax(tl.events) - np.nanmin(tl.events))
     work, delays = work_phases(f), delay_phases(f)

@@ -60,7 +60,7 @@ from .phase_classes import FALLBACK_DELAY, delay_phases, idle_phases, not_commun
 from .phases import phase_intervals, valid
 from .timeline import read_timeline
 from .wavefronts import compute_and_comm
-from .window import select_window
+from .window import consecutive, select_window
 
 #: floor of an idle period in lock-step iterations when the file records no delay
 MIN_IDLE_WITHOUT_DELAY = 2.0
@@ -117,6 +117,11 @@ def detect(idle, end, ranks, iterations, source=None, threshold=0.2, floor=0.0, 
     else:
         r0, k = source
         k0 = int(np.searchsorted(iterations, k))
+        if k0 >= len(iterations) or int(iterations[k0]) != k:
+            raise NoIdleWave("the delay (rank %d, iteration %d) is outside the stored iterations (%d..%d%s)"
+                             % (r0, k, int(iterations[0]), int(iterations[-1]),
+                                ", one in %d" % int(np.min(np.diff(iterations))) if len(iterations) > 1
+                                and np.any(np.diff(iterations) != 1) else ""))
         known = True
     waves = []
     for direction in (+1, -1):
@@ -331,6 +336,9 @@ def analyse(f, phases=None, threshold=0.2, min_idle=None, sigma=1.0):
             w["ranks_per_hop"] = float(d)
         if "speed_ranks_per_s" in w and d:
             w["sigma_eff"] = w["speed_ranks_per_s"] * t_iter / d
+            if not consecutive(window):  # its concurrency would count 1/s of the time (window.require_consecutive)
+                w["model"] = {"note": "no contention model: the file keeps every s-th iteration ([record] stride)"}
+                continue
             w["model"] = wave_model(w, result["source"]["rank"], direction, intervals, tl, nodes, facts,
                                     comm_s, d, sigma, work_phases(f))
             if "sigma_eff_contention" in w["model"]:

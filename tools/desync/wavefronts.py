@@ -43,7 +43,7 @@ from .idle import idle_times
 from .phase_classes import FALLBACK_DELAY, FALLBACK_WORK, idle_phases, not_communication, work_phases
 from .phases import phase_intervals, valid
 from .timeline import latest_event, read_timeline
-from .window import select_window
+from .window import require_consecutive, select_window
 
 # The phase sets of files without /phases (phase_classes.py); analyse() takes the file's own.
 WORK_PHASES = FALLBACK_WORK
@@ -229,6 +229,7 @@ def lockstep_vs_wave(tl, intervals, finish, work=WORK_PHASES, not_comm=NOT_COMM,
 
 def analyse(f, steps=None, samples=200):
     window = select_window(f)
+    require_consecutive(window, "wavefront (its concurrency and lock-step tests)")
     tl = read_timeline(f, window)
     finish = latest_event(tl.events)
     domains = read_per_rank(f, "topology/contention_domain")

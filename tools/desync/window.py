@@ -74,6 +74,23 @@ class Window:
                               else np.asarray(next_recorded, dtype=bool))
 
 
+def consecutive(window):
+    """The window's iterations follow one another (no [record] stride or --stride gaps)."""
+    it = np.asarray(window.iterations)
+    return it.size < 2 or bool(np.all(np.diff(it) == 1))
+
+
+def require_consecutive(window, what):
+    """What sums time over iterations and measures spans (or samples instants) across them, the
+    POP efficiencies and the concurrency, needs every iteration between the first and the last:
+    over every s-th ([record] stride) it would count 1/s of the time in the whole span."""
+    if not consecutive(window):
+        it = np.asarray(window.iterations)
+        raise DesyncError("%s needs consecutive iterations, but the file (or the selection) keeps one iteration in %d "
+                          "([record] stride); use a run recorded with stride = 1"
+                          % (what, int(np.min(np.diff(it)))))
+
+
 def iteration_range_text(n_iter, warmup):
     """'measured iterations 0..17, warm-up -2..-1' for messages."""
     measured = n_iter - warmup

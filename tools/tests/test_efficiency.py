@@ -32,6 +32,15 @@ class Pop(unittest.TestCase):
         self.assertAlmostEqual(r["communication_efficiency"], 0.8)
         self.assertAlmostEqual(r["parallel_efficiency"], 0.6)
 
+    def test_parked_ranks_are_left_out_of_the_balance(self):
+        # 3 active ranks (useful 3, 6, 9 s in a 9 s span) and one parked rank: every event NaN.
+        b = np.array([[0.0], [0.0], [0.0], [np.nan]])
+        compute = (b, b + np.array([[3.0], [6.0], [9.0], [np.nan]]))
+        r = pop({"compute": compute}, 9.0)
+        self.assertAlmostEqual(r["load_balance"], 6.0 / 9.0)
+        self.assertAlmostEqual(r["parallel_efficiency"], 6.0 / 9.0)
+        np.testing.assert_allclose(r["useful_s"], [3.0, 6.0, 9.0, 0.0])
+
     def test_no_work_phase_gives_none(self):
         b = np.zeros((2, 1))
         self.assertIsNone(pop({"wait": (b, b + 1)}, 1.0))

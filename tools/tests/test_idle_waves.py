@@ -105,6 +105,25 @@ class HandMadeWave(unittest.TestCase):
         with self.assertRaisesRegex(NoIdleWave, "no idle wave"):
             detect(np.ones((4, 10)), np.zeros((4, 10)), np.arange(4), np.arange(10))
 
+    def test_a_delay_outside_the_stored_iterations_is_no_wave(self):
+        # A [record] window that ends before the injection: said, not an IndexError.
+        idle = np.zeros((4, 10))
+        idle[2, 5] = 3e-3
+        with self.assertRaisesRegex(NoIdleWave, r"rank 0, iteration 20\) is outside the stored iterations \(0..9\)"):
+            detect(idle, idle, np.arange(4), np.arange(10), source=(0, 20))
+
+    def test_analyses_that_sum_over_iterations_refuse_a_strided_selection(self):
+        from desync.errors import DesyncError
+        from desync.window import Window, consecutive, require_consecutive
+
+        every = Window([0, 1], [0, 1, 2], iterations=[0, 1, 2])
+        thinned = Window([0, 1], [0, 1, 2], iterations=[0, 2, 4])  # [record] stride = 2
+        self.assertTrue(consecutive(every))
+        self.assertFalse(consecutive(thinned))
+        require_consecutive(every, "efficiency")
+        with self.assertRaisesRegex(DesyncError, "efficiency needs consecutive iterations.*one iteration in 2"):
+            require_consecutive(thinned, "efficiency")
+
     def test_an_excess_below_the_floor_is_no_wave(self):
         idle = np.zeros((4, 10))
         idle[2, 5] = 3e-3
