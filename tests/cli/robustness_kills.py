@@ -127,13 +127,24 @@ def case_kill_in_flush(r, a, w):
     t_new = time.time()
     p = start_flushing_run(r, out, env, extra=("--force",))
     gens = [out + ".partial.0", out + ".partial.1"]
-    while not any(os.path.exists(g) and os.path.getmtime(g) >= t_new for g in gens):
-        if time.time() - t_new > 60 or p.poll() is not None:
-            p.kill()
-            fail("the new run's first flush did not start")
-        time.sleep(0.05)
-    time.sleep(0.5)
-    during = h5_attrs(out + ".partial")  # inside the new run's 4 s pause
+    try:
+        while not any(os.path.exists(g) and os.path.getmtime(g) >= t_new for g in gens):
+            if time.time() - t_new > 60 or p.poll() is not None:
+                fail("the new run's first flush did not start")
+            time.sleep(0.05)
+        time.sleep(0.5)
+        try:
+            during = h5_attrs(out + ".partial")  # inside the new run's 4 s pause
+        except OSError as exc:  # what the link named was being rewritten
+            fail(f"OUT.partial does not open while the new run's first flush is written: {exc}")
+    except BaseException:
+        for pid in rank_processes(p.pid):  # never leave the long run behind
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except OSError:
+                pass
+        p.kill()
+        raise
     rest = kill_one_rank(p)
     print(rest[-1500:])
     print("during the new run's first flush the link named", {k: during.get(k) for k in ("start_time", "iterations")})
