@@ -38,7 +38,6 @@ SpinParams read_spin(TableReader r) {
   c.boundary = r.choice("boundary", c.boundary, lattice_boundary_names);
   c.disorder = r.real("disorder", c.disorder, 0.0, real_max);
   c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, kIntegerKeyMax));
-  r.only_where_used("seed", c.disorder > 0.0, c.seed, std::uint64_t{1}, "only used with disorder > 0 (the random on-site terms)");
   r.finish();
   return c;
 }
@@ -90,7 +89,6 @@ TopiParams read_topi(TableReader r) {
   c.mass = r.real("mass", c.mass, -real_max, real_max);
   c.disorder = r.real("disorder", c.disorder, 0.0, real_max);
   c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, kIntegerKeyMax));
-  r.only_where_used("seed", c.disorder > 0.0, c.seed, std::uint64_t{1}, "only used with disorder > 0 (the random on-site terms)");
   std::int64_t rows = 4;
   for (int d = 0; d < 3; ++d) rows = times(rows, times(c.block[d], c.nodes[d]));
   if (rows <= 0 || rows > (std::int64_t{1} << 62)) r.fail("block", "the lattice is too large (more than 2^62 rows)");
