@@ -34,6 +34,10 @@ namespace {
 
 constexpr int max_ranks = 1 << 24;
 
+// -o '' would silently mean the default name: refused by the parser, for run and simulate alike.
+const CLI::Validator non_empty_file_name(
+    [](const std::string& v) { return v.empty() ? std::string("an empty file name") : std::string(); }, "FILE", "non-empty");
+
 std::string joined(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
@@ -124,8 +128,7 @@ int dispatch(int argc, char** argv, int rank) {
   run->add_option("deck", deck, "deck file (TOML), see docs/decks.md")->required();
   run->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   run->add_option("-o,--output", output, "output HDF5 file (default: [run] output, else DECK.h5)")
-      ->check(CLI::Validator([](const std::string& v) { return v.empty() ? std::string("an empty file name") : std::string(); },
-                             "FILE", "non-empty"));
+      ->check(non_empty_file_name);
   run->add_flag("-f,--force", force, "replace the output file if it exists");
 
   auto* check = app.add_subcommand("check", "validate a deck and print the resolved configuration");
@@ -148,8 +151,7 @@ int dispatch(int argc, char** argv, int rank) {
   simulate->add_option("--pset", sim_opt.platform_sets, "override a platform value: table.key=value (repeatable)")
       ->allow_extra_args(false);
   simulate->add_option("-o,--output", sim_opt.output, "output HDF5 file (default: [run] output, else DECK.h5)")
-      ->check(CLI::Validator([](const std::string& v) { return v.empty() ? std::string("an empty file name") : std::string(); },
-                             "FILE", "non-empty"));
+      ->check(non_empty_file_name);
   simulate->add_flag("-f,--force", sim_opt.force, "replace the output file if it exists");
 
   desync::PlanOptions plan_opt;
@@ -198,6 +200,7 @@ int dispatch(int argc, char** argv, int rank) {
     return 0;
   }
   const desync::Config cfg = desync::read_deck(deck, sets, MPI_COMM_WORLD);
+  for (const std::string& w : cfg.deck_warnings) desync::log::warn("{}\n", w);
   if (*plan) {
     desync::backend::request_host_threads(host_threads(cfg));
     auto kokkos = start_kokkos(argv);

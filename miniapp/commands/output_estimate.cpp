@@ -49,7 +49,7 @@ OutputEstimate estimate_output(const Config& cfg, int ranks) {
   const std::int64_t rows = planned_iterations(cfg);
   const std::int64_t warm = std::clamp<std::int64_t>(s.warmup >= 0 ? s.warmup : cfg.run.warmup, 0, rows);
   const RecordConfig& rw = cfg.record;
-  const double kept = rw.window_given || rw.stride > 1
+  const double kept = rw.filters_rows()
                           ? static_cast<double>(kept_rows(rows, warm, rw.window_begin, rw.window_end, rw.stride).row.size())
                           : static_cast<double>(rows);
   const double events = s.events > 0 ? s.events : static_cast<double>(iteration_event_names().size());

@@ -118,6 +118,10 @@ struct RecordConfig {
   // docs/method.md "Results on disk while a run runs"); 0: the file is written only at the end.
   double flush_seconds = 60.0;
   bool flush_given = false;  // the deck set it: kept as given (the default grows, see run_flush.hpp)
+
+  // Some rows are left out of /timeline (a window or a stride was given): the one condition the
+  // writer, its room check and the output estimate share.
+  bool filters_rows() const { return window_given || stride > 1; }
 };
 
 struct ThreadsConfig {
@@ -132,6 +136,10 @@ struct Config {
   std::string deck_text;
   std::vector<std::string> overrides;
   std::string resolved_toml;  // every key with its final value
+  // Keys the deck sets that act nowhere with its other choices (triad scalar with kernel =
+  // "divide"): allowed, so that a sweep can switch the choice with --set on one deck, and said
+  // by rank 0 at start (one line each: location, key, value, where it would act).
+  std::vector<std::string> deck_warnings;
 
   RunConfig run;
   WorkloadParams params;  // the workload's own table: params.get<TheModulesConfig>()

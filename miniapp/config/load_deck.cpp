@@ -155,6 +155,8 @@ CommConfig read_comm(TableReader r, const WorkloadDeck& w, const Catalog& catalo
   c.eager_limit = r.integer("eager_limit", c.eager_limit, 0, std::numeric_limits<int>::max());
   c.record_messages = r.boolean("record_messages", c.record_messages);
   c.record_messages_max = r.integer("record_messages_max", c.record_messages_max, 1, std::int64_t{1} << 31);
+  r.warn_where_unused("record_messages_max", c.record_messages, c.record_messages_max, CommConfig{}.record_messages_max,
+                      "only record_messages = true uses it");
   r.finish();
   return c;
 }
@@ -197,6 +199,8 @@ NoiseConfig read_noise(TableReader r) {
   c.kind = r.choice("kind", c.kind, noise_kind_names);
   c.mean = r.real("mean", c.mean, 0.0, 10.0);
   c.seed = static_cast<std::uint64_t>(r.integer("seed", 0, 0, kIntegerKeyMax));
+  r.warn_where_unused("mean", c.kind != NoiseKind::none, c.mean, NoiseConfig{}.mean, "kind = \"none\" injects no noise");
+  r.warn_where_unused("seed", c.kind != NoiseKind::none, c.seed, NoiseConfig{}.seed, "kind = \"none\" injects no noise");
   if (c.kind != NoiseKind::none && c.mean <= 0.0)
     r.fail("mean", "noise needs a mean > 0 seconds (or kind = \"none\")");
   r.finish();
@@ -321,8 +325,9 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
   toml::table out;
   auto section = [&](const std::string& name) {
     out.insert_or_assign(name, toml::table{});
-    return TableReader(table_or_throw(root, name, deck_path), name, *out.get(name)->as_table(),
-                       deck_path);
+    TableReader r(table_or_throw(root, name, deck_path), name, *out.get(name)->as_table(), deck_path);
+    r.warn_into(&c.deck_warnings);
+    return r;
   };
   TableReader run_reader = section("run");
   c.run = read_run(run_reader, catalog);

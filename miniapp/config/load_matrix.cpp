@@ -38,6 +38,7 @@ SpinParams read_spin(TableReader r) {
   c.boundary = r.choice("boundary", c.boundary, lattice_boundary_names);
   c.disorder = r.real("disorder", c.disorder, 0.0, real_max);
   c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, kIntegerKeyMax));
+  r.warn_where_unused("seed", c.disorder > 0.0, c.seed, std::uint64_t{1}, "only disorder > 0 uses it (the random on-site terms)");
   r.finish();
   return c;
 }
@@ -89,6 +90,7 @@ TopiParams read_topi(TableReader r) {
   c.mass = r.real("mass", c.mass, -real_max, real_max);
   c.disorder = r.real("disorder", c.disorder, 0.0, real_max);
   c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, kIntegerKeyMax));
+  r.warn_where_unused("seed", c.disorder > 0.0, c.seed, std::uint64_t{1}, "only disorder > 0 uses it (the random on-site terms)");
   std::int64_t rows = 4;
   for (int d = 0; d < 3; ++d) rows = times(rows, times(c.block[d], c.nodes[d]));
   if (rows <= 0 || rows > (std::int64_t{1} << 62)) r.fail("block", "the lattice is too large (more than 2^62 rows)");
@@ -148,17 +150,32 @@ MatrixConfig read_matrix(TableReader r) {
   c.partition = r.choice("partition", c.partition, partition_names);
   c.format = r.choice("format", c.format, matrix_format_names);
   c.format_where = r.position("format").where;
-  if (c.format == MatrixFormat::sell) c.sell = read_sell(r.nested("sell"));
-  else if (r.has("sell")) r.fail("sell", "[matrix.sell] is read only with format = \"sell\"");
+  // [matrix.sell] is checked wherever it is given; with format = "crs" it has no effect (said,
+  // not refused: a sweep switches the format with --set on one deck).
+  if (c.format == MatrixFormat::sell || r.has("sell")) {
+    const SellParams sell = read_sell(r.nested("sell"));
+    if (c.format == MatrixFormat::sell) c.sell = sell;
+    else r.warn("sell", "has no effect: only format = \"sell\" uses it (the deck's format is \"crs\")");
+  }
   if (c.sell.align_rows && c.partition == PartitionKind::box)
     r.fail("partition", "\"box\" keeps the generator's boxes; [matrix.sell] align_rows needs \"rows\" or \"nnz\"");
   // The chosen generator's table is always resolved; the others are checked if present.
   const auto wanted = [&](GeneratorKind g, const char* key) { return c.generator == g || r.has(key); };
-  if (wanted(GeneratorKind::spin, "spin")) c.spin = read_spin(r.nested("spin"));
-  if (wanted(GeneratorKind::hhq, "hhq")) c.hhq = read_hhq(r.nested("hhq"));
-  if (wanted(GeneratorKind::topi, "topi")) c.topi = read_topi(r.nested("topi"));
-  if (wanted(GeneratorKind::stencil5, "stencil5")) c.stencil5 = read_stencil5(r.nested("stencil5"));
-  if (wanted(GeneratorKind::minife, "minife")) c.minife = read_minife(r.nested("minife"));
+  // Another generator's table: one warning for the table, none for the keys inside it.
+  const auto table = [&](GeneratorKind g, const char* key) {
+    TableReader t = r.nested(key);
+    if (c.generator != g) {
+      r.warn(key, fmt::format("has no effect: generator = \"{}\" (checked only, so that --set matrix.generator can switch)",
+                              enum_name(generator_names, c.generator)));
+      t.warn_into(nullptr);
+    }
+    return t;
+  };
+  if (wanted(GeneratorKind::spin, "spin")) c.spin = read_spin(table(GeneratorKind::spin, "spin"));
+  if (wanted(GeneratorKind::hhq, "hhq")) c.hhq = read_hhq(table(GeneratorKind::hhq, "hhq"));
+  if (wanted(GeneratorKind::topi, "topi")) c.topi = read_topi(table(GeneratorKind::topi, "topi"));
+  if (wanted(GeneratorKind::stencil5, "stencil5")) c.stencil5 = read_stencil5(table(GeneratorKind::stencil5, "stencil5"));
+  if (wanted(GeneratorKind::minife, "minife")) c.minife = read_minife(table(GeneratorKind::minife, "minife"));
   if (c.partition == PartitionKind::box && c.generator != GeneratorKind::minife)
     r.fail("partition", "\"box\" is the minife generator's geometric partition; use \"rows\" or \"nnz\" here");
   r.finish();

@@ -78,10 +78,20 @@ SourcePos TableReader::position(std::string_view key) const {
 
 void TableReader::fail(std::string_view key, const std::string& problem) const {
   const toml::node* n = in_ ? in_->get(key) : nullptr;
+  // A sub-table is named as decks write it ([matrix.sell]), not as "sell = chunk = 8".
+  if (n && n->is_table())
+    throw DeckError(fmt::format("{}: error: [{}.{}]: {}", position(key).where, name_, key, problem));
   if (n)
     throw DeckError(fmt::format("{}: error: [{}] {} = {}: {}", position(key).where, name_, key,
                                 value_text(*n), problem));
   throw DeckError(fmt::format("{}: error: [{}] {}: {}", position(key).where, name_, key, problem));
+}
+
+void TableReader::warn(std::string_view key, const std::string& problem) {
+  const toml::node* n = in_ ? in_->get(key) : nullptr;
+  if (!warnings_ || !n) return;
+  warnings_->push_back(n->is_table() ? fmt::format("{}: [{}.{}] {}", position(key).where, name_, key, problem)
+                                     : fmt::format("{}: [{}] {} = {} {}", position(key).where, name_, key, value_text(*n), problem));
 }
 
 std::string TableReader::word(std::string_view key, const std::string& def, const std::vector<std::string>& allowed) {
@@ -241,7 +251,9 @@ const toml::table* TableReader::subtable(std::string_view key) {
 TableReader TableReader::nested(std::string_view key) {
   const toml::table* t = subtable(key);
   out_.insert_or_assign(std::string(key), toml::table{});
-  return TableReader(t, name_ + "." + std::string(key), *out_.get(key)->as_table(), deck_path_);
+  TableReader r(t, name_ + "." + std::string(key), *out_.get(key)->as_table(), deck_path_);
+  r.warn_into(warnings_);
+  return r;
 }
 
 void TableReader::finish() const {

@@ -39,6 +39,18 @@ class TableReader {
   void only_where_used(std::string_view key, bool used, const T& value, const T& def, const std::string& why) const {
     if (!used && value != def) fail(key, why);
   }
+  // The same rule for a key that is harmless where it does not act (a sweep switches the choice
+  // that uses it with --set on a deck that sets it): a warning, collected by the sink that
+  // warn_into gave (Config::deck_warnings), not an error.
+  template <class T>
+  void warn_where_unused(std::string_view key, bool used, const T& value, const T& def, const std::string& why) {
+    if (!used && value != def && has(key)) warn(key, "has no effect: " + why);
+  }
+  // Where warnings go (nested readers inherit it); without a sink they are dropped.
+  void warn_into(std::vector<std::string>* sink) { warnings_ = sink; }
+  // A warning about `key` as the deck gives it ("[matrix] k = v <problem>", "[matrix.spin] <problem>");
+  // nothing where the deck does not set it.
+  void warn(std::string_view key, const std::string& problem);
   // An integer in [min, max] or the one word `word` (e.g. per_rank = 4 or "domain"): returns the
   // integer, or nullopt when the deck gives the word.
   std::optional<std::int64_t> integer_or_word(std::string_view key, std::int64_t def, std::int64_t min,
@@ -142,6 +154,7 @@ class TableReader {
   toml::table& out_;
   std::string deck_path_;
   std::vector<std::string> known_;
+  std::vector<std::string>* warnings_ = nullptr;
 };
 
 }  // namespace desync

@@ -402,7 +402,7 @@ Context context_for(const RunRecord& rec, MPI_Comm comm) {
 }  // namespace
 
 KeptRows kept_rows_for(const Timeline& tl, const RecordConfig& rw) {
-  return rw.window_given || rw.stride > 1 ? kept_rows(tl.iterations(), tl.planned_warmup(), rw.window_begin, rw.window_end, rw.stride)
+  return rw.filters_rows() ? kept_rows(tl.iterations(), tl.planned_warmup(), rw.window_begin, rw.window_end, rw.stride)
                                           : KeptRows{};
 }
 

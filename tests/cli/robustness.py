@@ -286,15 +286,20 @@ def case_plan_json(r, a, w):
         fail(f"stdout is not JSON ({e}): {p.stdout[:300]!r}")
     if j["ranks_total"] != 3:
         fail("unexpected plan")
-    # And a run on several ranks prints Kokkos' and desync's warnings once, not once per rank.
-    p = subprocess.run(r.cmd(4, "run", a.run_deck, "--set", "run.iterations=20", "-o", os.path.join(w, "quiet.h5")),
+    # And a run on several ranks prints Kokkos' and desync's warnings once, not once per rank: a
+    # key without effect ([noise] seed with kind "none") is said once, and the run goes on.
+    p = subprocess.run(r.cmd(4, "run", a.run_deck, "--set", "run.iterations=20", "--set", "noise.seed=5",
+                             "-o", os.path.join(w, "quiet.h5")),
                        capture_output=True, text=True, env=env)
     if p.returncode != 0:
         fail(f"run failed: {p.stderr}")
     lines = p.stdout.splitlines() + p.stderr.splitlines()
-    dup = {l for l in lines if l.strip() and lines.count(l) > 1 and "WARNING" in l}
+    dup = {l for l in lines if l.strip() and lines.count(l) > 1 and "warning" in l.lower()}
     if dup:
         fail(f"repeated per-rank warnings: {dup}")
+    said = [l for l in lines if "[noise] seed = 5 has no effect" in l]
+    if len(said) != 1 or not said[0].startswith("desync: warning: command line (--set noise.seed=5)"):
+        fail(f"the key without effect is not said once, located at its --set: {said}")
     print("plan JSON parsed; run output has no per-rank duplicates:", len(lines), "lines")
 
 

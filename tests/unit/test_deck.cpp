@@ -96,6 +96,49 @@ TEST(Deck, ResolvedConfigurationReloadsToTheSameValues) {
   EXPECT_EQ(b.params.get<TriadConfig>().offsets, (std::vector<std::int64_t>{2, -1}));
 }
 
+// A key that has no effect with the deck's other choices is said (one warning naming its line, the
+// key, the value and what would use it), never refused: a sweep switches the choice with --set on
+// one deck. Where the key acts, or is left at its default (as resolved decks carry it), nothing.
+TEST(Deck, KeysWithoutEffectAreWarnedAbout) {
+  const std::string spmv = "[run]\nworkload = \"spmv\"\n[matrix]\n";
+  const struct {
+    std::string deck, said;
+  } cases[] = {
+      {"[triad]\nkernel = \"divide\"\nscalar = 5\n", "deck.toml:3:10: [triad] scalar = 5 has no effect: only kernel = \"stream\""},
+      {"[triad]\nkernel = \"stream\"\ndivides = 7\n", "[triad] divides = 7 has no effect: only kernel = \"divide\""},
+      {"[run]\nworkload = \"stencil\"\n[stencil]\nvariant = \"base\"\nca_steps = 8\n", "[stencil] ca_steps = 8 has no effect"},
+      {"[noise]\nseed = 5\n", "[noise] seed = 5 has no effect: kind = \"none\""},
+      {"[noise]\nmean = 1e-3\n", "[noise] mean = 0.001 has no effect"},
+      {"[comm]\nrecord_messages_max = 5\n", "[comm] record_messages_max = 5 has no effect"},
+      {"[run]\nworkload = \"chebfd\"\n[chebfd]\nbounds = \"gershgorin\"\nlanczos_steps = 30\n[matrix]\n",
+       "[chebfd] lanczos_steps = 30 has no effect"},
+      {spmv + "generator = \"spin\"\n[matrix.spin]\nseed = 7\n", "[matrix.spin] seed = 7 has no effect: only disorder > 0"},
+      {spmv + "generator = \"topi\"\n[matrix.topi]\nseed = 7\n", "[matrix.topi] seed = 7 has no effect"},
+      {spmv + "[matrix.sell]\nchunk = 8\n", "deck.toml:4:1: [matrix.sell] has no effect: only format = \"sell\""},
+      {spmv + "generator = \"spin\"\n[matrix.topi]\nseed = 7\n", "[matrix.topi] has no effect: generator = \"spin\""},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.deck);
+    const Config cfg = load_deck(c.deck, "deck.toml", {});
+    ASSERT_EQ(cfg.deck_warnings.size(), 1u);
+    EXPECT_NE(cfg.deck_warnings[0].find(c.said), std::string::npos) << cfg.deck_warnings[0];
+    // Its resolved deck (the key kept, the choice kept) says the same once more.
+    EXPECT_EQ(load_deck(cfg.resolved_toml, "deck.toml", {}).deck_warnings.size(), 1u);
+  }
+  // Set by --set: located at the argument.
+  const Config set = load_deck("[triad]\nkernel = \"stream\"\n", "deck.toml", {"triad.divides=3"});
+  ASSERT_EQ(set.deck_warnings.size(), 1u);
+  EXPECT_NE(set.deck_warnings[0].find("command line (--set triad.divides=3)"), std::string::npos) << set.deck_warnings[0];
+  // The same keys where they act, and a sweep's switch to the kernel that uses them: nothing said.
+  for (const Config& quiet :
+       {load_deck("[noise]\nkind = \"exponential\"\nmean = 1e-4\nseed = 5\n", "n.toml", {}),
+        load_deck(spmv + "generator = \"spin\"\n[matrix.spin]\ndisorder = 1.0\nseed = 7\n", "s.toml", {}),
+        load_deck(spmv + "format = \"sell\"\n[matrix.sell]\nchunk = 8\n", "s.toml", {}),
+        load_deck("[triad]\nkernel = \"stream\"\ndivides = 7\n", "t.toml", {"triad.kernel=divide", "triad.scalar=3"}),
+        load_deck("", "d.toml", {}), load_deck(load_deck("", "d.toml", {}).resolved_toml, "r.toml", {})})
+    EXPECT_TRUE(quiet.deck_warnings.empty()) << quiet.deck_warnings.front();
+}
+
 TEST(Deck, UnknownKeyNamesLineColumnAndSuggestion) {
   const std::string m = deck_error("[run]\nworkload = \"triad\"\n  iteratons = 5\n");
   EXPECT_NE(m.find("deck.toml:3:3"), std::string::npos) << m;

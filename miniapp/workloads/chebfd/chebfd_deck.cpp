@@ -30,6 +30,8 @@ void read_chebfd_table(TableReader& r, Config& cfg) {
     r.fail("lambda_max", fmt::format("lambda_max = {} must be > lambda_min = {}", c.lambda_max, c.lambda_min));
   c.bounds = r.choice("bounds", c.bounds, chebfd_bounds_names);
   c.lanczos_steps = r.integer("lanczos_steps", c.lanczos_steps, 2, 1000);
+  r.warn_where_unused("lanczos_steps", c.bounds == ChebfdBounds::lanczos, c.lanczos_steps, ChebfdConfig{}.lanczos_steps,
+                      "only bounds = \"lanczos\" uses it");
   c.verify_rows = r.integer("verify_rows", c.verify_rows, 0, kIntegerKeyMax);
   r.finish();
   cfg.params.set(std::move(c));

@@ -24,6 +24,8 @@ void read_stencil_table(TableReader& r, Config& cfg) {
   c.variant = r.choice("variant", c.variant, stencil_variant_names);
   c.ca_steps = r.integer("ca_steps", c.ca_steps, 1, 100'000);
   c.ca_steps_pos = r.position("ca_steps");
+  r.warn_where_unused("ca_steps", c.variant == StencilVariant::ca, c.ca_steps, StencilConfig{}.ca_steps,
+                      "only variant = \"ca\" uses it (the steps between two exchanges)");
   const auto tile = r.integer_list("tile", {c.tile_x, c.tile_y}, 0, 1'000'000);
   if (tile.size() != 2) r.fail("tile", "allowed: an array of 2 integers [mb, nb] (0: the whole local block)");
   c.tile_x = tile[0];

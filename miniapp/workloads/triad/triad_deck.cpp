@@ -24,6 +24,10 @@ void read_triad_table(TableReader& r, Config& cfg) {
     r.fail("size_per_rank", "one of size_per_rank and global_size must be > 0");
   c.scalar = r.real("scalar", c.scalar, -real_max, real_max);
   c.divides = r.integer("divides", c.divides, 1, 1'000'000);
+  r.warn_where_unused("scalar", c.kernel == TriadKernel::stream, c.scalar, TriadConfig{}.scalar,
+                      "only kernel = \"stream\" uses it (a = b + scalar c)");
+  r.warn_where_unused("divides", c.kernel == TriadKernel::divide, c.divides, TriadConfig{}.divides,
+                      "only kernel = \"divide\" uses it (the divisions per element)");
   c.write_allocate = r.boolean("write_allocate", c.write_allocate);
   c.offsets = r.integer_list("offsets", c.offsets, -1'000'000, 1'000'000);
   if (c.offsets.empty() || c.offsets.size() > 1024)
