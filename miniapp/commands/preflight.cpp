@@ -14,6 +14,7 @@
 
 #include "core/disk_space.hpp"
 #include "core/errors.hpp"
+#include "core/log.hpp"
 #include "core/mpi_util.hpp"
 #include "io/output_generations.hpp"
 #include "workloads/registry.hpp"
@@ -183,8 +184,14 @@ std::string memory_summary(const Config& cfg, int ranks) {
     throw DeckError(cfg.deck_path + ": error: the matrix is too large to even describe on this machine");
   }
   if (cfg.run.memory_limit_gib > 0 && m.total() > cfg.run.memory_limit_gib * 1073741824.0)
-    throw DeckError(fmt::format("{}: error: one rank needs about {}, more than [run] memory_limit_gib = {} GiB",
-                                cfg.deck_path, m.describe(), cfg.run.memory_limit_gib));
+    throw DeckError(fmt::format("{}: error: one rank needs about {}, more than [run] memory_limit_gib = {} GiB; reduce {}",
+                                cfg.deck_path, m.describe(), cfg.run.memory_limit_gib, m.knobs));
+  // The deck is valid (it may be meant for larger nodes), but a run here would be refused: said.
+  const double here = node_available_bytes();
+  if (cfg.run.memory_limit_gib <= 0 && here > 0 && m.total() > here)
+    log::warn("{}: one rank needs about {}, more than this machine's {} available: `desync run` here would refuse it "
+              "(reduce {}; or set [run] memory_limit_gib for the nodes it is meant for)\n",
+              cfg.deck_path, format_bytes(m.total()), format_bytes(here), m.knobs);
   return fmt::format("# memory estimate on {} rank(s): {} per rank, {} in all; this machine has {} available "
                      "(docs/decks.md, \"Memory\")\n",
                      p, m.describe(), format_bytes(m.total() * p), format_bytes(node_available_bytes()));

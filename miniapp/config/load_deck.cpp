@@ -12,6 +12,7 @@
 
 #include "config/config.hpp"
 #include "config/load_matrix.hpp"
+#include "config/locate_key.hpp"
 #include "config/overrides.hpp"
 #include "config/suggest.hpp"
 #include "config/table_reader.hpp"
@@ -236,6 +237,30 @@ ThreadsConfig read_threads(TableReader r) {
   return c;
 }
 
+// The tables that hold a key named `key` in some workload's resolved defaults (only on the
+// error path: every workload's minimal deck is parsed, with a [matrix] where it needs one).
+std::vector<std::string> tables_holding(const std::string& key, const Catalog& catalog) {
+  std::vector<std::string> found;
+  for (const WorkloadDeck* w : catalog) {
+    for (const char* matrix : {"", "[matrix]\n", "[matrix]\ngenerator = \"stencil5\"\n"}) {
+      toml::table resolved;
+      try {
+        const std::string deck = fmt::format("[run]\nworkload = \"{}\"\n{}", w->name, matrix);
+        resolved = toml::parse(parse_deck(deck, "defaults", {}, catalog).resolved_toml);
+      } catch (const std::exception&) {
+        continue;
+      }
+      for (const auto& [t, node] : resolved) {
+        const toml::table* tab = node.as_table();
+        if (tab && tab->contains(key) && std::find(found.begin(), found.end(), std::string(t.str())) == found.end())
+          found.emplace_back(t.str());
+      }
+      break;
+    }
+  }
+  return found;
+}
+
 void reject_unknown_tables(const toml::table& root, const std::string& deck,
                            const std::vector<std::string>& overrides, const Catalog& catalog) {
   const std::vector<std::string> known = known_tables_list(catalog);
@@ -249,10 +274,18 @@ void reject_unknown_tables(const toml::table& root, const std::string& deck,
     std::string where = describe(k.source(), describe(node.source(), deck));
     for (const auto& o : overrides)
       if (o.rfind(std::string(k.str()) + ".", 0) == 0) where = "command line (--set " + o + ")";
-    throw DeckError(fmt::format("{}: error: unknown table or key '{}' at the top level; did you mean '{}'? "
-                                "(valid tables: {})",
-                                where, k.str(),
-                                closest(k.str(), known), valid));
+    // A key written above every table header (iterations = 5 on the first line): say which
+    // tables hold a key of that name.
+    const std::vector<std::string> holders = node.is_table() ? std::vector<std::string>{} : tables_holding(std::string(k.str()), catalog);
+    if (!holders.empty()) {
+      std::string list;
+      for (const auto& t : holders) list += (list.empty() ? "[" : " or [") + t + "]";
+      throw DeckError(fmt::format("{}: error: '{}' stands outside any table; it is a key of {}: write it below that "
+                                  "table's header",
+                                  where, k.str(), list));
+    }
+    throw DeckError(fmt::format("{}: error: unknown table or key '{}' at the top level{} (valid tables: {})", where,
+                                k.str(), did_you_mean(k.str(), known), valid));
   }
 }
 
@@ -360,7 +393,7 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
   if (barrier_alias) {
     if (c.comm.sync == SyncMode::allreduce && c.comm.sync_given)
       throw DeckError(fmt::format("{}: error: [run] barrier = true (or the workload's own barrier key) asks for a "
-                                  "barrier but [comm] sync = \"allreduce\"; keep one of them", deck_path));
+                                  "barrier but [comm] sync = \"allreduce\"; keep one of them", locate(c, "comm.sync")));
     c.comm.sync = SyncMode::barrier;
     out.get("comm")->as_table()->insert_or_assign("sync", "barrier");
   }

@@ -36,4 +36,21 @@ std::string closest(std::string_view word, const std::vector<std::string>& candi
   return best;
 }
 
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::size_t near = std::max<std::size_t>(2, word.size() / 3);
+  const std::string best = closest(word, candidates);
+  if (!best.empty() && edit_distance(word, best) <= near) return "; did you mean '" + best + "'?";
+  // A misspelt part of a compound name (barier for compare_barrier).
+  for (const auto& c : candidates) {
+    std::size_t start = 0;
+    while (start <= c.size()) {
+      const std::size_t end = std::min(c.find('_', start), c.size());
+      if (end > start && edit_distance(word, std::string_view(c).substr(start, end - start)) <= near / 2)
+        return "; did you mean '" + c + "'?";
+      start = end + 1;
+    }
+  }
+  return "";
+}
+
 }  // namespace desync

@@ -44,9 +44,10 @@ std::string range_text(double min, double max) {
   const bool has_min = min > -std::numeric_limits<double>::max();
   const bool has_max = max < std::numeric_limits<double>::max();
   if (has_min && has_max) return fmt::format("a number in [{}, {}]", min, max);
-  if (has_min) return fmt::format("a number >= {}", min);
-  if (has_max) return fmt::format("a number <= {}", max);
-  return "a number";
+  // nan and inf parse as TOML floats and are refused: the message says why.
+  if (has_min) return fmt::format("a finite number >= {}", min);
+  if (has_max) return fmt::format("a finite number <= {}", max);
+  return "a finite number";
 }
 
 }  // namespace
@@ -264,9 +265,9 @@ void TableReader::finish() const {
     if (ok) continue;
     std::string valid;
     for (const auto& name : known_) valid += (valid.empty() ? "" : ", ") + name;
-    throw DeckError(fmt::format("{}: error: unknown key '{}' in [{}]; did you mean '{}'? (valid keys: {})",
+    throw DeckError(fmt::format("{}: error: unknown key '{}' in [{}]{} (valid keys: {})",
                                 describe(k.source(), describe(node.source(), deck_path_)),
-                                k.str(), name_, closest(k.str(), known_), valid));
+                                k.str(), name_, did_you_mean(k.str(), known_), valid));
   }
 }
 

@@ -27,15 +27,20 @@ double required_real(TableReader& r, std::string_view key, double min, double ma
   return r.real(key, 0.0, min, max);
 }
 
-void reject_unknown_tables(const toml::table& root, const std::string& path) {
+void reject_unknown_tables(const toml::table& root, const std::string& path, const std::vector<std::string>& overrides) {
   for (const auto& [k, node] : root) {
     if (std::find(tables.begin(), tables.end(), k.str()) != tables.end()) continue;
     std::string valid;
     for (const auto& t : tables) valid += (valid.empty() ? "" : ", ") + t;
-    throw DeckError(fmt::format("{}: error: unknown table or key '{}' at the top level of the platform; did you "
-                                "mean '{}'? (valid tables: {})",
-                                describe(k.source(), describe(node.source(), path)), k.str(), closest(k.str(), tables),
-                                valid));
+    // A table a --pset created is not in the file: name the argument (the first that made it).
+    std::string where = describe(k.source(), describe(node.source(), path));
+    for (const auto& o : overrides)
+      if (o.rfind(std::string(k.str()) + ".", 0) == 0) {
+        where = "command line (--pset " + o + ")";
+        break;
+      }
+    throw DeckError(fmt::format("{}: error: unknown table or key '{}' at the top level of the platform{} (valid tables: {})",
+                                where, k.str(), did_you_mean(k.str(), tables), valid));
   }
 }
 
@@ -126,7 +131,7 @@ Platform parse(const std::string& text, const std::string& path, const std::vect
     throw DeckError(fmt::format("{}: error: invalid TOML: {}", describe(e.source(), path), e.description()));
   }
   for (const auto& o : overrides) apply_override(root, o);
-  reject_unknown_tables(root, path);
+  reject_unknown_tables(root, path, overrides);
 
   Platform p;
   p.path = path;

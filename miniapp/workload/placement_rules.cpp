@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "comm/node_layout.hpp"
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "workload/active_subset.hpp"
 
@@ -49,9 +50,11 @@ void check_blocks(const Config& cfg, const char* key, std::int64_t n, int p) {
   std::int64_t below = n - 1, above = n + 1;
   while (below > 0 && !blocks_fill(below, p)) --below;
   while (!blocks_fill(above, p)) ++above;
-  throw DeckError(fmt::format("{}: error: {} = {}: blocks of ceil(n / {}) = {} rows leave the last of the {} block rows "
+  const std::string_view k(key);
+  const std::size_t dot = k.rfind('.');
+  throw DeckError(fmt::format("{}: error: [{}] {} = {}: blocks of ceil(n / {}) = {} rows leave the last of the {} block rows "
                               "empty; allowed: n with (p - 1) ceil(n / p) < n, the nearest {}{}",
-                              cfg.deck_path, key, n, p, (n + p - 1) / p, p, below > 0 ? fmt::format("{} and ", below) : "", above));
+                              locate(cfg, k), k.substr(0, dot), k.substr(dot + 1), n, p, (n + p - 1) / p, p, below > 0 ? fmt::format("{} and ", below) : "", above));
 }
 
 }  // namespace desync

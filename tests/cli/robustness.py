@@ -264,6 +264,11 @@ def case_memory(r, a, w):
     c = subprocess.run([a.desync, "check", a.deck, "--ranks", "4"], capture_output=True, text=True, env=r.env)
     if c.returncode != 0 or "# memory estimate on 4 rank(s):" not in c.stdout:
         fail(f"check prints no memory estimate: {c.stdout[:400]}")
+    # The deck too large for this machine: valid (it may be meant for larger nodes), said once.
+    c = subprocess.run([a.desync, "check", a.deck, *big, "--ranks", "1"], capture_output=True, text=True, env=r.env)
+    said = [l for l in c.stderr.splitlines() if "more than this machine's" in l]
+    if c.returncode != 0 or len(said) != 1 or "`desync run` here would refuse it" not in said[0]:
+        fail(f"check of a deck larger than this machine: {c.returncode} {c.stderr[:400]}")
     lim = subprocess.run([a.desync, "check", a.deck, "--set", "run.memory_limit_gib=0.0001"], capture_output=True,
                          text=True, env=r.env)
     if lim.returncode != 2 or "memory_limit_gib" not in lim.stderr:

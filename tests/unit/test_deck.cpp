@@ -4,6 +4,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "config/locate_key.hpp"
 #include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "workloads/spmv/spmv_config.hpp"
@@ -139,11 +140,46 @@ TEST(Deck, KeysWithoutEffectAreWarnedAbout) {
     EXPECT_TRUE(quiet.deck_warnings.empty()) << quiet.deck_warnings.front();
 }
 
+// Errors found after loading (rank count, several keys at once) point at the key to change: its
+// --set argument, else its deck line, else the deck (a default).
+TEST(Deck, LateErrorsPointAtTheKey) {
+  const Config c = load_deck("[run]\nworkload = \"cg\"\n[matrix]\ngenerator = \"stencil5\"\n[matrix.stencil5]\n"
+                             "weights = [4, -1, -1, -1, -1]\n",
+                             "cg.toml", {"run.iterations=7", "run.iterations=8"});
+  EXPECT_EQ(locate(c, "matrix.stencil5.weights"), "cg.toml:6:11");
+  EXPECT_EQ(locate(c, "run.iterations"), "command line (--set run.iterations=8)");
+  EXPECT_EQ(locate(c, "run.warmup"), "cg.toml");
+  // Through the checks that use it: a --set, and a deck line.
+  try {
+    validate_for_ranks(load_deck("[triad]\nsize_per_rank = 0\nglobal_size = 64\n", "t.toml", {"triad.global_size=3"}), 4);
+    ADD_FAILURE() << "3 elements on 4 ranks accepted";
+  } catch (const DeckError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("command line (--set triad.global_size=3): error: [triad] global_size = 3", 0), 0u)
+        << e.what();
+  }
+  const std::string cg = deck_error("[run]\nworkload = \"cg\"\n[matrix]\ngenerator = \"stencil5\"\n[matrix.stencil5]\n"
+                                    "weights = [4, -1, -2, -1, -1]\n");
+  EXPECT_EQ(cg.rfind("deck.toml:6:11: error: [matrix.stencil5] weights", 0), 0u) << cg;
+}
+
 TEST(Deck, UnknownKeyNamesLineColumnAndSuggestion) {
   const std::string m = deck_error("[run]\nworkload = \"triad\"\n  iteratons = 5\n");
   EXPECT_NE(m.find("deck.toml:3:3"), std::string::npos) << m;
   EXPECT_NE(m.find("unknown key 'iteratons' in [run]"), std::string::npos) << m;
   EXPECT_NE(m.find("did you mean 'iterations'"), std::string::npos) << m;
+}
+
+// A key above every table header is placed: the tables that hold such a key are named. A name
+// near nothing gets no far-fetched "did you mean".
+TEST(Deck, KeyOutsideAnyTableNamesItsTables) {
+  std::string m = deck_error("iterations = 5\n");
+  EXPECT_EQ(m.rfind("deck.toml:1:1: error: 'iterations' stands outside any table; it is a key of [run]", 0), 0u) << m;
+  m = deck_error("n = 5\n[run]\nworkload = \"stencil\"\n");
+  EXPECT_NE(m.find("it is a key of [stencil]"), std::string::npos) << m;
+  m = deck_error("xyzzy = 5\n");
+  EXPECT_NE(m.find("unknown table or key 'xyzzy' at the top level (valid tables: run,"), std::string::npos) << m;
+  m = deck_error("[run]\nqqqqqqq = 3\n");
+  EXPECT_NE(m.find("unknown key 'qqqqqqq' in [run] (valid keys:"), std::string::npos) << m;
 }
 
 TEST(Deck, UnknownTableIsAnError) {

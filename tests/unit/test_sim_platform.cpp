@@ -87,6 +87,9 @@ TEST(SimPlatform, ErrorsNameFileKeyValueAndWhatIsAllowed) {
   EXPECT_NE(error_of(kPlatformToml, {"network.inter_node_latency=1e-7"}).find("must be >= intra_node_latency"), std::string::npos);
   EXPECT_NE(error_of(kPlatformToml, {"memory.bsat=1"}).find("unknown key 'bsat'"), std::string::npos) << error_of(kPlatformToml, {"memory.bsat=1"});
   EXPECT_NE(error_of(kPlatformToml + "[nodes]\ncount = 1\n").find("did you mean 'node'"), std::string::npos);
+  // A table only a --pset names is blamed on that argument, not on the file.
+  EXPECT_EQ(error_of(kPlatformToml, {"nodes.count=1"}).rfind("command line (--pset nodes.count=1): error: unknown table", 0), 0u)
+      << error_of(kPlatformToml, {"nodes.count=1"});
   std::string missing = kPlatformToml;
   missing.erase(missing.find("b1 = 10e9\n"), 10);
   EXPECT_NE(error_of(missing).find("p.toml"), std::string::npos);

@@ -15,7 +15,7 @@ MemoryEstimate cg_memory(const Config& cfg, int rank, int size) {
   const RankShare s = rank_share(*gen, cfg.matrix.partition == PartitionKind::box ? PartitionKind::rows : cfg.matrix.partition,
                                  rank, size);
   MemoryEstimate m;
-  m.knobs = "[matrix] size";
+  m.knobs = "the [matrix] size, or use more ranks";
   m.add("matrix", 12.0 * s.nnz + 8.0 * static_cast<double>(s.rows));
   m.add("vectors", 6.0 * 8.0 * static_cast<double>(s.rows) * 1.2 + 4.0 * static_cast<double>(s.rows));
   m.add("timeline", Timeline::bytes_estimate(cfg.run.warmup + cfg.run.iterations));

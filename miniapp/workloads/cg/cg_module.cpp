@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workloads/cg/cg.hpp"
@@ -19,7 +20,7 @@ void cg_deck(const Config& cfg) {
   if (mc.generator != GeneratorKind::minife && mc.generator != GeneratorKind::stencil5)
     throw DeckError(fmt::format("{}: error: [matrix] generator = \"{}\": workload \"cg\" needs a symmetric positive definite "
                                 "matrix; allowed: \"minife\", \"stencil5\" (with its default weights)",
-                                cfg.deck_path, enum_name(generator_names, mc.generator)));
+                                locate(cfg, "matrix.generator"), enum_name(generator_names, mc.generator)));
   if (mc.generator == GeneratorKind::stencil5) {
     // Symmetric (x-1 = x+1, y-1 = y+1), non-positive neighbours, centre at least their sum:
     // with the Dirichlet boundary an irreducibly diagonally dominant M-matrix, hence SPD.
@@ -29,7 +30,7 @@ void cg_deck(const Config& cfg) {
       throw DeckError(fmt::format("{}: error: [matrix.stencil5] weights = [{}, {}, {}, {}, {}]: workload \"cg\" needs a "
                                   "symmetric positive definite matrix: x-1 = x+1 and y-1 = y+1, neighbours <= 0, centre > 0 "
                                   "and >= minus their sum (e.g. [4, -1, -1, -1, -1])",
-                                  cfg.deck_path, w[0], w[1], w[2], w[3], w[4]));
+                                  locate(cfg, "matrix.stencil5.weights"), w[0], w[1], w[2], w[3], w[4]));
   }
 }
 

@@ -17,7 +17,6 @@ MemoryEstimate chebfd_memory(const Config& cfg, int rank, int size) {
   const double sd = g->is_complex() ? 16.0 : 8.0;
   const double blocks = static_cast<double>(c.ns / c.nb), nb = static_cast<double>(c.nb);
   MemoryEstimate m;
-  m.knobs = fmt::format("[chebfd] ns = {}, the [matrix] size, or more ranks", c.ns);
   // The built matrix, plus the filter's own CRS (full, or local + remote: about the same).
   m.add("matrix", 2.0 * (s.nnz * (4.0 + sd) + s.rows * 8.0) + halo * 8.0);
   // format = "sell": the SELL-C-sigma copy is built while both CRS copies still live.
@@ -29,6 +28,10 @@ MemoryEstimate chebfd_memory(const Config& cfg, int rank, int size) {
   if (static_cast<std::int64_t>(s.total_rows) <= c.verify_rows && rank == 0)
     m.add("serial reference", s.total_rows * static_cast<double>(c.ns) * 16.0 * 4.0 + sampled_nnz(*g, 0, g->rows()) * 24.0);
   m.add("timeline", Timeline::bytes_estimate(chebfd_steps(c)) * (c.compare_barrier ? 2 : 1));
+  // The knob that helps most first: the matrix (its copies) or the vectors ns sets.
+  const double matrix = m.parts[0].second + (cfg.matrix.format == MatrixFormat::sell ? m.parts[1].second : 0.0);
+  m.knobs = matrix >= 0.5 * m.total() ? fmt::format("the [matrix] size (the matrix is most of it) or [chebfd] ns = {}, or use more ranks", c.ns)
+                                      : fmt::format("[chebfd] ns = {}, the [matrix] size, or use more ranks", c.ns);
   return m;
 }
 

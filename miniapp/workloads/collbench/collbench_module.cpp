@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "comm/node_layout.hpp"
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workload/placement_rules.hpp"
@@ -21,17 +22,19 @@ void collbench_layout(const Config& cfg, MPI_Comm comm) {
   if (l.nodes < 2)
     throw DeckError(fmt::format("{}: error: workload \"collbench\" measures collectives between nodes, but all {} rank(s) "
                                 "are on one node; run on 2+ nodes, or set [placement] ranks_per_node to count consecutive "
-                                "ranks as one node", cfg.deck_path, l.node_of.size()));
+                                "ranks as one node", locate(cfg, "placement.ranks_per_node"), l.node_of.size()));
   if (l.ppn_min != l.ppn_max)
     throw DeckError(fmt::format("{}: error: workload \"collbench\" needs the same number of ranks on every node (its "
-                                "columns span all nodes); the nodes hold {} to {} ranks", cfg.deck_path, l.ppn_min, l.ppn_max));
+                                "columns span all nodes); the nodes hold {} to {} ranks; allowed: a rank count that fills every node equally, or "
+                                "[placement] ranks_per_node = k (consecutive ranks counted as nodes of k) with k dividing it",
+                                locate(cfg, "placement.ranks_per_node"), l.ppn_min, l.ppn_max));
 }
 
 void collbench_deck(const Config& cfg) {
   if (cfg.params.get<CollbenchConfig>().mode == CollMode::blocking && cfg.comm.communicators > 1)
     throw DeckError(fmt::format("{}: error: [comm] communicators = {} with [collbench] mode = \"blocking\": a blocking "
                                 "collective runs on one communicator; use mode = \"nonblocking\" for N_DUP parts, or "
-                                "communicators = 1", cfg.deck_path, cfg.comm.communicators));
+                                "communicators = 1", locate(cfg, "comm.communicators"), cfg.comm.communicators));
 }
 
 }  // namespace

@@ -31,7 +31,9 @@ Program collbench_program(const Config& cfg, const Platform& platform, int ranks
                                 "ranks_per_node (or --pset placement.ranks_per_node=N)", cfg.deck_path, ranks, rpn));
   if (ranks % rpn != 0)
     throw DeckError(fmt::format("{}: error: workload \"collbench\" needs the same number of ranks on every node (its "
-                                "columns span all nodes); {} ranks do not fill nodes of {}", cfg.deck_path, ranks, rpn));
+                                "columns span all nodes); {} ranks do not fill nodes of {}; allowed: --ranks a multiple of {}, or another "
+                                "ranks_per_node in the platform's [placement] (or --pset placement.ranks_per_node=N)",
+                                cfg.deck_path, ranks, rpn, rpn));
   const ModelledActive act = modelled_active(platform, ranks, static_cast<int>(cfg.placement.active_ppn));
   const int k = act.per_node;  // columns
   const bool nb = c.mode == CollMode::nonblocking;

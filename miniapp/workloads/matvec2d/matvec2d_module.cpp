@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workload/placement_rules.hpp"
@@ -23,7 +24,7 @@ void mesh_ranks(const Config& cfg, int active, int nranks) {
   if (p * p != active)
     throw DeckError(fmt::format("{}: error: workload \"matvec2d\" runs on a p x p mesh, but the run has {}; allowed: "
                                 "a square number (4, 9, 16, ...)", cfg.deck_path, ranks_phrase(cfg, active, nranks)));
-  check_blocks(cfg, "[matvec2d] n", cfg.params.get<Matvec2dConfig>().n, p);
+  check_blocks(cfg, "matvec2d.n", cfg.params.get<Matvec2dConfig>().n, p);
 }
 
 void matvec2d_ranks(const Config& cfg, int nranks) {
@@ -44,7 +45,7 @@ void matvec2d_deck(const Config& cfg) {
   if (!cfg.params.get<Matvec2dConfig>().pipelined && cfg.comm.communicators > 1)
     throw DeckError(fmt::format("{}: error: [comm] communicators = {} with [matvec2d] pipelined = false: MPI_Reduce and "
                                 "MPI_Bcast use each communicator whole; use pipelined = true for N_DUP parts, or "
-                                "communicators = 1", cfg.deck_path, cfg.comm.communicators));
+                                "communicators = 1", locate(cfg, "comm.communicators"), cfg.comm.communicators));
 }
 
 }  // namespace

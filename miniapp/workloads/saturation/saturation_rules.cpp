@@ -9,6 +9,7 @@
 
 #include "workload/domain_threads.hpp"
 #include "comm/node_layout.hpp"
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/concurrency.hpp"
@@ -56,7 +57,7 @@ void saturation_ranks(const Config& cfg, int nranks) {
   if (c.mode == SaturationMode::threads && nranks != 1)
     throw DeckError(fmt::format("{}: error: [saturation] mode = \"threads\" sweeps the threads of one rank, but the run has {} "
                                 "ranks; run it on 1 rank (mpiexec -n 1, threads from OMP_NUM_THREADS or [threads] per_rank), "
-                                "or use mode = \"ranks\"", cfg.deck_path, nranks));
+                                "or use mode = \"ranks\"", locate(cfg, "saturation.mode"), nranks));
   if (c.mode == SaturationMode::ranks && c.max_n > nranks)
     throw DeckError(fmt::format("{}: error: [saturation] max_n = {}: mode = \"ranks\" streams with up to the run's {} rank(s); "
                                 "allowed: 1..{}, or 0 (all ranks)", where(cfg, c.max_n_pos), c.max_n, nranks, nranks));
@@ -71,7 +72,7 @@ void saturation_deck(const Config& cfg) {
     if (value != def)
       throw DeckError(fmt::format("{}: error: [run] {} = {}: not used by workload \"saturation\": every kernel and N gets one "
                                   "untimed sweep and [saturation] repetitions timed ones; set repetitions instead",
-                                  cfg.deck_path, key, value));
+                                  locate(cfg, std::string("run.") + key), key, value));
   if (std::find(c.kernels.begin(), c.kernels.end(), SaturationKernel::triad_nt) != c.kernels.end() &&
       !saturation::nt_stores_available)
     throw DeckError(fmt::format("{}: error: [saturation] kernels: \"triad_nt\" needs non-temporal stores (x86 SSE2 "
@@ -87,7 +88,7 @@ void saturation_layout(const Config& cfg, MPI_Comm comm) {
     const NodeLayout l = node_layout(comm, 0);
     if (l.nodes > 1)
       problem = fmt::format("{}: error: [saturation] mode = \"ranks\" sweeps the ranks of one node, but the run's {} ranks "
-                            "are on {} nodes; run it on one node", cfg.deck_path, comm_size(comm), l.nodes);
+                            "are on {} nodes; run it on one node", locate(cfg, "saturation.mode"), comm_size(comm), l.nodes);
   } else if (c.max_n > 0) {
     // Preflight runs before Kokkos starts (its concurrency() is still 1): the threads the rank
     // will have ([threads] per_rank, its "domain" share, else OMP_NUM_THREADS), as main.cpp requests.

@@ -14,7 +14,7 @@ MemoryEstimate spmv_memory(const Config& cfg, int rank, int size) {
   const RankShare s = rank_share(*g, cfg.matrix.partition, rank, size);
   const double halo = s.halo_bound();
   MemoryEstimate m;
-  m.knobs = "the [matrix] size, or more ranks";
+  m.knobs = "the [matrix] size, or use more ranks";
   // Built local CRS (values complex for TOPI, then magnitudes), halo column list, then the split
   // copy the kernels use: both live at the peak.
   const double built_val = g->is_complex() ? 16.0 + 8.0 : 8.0;

@@ -12,7 +12,7 @@ namespace desync {
 MemoryEstimate stencil_memory(const Config& cfg, int rank, int size) {
   const StencilConfig& c = cfg.params.get<StencilConfig>();
   MemoryEstimate m;
-  m.knobs = fmt::format("[stencil] n = {}, or more ranks", c.n);
+  m.knobs = fmt::format("[stencil] n = {}, or use more ranks", c.n);
   const StencilGrid grid = make_stencil_grid(c, rank, size);
   const double padded = static_cast<double>(grid.padded());
   m.add("grids", 2.0 * padded * 8.0);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workload/placement_rules.hpp"
@@ -37,14 +38,15 @@ void ssc_mesh_rule(const Config& cfg, int active, int nranks) {
     if (p * p * p != active)
       throw DeckError(fmt::format("{}: error: workload \"symmsquarecube\" (algorithm \"{}\") runs on a p x p x p mesh, but "
                                   "the run has {}; allowed: a cube (1, 8, 27, 64, ...)",
-                                  cfg.deck_path, enum_name(ssc_algorithm_names, c.algorithm), ranks_phrase(cfg, active, nranks)));
+                                  locate(cfg, "symmsquarecube.algorithm"), enum_name(ssc_algorithm_names, c.algorithm),
+                                  ranks_phrase(cfg, active, nranks)));
   }
-  check_blocks(cfg, "[symmsquarecube] n", c.n, p);
+  check_blocks(cfg, "symmsquarecube.n", c.n, p);
   const std::int64_t b = (c.n + p - 1) / p;
   if (b * b > std::numeric_limits<int>::max())
     throw DeckError(fmt::format("{}: error: [symmsquarecube] n = {}: a block of {} x {} exceeds MPI's int count (one block is "
                                 "one message); allowed on a mesh of p = {}: n <= {}",
-                                cfg.deck_path, c.n, b, b, p, std::int64_t{46340} * p));
+                                locate(cfg, "symmsquarecube.n"), c.n, b, b, p, std::int64_t{46340} * p));
 }
 
 namespace {
@@ -68,7 +70,8 @@ void ssc_deck(const Config& cfg) {
   if ((a == SscAlgorithm::original || a == SscAlgorithm::baseline) && cfg.comm.communicators > 1)
     throw DeckError(fmt::format("{}: error: [comm] communicators = {} with [symmsquarecube] algorithm = \"{}\": the blocking "
                                 "algorithms use each communicator whole; N_DUP parts are for \"optimized\" and \"2.5d\", or "
-                                "set communicators = 1", cfg.deck_path, cfg.comm.communicators, enum_name(ssc_algorithm_names, a)));
+                                "set communicators = 1", locate(cfg, "comm.communicators"), cfg.comm.communicators,
+                                enum_name(ssc_algorithm_names, a)));
 }
 
 }  // namespace

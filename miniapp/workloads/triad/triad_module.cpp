@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workloads/triad/triad.hpp"
@@ -18,7 +19,7 @@ void triad_ranks(const Config& cfg, int nranks) {
   const TriadConfig& t = cfg.params.get<TriadConfig>();
   if (t.global_size > 0 && t.global_size < nranks)
     throw DeckError(fmt::format("{}: error: [triad] global_size = {}: fewer elements than the {} ranks; allowed: >= {}",
-                                cfg.deck_path, t.global_size, nranks, nranks));
+                                locate(cfg, "triad.global_size"), t.global_size, nranks, nranks));
 }
 
 }  // namespace
