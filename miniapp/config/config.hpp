@@ -136,9 +136,9 @@ struct Config {
   std::string deck_text;
   std::vector<std::string> overrides;
   std::string resolved_toml;  // every key with its final value
-  // Keys the deck sets that act nowhere with its other choices (triad scalar with kernel =
-  // "divide"): allowed, so that a sweep can switch the choice with --set on one deck, and said
-  // by rank 0 at start (one line each: location, key, value, where it would act).
+  // Keys the deck sets that act nowhere with its other choices (a kernel's scalar with another
+  // kernel chosen): allowed, so that a sweep can switch the choice with --set on one deck, and
+  // said by rank 0 at start (one line each: location, key, value, where it would act).
   std::vector<std::string> deck_warnings;
 
   RunConfig run;

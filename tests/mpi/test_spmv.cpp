@@ -129,7 +129,9 @@ TEST(SpmvDeck, SellNeedsDesyncKernel) {
   EXPECT_THROW(run_spmv(deck(0, "kernel = \"kokkoskernels\"\n", "format = \"sell\"\n"), MPI_COMM_WORLD), DeckError);
   EXPECT_THROW(deck(0, "", "format = \"sell\"\n[matrix.sell]\nchunk = 3\n"), DeckError);
   EXPECT_THROW(deck(0, "", "format = \"sell\"\n[matrix.sell]\nchunk = 8\nsigma = 12\n"), DeckError);
-  EXPECT_THROW(deck(0, "", "[matrix.sell]\nchunk = 8\n"), DeckError);
+  // [matrix.sell] with format = "crs" is checked (a bad chunk is an error) and has no effect: a warning.
+  EXPECT_THROW(deck(0, "", "[matrix.sell]\nchunk = 3\n"), DeckError);
+  EXPECT_EQ(deck(0, "", "[matrix.sell]\nchunk = 8\n").deck_warnings.size(), 1u);
 }
 
 TEST(SpmvDeck, ComplexMatrixNeedsStochasticValues) {

@@ -102,13 +102,15 @@ def env_text(value):
 
 
 def id_part(label, value):
-    """label+value for numbers (nb4), label-value for words and lists (scheme-pipeline)."""
+    """label+value for numbers (nb4, a negative one keeps its sign: bytes-128), label-value for
+    words and lists (scheme-pipeline)."""
     if isinstance(value, (list, tuple)):
         text = "+".join(value_text(v) for v in value)
     else:
         text = value_text(value)
-    text = re.sub(r"[^A-Za-z0-9.+-]+", "-", text).strip("-") or "x"
     numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+    text = re.sub(r"[^A-Za-z0-9.+-]+", "-", text)
+    text = (text if numeric else text.strip("-")) or "x"
     return label + text if numeric else "%s-%s" % (label, text)
 
 

@@ -12,13 +12,17 @@ exit status, never a Python traceback, and a failed command leaves no output beh
                       status 2, the input files, the exception's type and message; with
                       DESYNC_TRACEBACK=1 in the environment the traceback is printed too
 
-Outputs: the files the subcommand may write (-o, --json, ...) are looked at before it runs; when
-it fails, every one of them that it created or changed is removed (not when only its standard
-output was closed early: BrokenPipeError, status 1). Python warnings (numpy's
+Outputs: the files the subcommand may write (-o, --json, ...) are looked at before it runs: one
+that is an input file, or named twice, is refused (status 2) before anything is written; one that
+exists is copied aside (up to KEEP_MAX bytes). When it fails, every output it created or changed
+is removed and the copies are put back, so the files are as they were (not when only its
+standard output was closed early: BrokenPipeError, status 1). Python warnings (numpy's
 "Mean of empty slice", matplotlib's) are printed as one line "warning: ..." while it runs."""
 
 import os
+import shutil
 import sys
+import tempfile
 import traceback
 import warnings
 
@@ -39,14 +43,62 @@ def _state(path):
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+#: existing outputs up to this size are copied aside while a command runs (pictures, JSON); a
+#: larger one is overwritten unprotected
+KEEP_MAX = 256 * 1024 * 1024
+
+
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def refuse_clashes(inputs, outputs):
+    """An output that is one of the inputs (trace RUN.h5 -o RUN.h5 would destroy the run) or
+    that two options name: a DesyncError before anything runs."""
+    outs = [p for p in outputs if p]
+    for i, out in enumerate(outs):
+        for src in inputs:
+            if src and _same_file(out, src):
+                raise DesyncError("%s: the output would replace the input file %s; choose another output name" % (out, src),
+                                  path=out)
+        for other in outs[:i]:
+            if _same_file(out, other):
+                raise DesyncError("%s is named as two outputs; give each its own name" % out, path=out)
+
+
 class Outputs:
-    """The output paths of one command and what was at each before it ran."""
+    """The output paths of one command, what was at each before it ran, and copies of the files
+    that existed (put back if the command fails)."""
 
     def __init__(self, paths):
         self.before = {p: _state(p) for p in dict.fromkeys(p for p in paths if p)}
+        self.kept = {}
+        for path, state in self.before.items():
+            if isinstance(state, tuple) and state[1] <= KEEP_MAX:
+                try:
+                    fd, copy = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".keep",
+                                                dir=os.path.dirname(os.path.abspath(path)))
+                    os.close(fd)
+                    shutil.copy2(path, copy)
+                    self.kept[path] = copy
+                except OSError:  # a directory we may not write to: the file stays unprotected
+                    pass
+
+    def release(self):
+        """The command succeeded: drop the copies."""
+        for copy in self.kept.values():
+            try:
+                os.remove(copy)
+            except OSError:
+                pass
+        self.kept = {}
 
     def discard(self):
-        """Remove every output file the command created or changed; the removed paths."""
+        """Remove every output file the command created or changed and put back the copies of
+        those that existed; the removed paths (restored ones included)."""
         removed = []
         for path, before in self.before.items():
             now = _state(path)
@@ -57,6 +109,15 @@ class Outputs:
                 removed.append(path)
             except OSError:
                 pass
+        for path, copy in self.kept.items():
+            try:
+                if path in removed or _state(path) is None:
+                    os.replace(copy, path)
+                else:
+                    os.remove(copy)
+            except OSError:
+                pass
+        self.kept = {}
         return removed
 
 
@@ -92,16 +153,24 @@ def run_guarded(prog, func, args, inputs=(), outputs=(), reader=None):
     """func(args)'s exit status, or, when it raises, the status of failure() after printing
     "PROG: error: MESSAGE" (one line) and removing the outputs it wrote. reader names the command
     in messages about missing datasets (h5file.set_reader)."""
+    try:
+        refuse_clashes(list(inputs), list(outputs))
+    except DesyncError as exc:
+        sys.stderr.write("%s: error: %s\n" % (prog, one_line(exc)))
+        return 2
     guard = Outputs(outputs)
     set_reader(reader)
     saved = warnings.showwarning
     warnings.showwarning = _warning_line
     try:
-        return func(args)
+        status = func(args)
+        guard.release()
+        return status
     except (KeyboardInterrupt, SystemExit):
         guard.discard()
         raise
     except BrokenPipeError as exc:  # stdout closed early (| head): the outputs are whole, keep them
+        guard.release()
         sys.stderr.write("%s: error: %s\n" % (prog, one_line(exc)))
         return 1
     except Exception as exc:  # noqa: BLE001 -- every failure ends as one line and a status

@@ -16,7 +16,8 @@ and from them
   - the rank x rank Pearson correlation matrix C = corrcoef(I) (numpy.corrcoef over the
     iterations); rows and columns of ranks with constant idle time are NaN (diagonal 1);
   - the phase space: the points (M(r, n), M(r, n + 1)); the lag-1 autocorrelation
-    corr_n(M(r, n), M(r, n + 1)) per rank and over all points;
+    corr_n(M(r, n), M(r, n + 1)) per rank and over all points, over pairs of consecutive
+    iterations only (a file with a [record] stride has none: NaN, with a note);
   - PCA (sklearn.decomposition.PCA) of Z with the ranks as samples and the iterations as
     features; k-means (sklearn.cluster.KMeans, n_init 10, random_state 0) on the first two
     principal components (as the PPAM'22 scripts), k = the sockets of the window's ranks
@@ -101,11 +102,25 @@ def lag1(a, b):
     return float(np.corrcoef(a, b)[0, 1])
 
 
-def phase_space(m):
-    """Lag-1 autocorrelation of M(r, n) against M(r, n + 1) per rank and over all points."""
-    per_rank = [lag1(row[:-1], row[1:]) for row in m]
-    overall = lag1(m[:, :-1].ravel(), m[:, 1:].ravel()) if m.shape[1] > 1 else np.nan
-    return {"lag1_per_rank": per_rank, "lag1_overall": overall, "points": int(m.shape[0] * max(m.shape[1] - 1, 0))}
+def lag1_columns(iterations, n_columns):
+    """Columns j of the window whose next column is iteration n + 1: the pairs a lag-1 statistic
+    may use (a [record] stride or a --stride selection keeps every s-th iteration: no pairs)."""
+    if iterations is None:
+        return np.arange(max(n_columns - 1, 0))
+    return np.flatnonzero(np.diff(np.asarray(iterations)) == 1)
+
+
+def phase_space(m, iterations=None):
+    """Lag-1 autocorrelation of M(r, n) against M(r, n + 1) per rank and over all points, over the
+    pairs of consecutive iterations only (iterations: the window's numbers; None: all consecutive)."""
+    j = lag1_columns(iterations, m.shape[1])
+    per_rank = [lag1(row[j], row[j + 1]) for row in m]
+    overall = lag1(m[:, j].ravel(), m[:, j + 1].ravel()) if j.size else np.nan
+    out = {"lag1_per_rank": per_rank, "lag1_overall": overall, "points": int(m.shape[0] * j.size)}
+    if j.size < m.shape[1] - 1:
+        out["note"] = ("%d of %d neighbouring columns are consecutive iterations ([record] stride or --stride): only "
+                       "those are paired" % (j.size, m.shape[1] - 1))
+    return out
 
 
 def sockets(f, ranks):
@@ -203,7 +218,7 @@ def analyse(f, window, k=None, bins=20):
         "histograms": {"mpi": domain_histograms(mpi, domains, bins), "idle": domain_histograms(idle, domains, bins)},
         "correlation": corr.tolist(), "constant_idle_ranks": [int(tl.ranks[i]) for i in constant],
         "correlation_mean_offdiagonal": float(np.nanmean(off)) if np.isfinite(off).any() else None,
-        "phase_space": phase_space(mpi),
+        "phase_space": phase_space(mpi, tl.iterations),
         "k_source": k_source,
     }
     result["clustering"] = clustering(z, k, domains, socket_ids)
@@ -257,9 +272,10 @@ def draw_panels(result, title):
     fig.colorbar(img, ax=a_corr, label="Pearson r of idle time")
     a_corr.set(xlabel="rank", ylabel="rank", title="idle-time correlation")
 
-    if mpi.shape[1] > 1:
-        colours = np.repeat(ranks, mpi.shape[1] - 1)
-        sc = a_ps.scatter(mpi[:, :-1].ravel() * 1e3, mpi[:, 1:].ravel() * 1e3, c=colours, s=6, cmap="viridis", alpha=0.6)
+    j = lag1_columns(its, mpi.shape[1])
+    if j.size:
+        colours = np.repeat(ranks, j.size)
+        sc = a_ps.scatter(mpi[:, j].ravel() * 1e3, mpi[:, j + 1].ravel() * 1e3, c=colours, s=6, cmap="viridis", alpha=0.6)
         fig.colorbar(sc, ax=a_ps, label="rank")
         top = float(mpi.max()) * 1e3
         a_ps.plot([0, top], [0, top], color="grey", lw=0.8, ls="--")

@@ -45,6 +45,16 @@ class ExpansionTest(CampaignCase):
         self.assertEqual(p.sets, ["run.iterations=50", "threads.per_rank=1", 'chebfd.scheme="pipeline"'])
         self.assertEqual(c.deck, os.path.join(self.dir, "deck.toml"))
 
+    def test_negative_values_are_their_own_points(self):
+        c = self.campaign('''\
+            [campaign]
+            deck = "deck.toml"
+            ranks = 2
+            [axes]
+            "triad.divides" = [-1, 1]
+            ''')
+        self.assertEqual([p.id for p in c.points()], ["divides-1", "divides1"])
+
     def test_points_append_and_product(self):
         body = '''\
             [campaign]
@@ -78,6 +88,7 @@ class ExpansionTest(CampaignCase):
         self.assertEqual(toml_value("a\"b"), '"a\\"b"')
         self.assertEqual(toml_value([1, -1, 2]), "[1,-1,2]")
         self.assertEqual(id_part("nb", 4), "nb4")
+        self.assertEqual(id_part("nb", -8), "nb-8")  # not nb8: -8 and 8 are two points
         self.assertEqual(id_part("barrier", True), "barrier-true")
         self.assertEqual(id_part("offsets", [1, -1]), "offsets-1+-1")
         self.assertEqual(id_part("kernel", "a b/c"), "kernel-a-b-c")

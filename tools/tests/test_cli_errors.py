@@ -28,6 +28,34 @@ class CliErrorTest(TriadFileTest):
         self.assertEqual(code, 2)
         self.assertIn("not an HDF5 file", err)
 
+    def test_an_output_never_replaces_an_input(self):
+        import h5py
+        code, out, err = run_view("trace", self.h5, "-o", self.h5)
+        self.assertEqual(code, 2)
+        self.assertIn("would replace the input file", err)
+        self.assertTrue(h5py.is_hdf5(self.h5))
+        code, out, err = run_view("ppam", self.h5, "-o", self.path("p.png"), "--json", self.path("p.png"))
+        self.assertEqual(code, 2)
+        self.assertIn("named as two outputs", err)
+        self.assertFalse(os.path.exists(self.path("p.png")))
+
+    def test_a_failed_command_leaves_earlier_outputs_as_they_were(self):
+        # -o is written before --json fails: the picture the user had is put back, byte for byte.
+        keep = self.path("keep.png")
+        with open(keep, "wb") as f:
+            f.write(b"the user's earlier picture")
+        code, out, err = run_view("ppam", self.h5, "-o", keep, "--json", os.path.join(self.path("no"), "such", "dir.json"))
+        self.assertEqual(code, 1, err)
+        with open(keep, "rb") as f:
+            self.assertEqual(f.read(), b"the user's earlier picture")
+        self.assertEqual([n for n in os.listdir(os.path.dirname(keep)) if n.endswith(".keep")], [])
+        # And a command that succeeds replaces it, leaving no copy behind.
+        code, out, err = run_view("ppam", self.h5, "-o", keep)
+        self.assertEqual(code, 0, err)
+        with open(keep, "rb") as f:
+            self.assertEqual(f.read(4), b"\x89PNG")
+        self.assertEqual([n for n in os.listdir(os.path.dirname(keep)) if n.endswith(".keep")], [])
+
     def test_missing_file_and_empty_window(self):
         code, out, err = run_view("summary", self.path("missing.h5"))
         self.assertEqual(code, 2)

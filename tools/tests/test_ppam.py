@@ -55,6 +55,19 @@ class Pieces(unittest.TestCase):
         self.assertAlmostEqual(ps["lag1_per_rank"][1], 1.0)
         self.assertTrue(np.isnan(ps["lag1_per_rank"][2]))
         self.assertEqual(ps["points"], 12)
+        self.assertNotIn("note", ps)
+
+    def test_phase_space_pairs_only_consecutive_iterations(self):
+        # Every 2nd iteration kept ([record] stride = 2): M(n) vs M(n + 2) is not lag 1, no pair.
+        m = np.array([[1.0, 2.0, 1.0, 2.0], [1.0, 2.0, 3.0, 4.0]])
+        ps = phase_space(m, [0, 2, 4, 6])
+        self.assertEqual(ps["points"], 0)
+        self.assertTrue(np.isnan(ps["lag1_overall"]))
+        self.assertIn("0 of 3", ps["note"])
+        # A window with one gap: the pairs on either side only (columns 0-1 and 2-3).
+        ps = phase_space(np.array([[1.0, 2.0, 5.0, 1.0], [1.0, 2.0, 0.0, 3.0]]), [0, 1, 5, 6])
+        self.assertEqual(ps["points"], 4)
+        self.assertAlmostEqual(ps["lag1_overall"], float(np.corrcoef([1.0, 5.0, 1.0, 0.0], [2.0, 1.0, 2.0, 3.0])[0, 1]))
 
 
 class Analysis(unittest.TestCase):

@@ -59,6 +59,8 @@ def report(result, path):
     lines.append("  phase space M(n) vs M(n+1): lag-1 autocorrelation overall %s, per rank %s"
                  % (fmt(ps["lag1_overall"]), " ".join(fmt(v) for v in ps["lag1_per_rank"][:16])
                     + (" ..." if n_r > 16 else "")))
+    if ps.get("note"):
+        lines.append("    (%s)" % ps["note"])
     ev = [v for v in c["explained_variance_ratio"][:3] if v is not None]
     lines.append("  PCA of the z-scored idle times: explained variance %s"
                  % (", ".join("%.3f" % v for v in ev) or "undefined (every rank's idle time is constant)"))
