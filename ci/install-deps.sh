@@ -365,6 +365,13 @@ build_kokkos_kernels_cuda() {
 
 main() {
   [ "${DESYNC_SKIP_APT:-0}" = 1 ] || install_apt_packages
+  # The cache's name holds the compiler's version, read above before the packages were there: on
+  # a machine that had no compiler it reads "unknown", and the next run (compiler present) would
+  # miss that cache. Start again now that the compiler is installed.
+  if [[ $cxx_id == *-unknown ]] && command -v "$cxx" >/dev/null 2>&1 && [ "${DESYNC_DEPS_REREAD:-0}" != 1 ]; then
+    log "compiler $cxx installed: naming the cache after its version"
+    DESYNC_SKIP_APT=1 DESYNC_DEPS_REREAD=1 exec bash "$0" "$@"
+  fi
   if [ -f "$prefix/.desync-complete" ]; then
     log "Kokkos $kokkos_version + KokkosKernels: cached in $prefix"
   else

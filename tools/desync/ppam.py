@@ -206,6 +206,8 @@ def analyse(f, window, k=None, bins=20):
     domains = np.zeros(len(tl.ranks), np.int64) if dom is None else np.asarray(dom)[tl.ranks]
     socket_ids = sockets(f, tl.ranks)
     k, k_source = choose_k(k, socket_ids, domains)
+    if k_source == "--k" and k > len(tl.ranks):
+        raise DesyncError("--k %d: the window has %d rank(s); allowed: 1..%d" % (k, len(tl.ranks), len(tl.ranks)))
     z = zscore_rows(idle)
     corr, constant = correlation(idle)
     off = corr[~np.eye(len(corr), dtype=bool)]

@@ -5,18 +5,8 @@ contention domain also each domain's fitted line (docs/method.md section 23)."""
 
 import numpy as np
 
-from .errors import DesyncError
 from .timeline import latest_event
 from .wavefronts import wavefronts
-
-
-def parse_steps(text):
-    if not text:
-        return None
-    try:
-        return [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise DesyncError("--steps: expected iteration numbers K1,K2,..., got %r" % text)
 
 
 def window_fronts(tl, domains, steps=None):

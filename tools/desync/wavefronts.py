@@ -93,6 +93,12 @@ def wavefronts(finish, ranks, iterations, domains=None, steps=None, graph=None):
     good = [f for f in per_step if f]
     if steps is None:
         steps = [int(iterations[i]) for i in np.linspace(0, len(iterations) - 1, min(5, len(iterations))).astype(int)]
+    else:
+        absent = [k for k in steps if k not in set(int(i) for i in iterations)]
+        if absent:
+            raise DesyncError("--steps %s: not in the window (iterations %d..%d%s); allowed: its iterations"
+                              % (",".join(str(k) for k in absent), int(iterations[0]), int(iterations[-1]),
+                                 "" if len(iterations) == int(iterations[-1]) - int(iterations[0]) + 1 else ", with gaps"))
     out = {"steps": []}
     for k in steps:
         n = int(np.searchsorted(iterations, k))

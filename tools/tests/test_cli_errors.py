@@ -56,6 +56,22 @@ class CliErrorTest(TriadFileTest):
             self.assertEqual(f.read(4), b"\x89PNG")
         self.assertEqual([n for n in os.listdir(os.path.dirname(keep)) if n.endswith(".keep")], [])
 
+    def test_bad_option_values_name_the_option(self):
+        # Usage errors (status 2) naming the option, never "a damaged file, or a bug of the tools".
+        for args, said in ((("wavefront", self.h5, "--steps", "a,b"), "argument --steps: 'a,b'"),
+                           (("wavefront", self.h5, "--samples", "0"), "argument --samples: 0: allowed: an integer >= 1"),
+                           (("wavefront", self.h5, "--steps", "100"), "--steps 100: not in the window"),
+                           (("timeline", self.h5, "-o", self.path("t.xyz")), "a picture's name ends in one of"),
+                           (("timeline", self.h5, "-o", self.path("t.png"), "--dpi", "0"), "argument --dpi: 0"),
+                           (("idlewave", self.h5, "--threshold", "nan"), "argument --threshold: 'nan': allowed: a finite"),
+                           (("idlewave", self.h5, "--sigma", "-1"), "argument --sigma: '-1'"),
+                           (("ppam", self.h5, "--k", "99"), "--k 99: the window has")):
+            code, out, err = run_view(*args)
+            self.assertEqual(code, 2, args)
+            self.assertIn(said, err)
+            self.assertNotIn("damaged file", err)
+        self.assertFalse(os.path.exists(self.path("t.png")))
+
     def test_missing_file_and_empty_window(self):
         code, out, err = run_view("summary", self.path("missing.h5"))
         self.assertEqual(code, 2)

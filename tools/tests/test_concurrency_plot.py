@@ -96,7 +96,7 @@ class Command(unittest.TestCase):
             run = subprocess.run([sys.executable, view, "concurrency", path, "-o", png, "--saturation", "0"],
                                  capture_output=True, text=True)
             self.assertEqual(run.returncode, 2)
-            self.assertIn("--saturation must be positive", run.stderr)
+            self.assertIn("argument --saturation: '0': allowed: a finite number > 0", run.stderr)
 
 
 if __name__ == "__main__":

@@ -4,27 +4,24 @@ time, one panel per domain (concurrency_plot.py)."""
 import json
 
 from ..concurrency_plot import analyse, draw_concurrency
-from ..errors import DesyncError
 from ..formatting import rank_ranges
 from ..h5file import open_output, root_attributes
-from .options import add_window_args
+from .options import add_window_args, finite_number, picture_path, positive_int
 
 
 def register(sub):
     p = sub.add_parser("concurrency", help="ranks of each contention domain in a work phase over time (PNG)")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    p.add_argument("-o", "--output", type=picture_path, required=True, metavar="OUT.png")
     add_window_args(p)
-    p.add_argument("--samples", type=int, metavar="S",
+    p.add_argument("--samples", type=positive_int, metavar="S",
                    help="instants (default: 20 per iteration, at least 1000, at most 20000)")
-    p.add_argument("--saturation", type=float, metavar="N_S", help="the domain's saturation point, drawn as a line")
+    p.add_argument("--saturation", type=finite_number(0, low_open=True), metavar="N_S", help="the domain's saturation point, drawn as a line")
     p.add_argument("--json", metavar="OUT.json", help="also write the series and per-domain numbers as JSON")
     p.set_defaults(func=run)
 
 
 def run(args):
-    if args.saturation is not None and args.saturation <= 0:
-        raise DesyncError("--saturation must be positive (ranks per domain), got %g" % args.saturation)
     with open_output(args.file) as f:
         result = analyse(f, args.ranks, args.iterations, args.include_warmup, args.samples)
         attrs = root_attributes(f)

@@ -5,13 +5,13 @@ from ..heatmap import draw_heatmap, idle_minus_mean
 from ..phase_classes import idle_phases
 from ..timeline import read_timeline
 from ..window import select_window
-from .options import add_window_args
+from .options import add_window_args, picture_path
 
 
 def register(sub):
     p = sub.add_parser("heatmap", help="rank x iteration picture of idle time minus its mean (PNG)")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    p.add_argument("-o", "--output", type=picture_path, required=True, metavar="OUT.png")
     add_window_args(p)
     p.set_defaults(func=run)
 

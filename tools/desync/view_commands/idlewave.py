@@ -5,6 +5,7 @@ import json
 
 from ..h5file import open_output
 from ..idle_waves import analyse
+from .options import finite_number
 
 
 def register(sub):
@@ -12,12 +13,12 @@ def register(sub):
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
     p.add_argument("--phases", metavar="P1,P2", help="idle phases (default: wait, sync, barrier, the global reductions)")
-    p.add_argument("--threshold", type=float, default=0.2,
+    p.add_argument("--threshold", type=finite_number(0, 1, low_open=True), default=0.2,
                    help="an idle period: excess over the rank's median above this share of the largest (default 0.2)")
-    p.add_argument("--min-idle", type=float, default=None, metavar="K",
+    p.add_argument("--min-idle", type=finite_number(0), default=None, metavar="K",
                    help="an idle period: excess above K lock-step iterations too (default: 0 if the file records "
                         "a delay, 2 if not); none above it: no idle wave")
-    p.add_argument("--sigma", type=float, default=1.0,
+    p.add_argument("--sigma", type=finite_number(0, low_open=True), default=1.0,
                    help="pattern factor sigma of the contention model v = sigma d / (t1 max(1, N/C) + T_comm) (default 1)")
     p.set_defaults(func=run)
 

@@ -1,8 +1,11 @@
 """Options several `desync-view` subcommands share: the rank, iteration and time windows
-(window.py, timeline_plot.parse_time_window) as argparse types, and the rewriting of
-'--iterations -3:4' that argparse would take for an option."""
+(window.py, timeline_plot.parse_time_window) as argparse types, the checked numbers and lists
+(a bad value is a usage error naming the option, exit status 2, never "a damaged file"), and the
+rewriting of '--iterations -3:4' that argparse would take for an option."""
 
 import argparse
+import math
+import os
 
 from ..timeline_plot import parse_time_window
 from ..window import parse_iterations, parse_slice
@@ -23,6 +26,53 @@ def iteration_window(text):
 
 
 WINDOW_OPTIONS = ("--ranks", "--iterations", "--time")
+
+
+def positive_int(text):
+    """An integer >= 1 (--samples, --dpi, --k)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r: allowed: an integer >= 1" % text)
+    if v < 1:
+        raise argparse.ArgumentTypeError("%d: allowed: an integer >= 1" % v)
+    return v
+
+
+def int_list(text):
+    """K1,K2,... (--steps): deck iteration numbers, negative ones are warm-up iterations."""
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r: allowed: iteration numbers separated by commas (5,40,-2)" % text)
+
+
+def finite_number(low=None, high=None, low_open=False):
+    """An argparse type: a finite number in [low, high] ((low, high] with low_open); nan and inf
+    would pass float() and silently change what an analysis finds."""
+    def parse(text):
+        try:
+            v = float(text)
+        except ValueError:
+            v = math.nan
+        ok = math.isfinite(v) and (low is None or (v > low if low_open else v >= low)) and (high is None or v <= high)
+        if not ok:
+            lo = "" if low is None else ("> %g" % low if low_open else ">= %g" % low)
+            hi = "" if high is None else "<= %g" % high
+            raise argparse.ArgumentTypeError("%r: allowed: a finite number%s" % (text, " " + " and ".join(x for x in (lo, hi) if x)
+                                                                                  if lo or hi else ""))
+        return v
+    return parse
+
+
+def picture_path(text):
+    """-o of a picture: a suffix matplotlib writes (png, pdf, svg, ...)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    suffix = os.path.splitext(text)[1][1:].lower()
+    if suffix not in kinds:
+        raise argparse.ArgumentTypeError("%r: a picture's name ends in one of .%s" % (text, ", .".join(sorted(kinds))))
+    return text
 
 
 def time_window(text):

@@ -4,12 +4,13 @@ volume of `desync plan DECK --ranks P --format json` (plan_plot.py)."""
 import json
 
 from ..plan_plot import analyse, draw_plan, read_plan
+from .options import picture_path
 
 
 def register(sub):
     p = sub.add_parser("plan-plot", help="spy density and rank x rank communication volume of `desync plan --format json`")
     p.add_argument("plan", metavar="PLAN.json")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    p.add_argument("-o", "--output", type=picture_path, required=True, metavar="OUT.png")
     p.add_argument("--json", metavar="OUT.json", help="also write the volumes (intra/inter-node) as JSON")
     p.set_defaults(func=run)
 

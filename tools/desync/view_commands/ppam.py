@@ -8,17 +8,17 @@ import numpy as np
 from ..h5file import open_output, root_attributes
 from ..ppam import analyse, draw_panels, json_safe
 from ..window import select_window
-from .options import add_window_args
+from .options import add_window_args, picture_path, positive_int
 
 
 def register(sub):
     p = sub.add_parser("ppam", help="PPAM'22 set: z-scored idle times, histograms per domain, correlation, "
                                     "phase space, PCA + k-means (panels PNG)")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", metavar="PANELS.png", help="draw the panels")
+    p.add_argument("-o", "--output", type=picture_path, metavar="PANELS.png", help="draw the panels")
     p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
     add_window_args(p)
-    p.add_argument("--k", type=int, metavar="K", help="clusters for k-means (default: sockets of the window's ranks, "
+    p.add_argument("--k", type=positive_int, metavar="K", help="clusters for k-means (default: sockets of the window's ranks, "
                                                       "else contention domains)")
     p.set_defaults(func=run)
 

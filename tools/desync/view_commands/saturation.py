@@ -5,12 +5,13 @@ import json
 
 from ..h5file import open_output
 from ..saturation_plot import analyse, draw, finite_or_none
+from .options import picture_path
 
 
 def register(sub):
     p = sub.add_parser("saturation", help="saturation curves b(N) per kernel with N_s and the min(N b1, b_S) model (PNG)")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    p.add_argument("-o", "--output", type=picture_path, required=True, metavar="OUT.png")
     p.add_argument("--json", metavar="OUT.json", help="also write b(N), N_s, b1, b_S and the model as JSON")
     p.set_defaults(func=run)
 

@@ -12,18 +12,18 @@ from ..messages import read_messages
 from ..phase_classes import described, idle_phases
 from ..timeline import read_timeline
 from ..timeline_plot import LONG_RUN_ITERATIONS, MIN_ITERATION_PIXELS, draw_timeline, too_long, zoom_time
-from ..wavefront_overlay import parse_steps, window_fronts
+from ..wavefront_overlay import window_fronts
 from ..window import select_window
-from .options import add_window_args, time_window
+from .options import add_window_args, int_list, picture_path, positive_int, time_window
 
 
 def register(sub):
     p = sub.add_parser("timeline", help="draw the per-rank timeline (PNG)")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    p.add_argument("-o", "--output", type=picture_path, required=True, metavar="OUT.png")
     add_window_args(p)
     p.add_argument("--title", help="title line (workload and verdict are always shown)")
-    p.add_argument("--dpi", type=int, default=150, help="resolution (default 150)")
+    p.add_argument("--dpi", type=positive_int, default=150, help="resolution (default 150)")
     p.add_argument("--no-messages", action="store_true",
                    help="do not draw message lines and collective parts (drawn when the file has /messages or /collectives)")
     p.add_argument("--time", type=time_window, metavar="T0:T1",
@@ -32,7 +32,7 @@ def register(sub):
     p.add_argument("--wavefronts", action="store_true",
                    help="overlay the computational wavefront of --steps (default: 5 evenly spread) with its "
                         "fitted slope (ranks/s) and r, per contention domain when there are several")
-    p.add_argument("--steps", metavar="K1,K2", help="iterations whose wavefront --wavefronts draws")
+    p.add_argument("--steps", type=int_list, metavar="K1,K2", help="iterations whose wavefront --wavefronts draws")
     p.add_argument("--no-heatmap", action="store_true",
                    help="a window too long for bars (> 60 iterations or iterations < 2 px) gets the idle heat "
                         "map written beside it as OUT_heatmap.png; this skips it")
@@ -54,7 +54,7 @@ def run(args):
         tl, time_range = zoom_time(tl, args.time)
     fronts = None
     if getattr(args, "wavefronts", False) or getattr(args, "steps", None):
-        fronts = window_fronts(tl, domains, parse_steps(getattr(args, "steps", None)))
+        fronts = window_fronts(tl, domains, getattr(args, "steps", None))
     fig = draw_timeline(tl, attrs, args.title, args.dpi, msgs, colls, time_range, fronts, phases)
     fig.savefig(args.output, dpi=args.dpi)
     print("wrote %s (%d ranks x %d iterations)" % (args.output, len(tl.ranks), len(tl.iterations)))

@@ -5,21 +5,21 @@ import json
 
 from ..h5file import open_output
 from ..wavefronts import analyse
+from .options import int_list, positive_int
 
 
 def register(sub):
     p = sub.add_parser("wavefront", help="computational wavefronts (slope, r, amplitude) and concurrency per domain")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--steps", metavar="K1,K2", help="iterations to report (default: 5 evenly spread)")
-    p.add_argument("--samples", type=int, default=200, help="instants for the concurrency count (default 200)")
+    p.add_argument("--steps", type=int_list, metavar="K1,K2", help="iterations to report (default: 5 evenly spread)")
+    p.add_argument("--samples", type=positive_int, default=200, help="instants for the concurrency count (default 200)")
     p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
     p.set_defaults(func=run)
 
 
 def run(args):
-    steps = [int(x) for x in args.steps.split(",")] if args.steps else None
     with open_output(args.file) as f:
-        result = analyse(f, steps, args.samples)
+        result = analyse(f, args.steps, args.samples)
     print(report(result, args.file))
     if args.json:
         with open(args.json, "w") as out:
