@@ -146,7 +146,7 @@ int dispatch(int argc, char** argv, int rank) {
   simulate->add_option("deck", deck, "deck file (TOML), see docs/decks.md")->required();
   simulate->add_option("--platform", sim_opt.platform, "platform file (TOML), see docs/simulate.md and platforms/")->required();
   simulate->add_option("--ranks", sim_opt.ranks, "virtual ranks (default: every node of the platform, full)")
-      ->check(CLI::Range(1, max_ranks));
+      ->check(CLI::Range(1, desync::max_simulated_ranks));
   simulate->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   simulate->add_option("--pset", sim_opt.platform_sets, "override a platform value: table.key=value (repeatable)")
       ->allow_extra_args(false);

@@ -97,16 +97,19 @@ MpiLibraryRecord probe_mpi_library(MPI_Comm comm) {
 
 std::string eager_limit_mismatch(const MpiLibraryRecord& r, std::int64_t declared) {
   if (declared <= 0) return {};
-  std::string limits;
+  std::string limits, example;
   for (const auto& [n, v] : r.eager_cvars) {
     if (lower(n).find("rndv") != std::string::npos) continue;  // rendezvous protocol sizes, not the limit
-    if (v == declared) return {};
     limits += fmt::format("{}{} = {}", limits.empty() ? "" : ", ", n, v);
+    // Open MPI's btl_self carries only a rank's messages to itself: neither a match nor the example.
+    if (lower(n).find("_self_") != std::string::npos) continue;
+    if (v == declared) return {};
+    if (example.empty()) example = n;
   }
-  if (limits.empty()) return {};
+  if (limits.empty() || example.empty()) return {};
   return fmt::format("[comm] eager_limit = {} matches none of the eager limits the MPI library reports ({}); set the "
                      "library's own variable (e.g. {}) to change it",
-                     declared, limits, cvar_environment_name(r.eager_cvars.front().first));
+                     declared, limits, cvar_environment_name(example));
 }
 
 std::string mpi_family() {

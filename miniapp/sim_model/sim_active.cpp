@@ -27,4 +27,11 @@ void place_ranks(Program& p, int ranks, const ModelledActive& a) {
   }
 }
 
+void placement_metrics(const ModelledActive& a, WorkloadResult& into) {
+  into.metrics.push_back(count_value("nodes", a.nodes));
+  into.metrics.push_back(count_value("active_ranks", static_cast<std::int64_t>(a.active.size())));
+  into.metrics.push_back(count_value("active_ppn", a.per_node));
+  into.metrics.push_back(count_value("natural_placement", 1));
+}
+
 }  // namespace desync::sim

@@ -4,6 +4,7 @@
 // communicator's order (node, then index on the node), and the parked rest. Needs no SimGrid.
 #include <vector>
 
+#include "record/workload_result.hpp"
 #include "sim_model/platform_file.hpp"
 #include "sim_model/sim_program.hpp"
 
@@ -21,5 +22,9 @@ ModelledActive modelled_active(const Platform& platform, int ranks, int active_p
 // Sizes p.ranks, marks every rank outside `a.active` parked and gives every rank the real run's
 // /placement datasets node, local and active.
 void place_ranks(Program& p, int ranks, const ModelledActive& a);
+
+// The placement metrics a real run's active subset records (workload/active_subset.cpp): nodes,
+// active_ranks, active_ppn and natural_placement (1: the model fills nodes in rank order).
+void placement_metrics(const ModelledActive& a, WorkloadResult& into);
 
 }  // namespace desync::sim

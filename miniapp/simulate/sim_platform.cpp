@@ -24,8 +24,12 @@ struct MemberLink {
 MemberLink make_link(sg4::NetZone* zone, const std::string& name, double bandwidth, double latency, bool both_ends) {
   MemberLink m;
   if (both_ends) {
+    // A route crosses the sender's half up and the receiver's half down: the latency once, on the
+    // way up, so that receiver_links adds bandwidth sharing at the receiver and no second latency.
     m.duplex = zone->create_split_duplex_link(name, bandwidth);
-    m.duplex->set_latency(latency)->seal();
+    m.duplex->get_link_up()->set_latency(latency);
+    m.duplex->get_link_down()->set_latency(0.0);
+    m.duplex->seal();
   } else {
     m.out = zone->create_link(name, bandwidth)->set_latency(latency)->seal();
   }

@@ -367,7 +367,8 @@ class RankActor {
 }  // namespace
 
 double modelled_sync_cost(const Platform& platform, int ranks) {
-  return platform.sync_latency * std::ceil(std::log2(std::max(ranks, 2)));
+  // ceil(log2 P) stages: none for one rank, which waits for nobody.
+  return ranks > 1 ? platform.sync_latency * std::ceil(std::log2(ranks)) : 0.0;
 }
 
 SimOutcome simulate_ranks(const Config& cfg, const Platform& platform, const Program& prog, const SimHosts& hosts,

@@ -10,6 +10,9 @@
 
 namespace desync {
 
+// The most virtual ranks a simulation takes (--ranks' range, and the platform's full size).
+inline constexpr int max_simulated_ranks = 1 << 24;
+
 struct SimulateOptions {
   std::string platform;                     // platform file (TOML)
   std::vector<std::string> platform_sets;   // --pset table.key=value

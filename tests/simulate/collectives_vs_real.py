@@ -231,7 +231,7 @@ def main():
                    env):
             return 2
         mv[label] = sim
-    real = os.path.join(args.work, "matvec2d_real.h5")
+    real = mv_real = os.path.join(args.work, "matvec2d_real.h5")
     if not run(mpiexec + ["-n", "4"] + (["--map-by", "core", "--bind-to", "core:overload-allowed"] if bind else [])
                + [args.desync, "run", deck, "-o", real, "-f"], env):
         return 2
@@ -256,7 +256,7 @@ def main():
         return 2
     gemm_flops = 2.0 * 600 ** 3 / phase_median(one, "gemm1")
     print("symmsquarecube: one core's DGEMM here: %.2f GFlop/s (a 1-rank run's first product, N = 600)" % (gemm_flops / 1e9))
-    calls = {}
+    calls, calls_file = {}, {}
     for label, sets in SSC_MODES.items():
         sim = os.path.join(args.work, "ssc_%s_sim.h5" % label.replace(" ", "_"))
         if not run([args.desync, "simulate", deck, "--platform", args.platform, "--ranks", "8", "-o", sim, "-f",
@@ -264,11 +264,20 @@ def main():
                     "--pset", "core.gemm_flops=%.6g" % gemm_flops] + pset[4:] + sets, env):
             return 2
         calls[label] = metric(sim, "call_time")
+        calls_file[label] = sim
     real = os.path.join(args.work, "ssc_real.h5")
     if not run(mpiexec + ["-n", "8"] + (["--map-by", "core", "--bind-to", "core:overload-allowed"] if bind else [])
                + [args.desync, "run", deck, "-o", real, "-f", "--set", 'symmsquarecube.algorithm="baseline"'], env):
         return 2
     t_real = metric(real, "call_time")
+    # The placement metrics of the real runs' active subsets, in the simulated files too, equal.
+    placed = [(path_s, path_r, k, metric(path_s, k), metric(path_r, k))
+              for path_s, path_r in ((mv["blocking"], mv_real), (calls_file["baseline"], real))
+              for k in ("nodes", "active_ranks", "active_ppn", "natural_placement")]
+    place_ok = all(s == r for _, _, _, s, r in placed)
+    print("placement metrics simulated = real (nodes, active_ranks, active_ppn, natural_placement): %s"
+          % ("yes" if place_ok else "NO: " + "; ".join("%s %s %g vs %g" % (os.path.basename(a), k, s, r)
+                                                     for a, _, k, s, r in placed if s != r)))
     print("symmsquarecube baseline, 8 ranks four per core: call real %.3f ms, simulated %.3f ms (sim / real %.2f, "
           "reported, not checked)" % (t_real * 1e3, calls["baseline"] * 1e3, calls["baseline"] / t_real))
     print("symmsquarecube simulated calls: %s" % ", ".join("%s %.4f ms" % (k, v * 1e3) for k, v in calls.items()))
@@ -277,7 +286,7 @@ def main():
     print("known answer: simulated optimized N_DUP 1 within 1 %% of baseline (%.4f), N_DUP 4 not slower (%.4f): %s"
           % (calls["optimized N_DUP 1"] / calls["baseline"], calls["optimized N_DUP 4"] / calls["baseline"],
              "yes" if ssc_ok else "NO"))
-    return 0 if ok and same and mv_same and ssc_ok else 1
+    return 0 if ok and same and mv_same and ssc_ok and place_ok else 1
 
 
 if __name__ == "__main__":

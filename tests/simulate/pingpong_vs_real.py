@@ -15,7 +15,8 @@ Checks, per message size from 8 B to 4 MiB (both sides of the platform's eager l
 - the known answer of the model: the simulated round trip is 2 (L + s / B) with the platform's
   intra-node latency L and bandwidth B for eager sizes (a transfer is one latency plus its bytes
   over the link), and 2 (2 L + s / B) above the eager limit (the request to send adds one
-  latency: the progress model of [comm] progress = "wait"); 1e-6 relative;
+  latency: the progress model of [comm] progress = "wait"); 1e-6 relative; the same with
+  network.receiver_links = true (the receiver's links add bandwidth sharing, not a second latency);
 - the simulation against the real run: each size's simulated median round trip at most F times
   the real one (2: the policy of simulate_vs_real_np4; the platform's L and B are a fit over sizes
   that misses single sizes by up to a third, and this machine's copies vary from run to run). Only
@@ -74,6 +75,7 @@ def main():
     with open(deck, "w") as fh:
         fh.write(DECK)
     real, sim = os.path.join(args.work, "real.h5"), os.path.join(args.work, "sim.h5")
+    sim_rl = os.path.join(args.work, "sim_receiver_links.h5")
     env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
     if not args.platform:
         # The launcher's own binding flags (the test gives them) instead of the calibration's. Five
@@ -91,7 +93,9 @@ def main():
             return 2
         print("platform calibrated here: %s" % args.platform)
     for cmd in (shlex.split(args.mpiexec) + ["-n", "2", args.desync, "run", deck, "-o", real, "-f"],
-                [args.desync, "simulate", deck, "--platform", args.platform, "--ranks", "2", "-o", sim, "-f"]):
+                [args.desync, "simulate", deck, "--platform", args.platform, "--ranks", "2", "-o", sim, "-f"],
+                [args.desync, "simulate", deck, "--platform", args.platform, "--ranks", "2", "--pset",
+                 "network.receiver_links=true", "-o", sim_rl, "-f"]):
         run = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if run.returncode != 0:
             print(run.stdout + run.stderr)
@@ -100,13 +104,13 @@ def main():
     with open(args.platform, "rb") as fh:
         net = tomllib.load(fh)["network"]
     lat, bw = float(net["intra_node_latency"]), float(net["intra_node_bandwidth"])
-    t_real, t_sim = round_trips(real), round_trips(sim)
+    t_real, t_sim, t_rl = round_trips(real), round_trips(sim), round_trips(sim_rl)
     ok = True
-    print("%10s %14s %14s %14s %8s" % ("bytes", "real [us]", "sim [us]", "model [us]", "sim/real"))
+    print("%10s %14s %14s %14s %14s %8s" % ("bytes", "real [us]", "sim [us]", "links [us]", "model [us]", "sim/real"))
     limit = int(net["eager_limit_intra"])
-    for s, r, m in zip(SIZES, t_real, t_sim):
+    for s, r, m, m_rl in zip(SIZES, t_real, t_sim, t_rl):
         model = 2 * ((2 if s > limit else 1) * lat + s / bw)
-        exact = abs(m - model) <= 1e-6 * model
+        exact = abs(m - model) <= 1e-6 * model and abs(m_rl - model) <= 1e-6 * model
         near = m / r <= args.factor and (not args.two_sided or m / r >= 1 / args.factor)
         at_limit = s == limit
         good = exact and (near or at_limit)
@@ -116,7 +120,7 @@ def main():
             note += " (at the eager limit: the real protocol switch, not modelled; ratio reported)"
         elif m / r < 1 / args.factor:
             note += " (the real run is more than %g x slower: a busy machine?)" % args.factor
-        print("%10d %14.2f %14.2f %14.2f %8.3f %s" % (s, r * 1e6, m * 1e6, model * 1e6, m / r, note))
+        print("%10d %14.2f %14.2f %14.2f %14.2f %8.3f %s" % (s, r * 1e6, m * 1e6, m_rl * 1e6, model * 1e6, m / r, note))
     print("pingpong_vs_real: %s (model within 1e-6, simulation at most %g x the real run)"
           % ("every size holds" if ok else "a size missed", args.factor))
     return 0 if ok else 1

@@ -17,7 +17,9 @@ TEST(MpiLibrary, DeclaredEagerLimitIsCheckedAgainstTheLibrary) {
   EXPECT_TRUE(eager_limit_mismatch(r, 4096).empty());
   EXPECT_NE(eager_limit_mismatch(r, 32768).find("matches none"), std::string::npos) << "a rendezvous size is no eager limit";
   EXPECT_NE(eager_limit_mismatch(r, 8192).find("btl_vader_eager_limit = 4096"), std::string::npos);
-  EXPECT_NE(eager_limit_mismatch(r, 8192).find("OMPI_MCA_btl_self_eager_limit"), std::string::npos) << "Open MPI's variable";
+  EXPECT_NE(eager_limit_mismatch(r, 8192).find("(e.g. OMPI_MCA_btl_vader_eager_limit)"), std::string::npos)
+      << "Open MPI's variable of the transport between ranks";
+  EXPECT_NE(eager_limit_mismatch(r, 1024).find("matches none"), std::string::npos) << "btl_self: a rank's messages to itself";
   MpiLibraryRecord m;  // MPICH names its cvars as the environment variables that set them
   m.eager_cvars = {{"MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE", 131072}};
   EXPECT_NE(eager_limit_mismatch(m, 8192).find("(e.g. MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE)"), std::string::npos);

@@ -32,7 +32,8 @@ Program collbench_program(const Config& cfg, const Platform& platform, int ranks
   if (ranks % rpn != 0)
     throw DeckError(fmt::format("{}: error: workload \"collbench\" needs the same number of ranks on every node (its "
                                 "columns span all nodes); {} ranks do not fill nodes of {}; allowed: --ranks a multiple of {}, or another "
-                                "ranks_per_node in the platform's [placement] (or --pset placement.ranks_per_node=N)",
+                                "count per node (--pset placement.ranks_per_node=N, which wins over the deck's and the "
+                                "platform's [placement] ranks_per_node)",
                                 cfg.deck_path, ranks, rpn, rpn));
   const ModelledActive act = modelled_active(platform, ranks, static_cast<int>(cfg.placement.active_ppn));
   const int k = act.per_node;  // columns

@@ -102,7 +102,8 @@ Program matvec2d_program(const Config& cfg, const Platform& platform, int ranks)
       piped ? "pipelined, Alg. 2" : "blocking, Alg. 1", p, p, c.n, cut.b(),
       piped ? fmt::format("; N_DUP {} parts, each part's broadcast after its reduction", ndup) : std::string());
   const int mesh = p;
-  prog.results = [mesh, ndup](const std::vector<const Timeline*>&, WorkloadResult& into) {
+  prog.results = [mesh, ndup, act](const std::vector<const Timeline*>&, WorkloadResult& into) {
+    placement_metrics(act, into);
     into.metrics.push_back(count_value("mesh_p", mesh));
     into.metrics.push_back(count_value("n_dup", ndup));
   };

@@ -260,7 +260,9 @@ Program symmsquarecube_program(const Config& cfg, const Platform& platform, int 
   const SymmSquareCubeConfig cc = c;
   const int warmup = static_cast<int>(cfg.run.warmup);
   const int layers = m.layers;
-  prog.results = [cc, p, layers, nd, last_event, warmup](const std::vector<const Timeline*>& timelines, WorkloadResult& into) {
+  prog.results = [cc, p, layers, nd, last_event, warmup, act](const std::vector<const Timeline*>& timelines,
+                                                             WorkloadResult& into) {
+    placement_metrics(act, into);
     const std::int64_t done = timelines.front()->iterations();
     std::vector<double> slowest;
     for (std::int64_t it = std::min<std::int64_t>(warmup, done); it < done; ++it) {
