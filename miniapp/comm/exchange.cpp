@@ -2,6 +2,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <stdexcept>
@@ -53,7 +54,9 @@ class ProgressThread {
       lock.unlock();
       if (done_) {
         int left = n_;
-        while (left > 0) {
+        // quit_: the exchange is torn down mid-flight (an exception on the way to MPI_Abort):
+        // stop testing requests whose buffers are about to go.
+        while (left > 0 && !quit_.load(std::memory_order_relaxed)) {
           int k = 0;
           MPI_Testsome(n_, reqs_, &k, index_, MPI_STATUSES_IGNORE);
           if (k == MPI_UNDEFINED) break;
@@ -63,7 +66,7 @@ class ProgressThread {
         }
       } else {
         int done = 0;
-        while (!done) MPI_Testall(n_, reqs_, &done, MPI_STATUSES_IGNORE);
+        while (!done && !quit_.load(std::memory_order_relaxed)) MPI_Testall(n_, reqs_, &done, MPI_STATUSES_IGNORE);
       }
       lock.lock();
       busy_ = false;
@@ -76,7 +79,8 @@ class ProgressThread {
   int n_ = 0;
   double* done_ = nullptr;
   int* index_ = nullptr;
-  bool busy_ = false, quit_ = false;
+  bool busy_ = false;
+  std::atomic<bool> quit_{false};
   std::thread thread_;
 };
 

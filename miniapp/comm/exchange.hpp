@@ -126,11 +126,12 @@ class Exchange {
   MessageLog* log_ = nullptr;  // null unless [comm] record_messages
   std::int64_t first_ = -1;    // this post's first event in the log (receives, then sends); -1: none
   std::vector<int> done_index_;  // MPI_Waitsome's output (preallocated)
-  std::unique_ptr<ProgressThread> progress_;
   // gpu_aware_mpi = staged: the host buffers (made at construction; null when MPI gets the
   // buffers directly) and the device receive buffer of the last post().
   std::unique_ptr<Staging> staging_;
   void* device_recv_ = nullptr;
+  // Declared after the buffers and requests it tests, so it is joined before they are freed.
+  std::unique_ptr<ProgressThread> progress_;
 };
 
 }  // namespace desync

@@ -103,5 +103,31 @@ TEST(Progress, LargeMessageAdvancesWhileTheRankComputes) {
   }
 }
 
+// An exchange torn down while a receive is in flight (an exception on its way to MPI_Abort)
+// returns: its progress thread stops testing and is joined, instead of waiting for a message that
+// never comes (the receive here has no send until the exchange is gone).
+TEST(Progress, AnExchangeTornDownMidFlightReturns) {
+  int provided = 0;
+  MPI_Query_thread(&provided);
+  if (provided < MPI_THREAD_MULTIPLE) GTEST_SKIP() << "no MPI_THREAD_MULTIPLE: no progress thread";
+  const int me = comm_rank(MPI_COMM_WORLD);
+  CommConfig opt;
+  opt.progress = ProgressMode::thread;
+  Communicators comms(MPI_COMM_WORLD, opt);
+  std::vector<char> recv(8, 0);  // outlives the exchange: the dangling receive lands here
+  const double t0 = now();
+  {
+    Exchange x(comms, Channel::halo, {}, {Message{me, 0, recv.size(), 5}}, opt);
+    x.post(nullptr, recv.data());
+    spin(0.05);  // the thread is testing the receive by now
+  }
+  const double took = now() - t0;
+  // The receive is still posted: satisfy it, so that the library ends clean.
+  char payload[8] = "payload";
+  MPI_Send(payload, 8, MPI_CHAR, me, mpi_tag(Channel::halo, 5), comms[0]);
+  EXPECT_LT(took, 10.0) << "the exchange's destruction waited for its receive";
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 }  // namespace
 }  // namespace desync
