@@ -164,7 +164,9 @@ int dispatch(int argc, char** argv, int rank) {
   plan->add_option("--ranks", plan_opt.ranks, "number of (virtual) ranks")->required()->check(CLI::Range(1, max_ranks));
   plan->add_option("--ranks-per-node", plan_opt.ranks_per_node, "ranks per node, for intra/inter-node flags (default: a symmsquarecube deck's [placement], else all on one)")
       ->check(CLI::Range(1, max_ranks));
-  plan->add_option("--nb", plan_opt.nb, "vectors per block (message bytes scale with it)")->check(CLI::Range(1, 4096));
+  plan_opt.nb = 0;  // not given: the deck's block width ([chebfd] nb), else 1
+  plan->add_option("--nb", plan_opt.nb, "vectors per block, message bytes scale with it (default: the deck's, e.g. [chebfd] nb; else 1)")
+      ->check(CLI::Range(1, 4096));
   plan->add_option("--rank", plan_opt.only_rank, "scan only this rank (fast; no global nnz or bandwidth)")
       ->check(CLI::Range(0, max_ranks - 1));
   plan->add_option("--format", plan_format, "output format")->check(CLI::IsMember({"text", "json"}));

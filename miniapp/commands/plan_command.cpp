@@ -64,11 +64,16 @@ std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::s
                                 "each), but this machine has {} available; use more --ranks, or --rank K to scan one rank",
                                 cfg.deck_path, format_bytes(need), static_cast<long long>(largest.rows), nnz_rank,
                                 format_bytes(have)));
-  if (nnz_rank * opt.ranks > 5e7)
+  if (opt.only_rank < 0 && nnz_rank * opt.ranks > 5e7)
     std::fprintf(stderr, "desync plan: %lld rows, about %.3g nonzeros, %d ranks: scanning (progress every 5 s)\n",
                  static_cast<long long>(gen->rows()), nnz_rank * opt.ranks, opt.ranks);
   PlanOptions scan = opt;
   if (format != "json") scan.spy_grid = 0;  // only the JSON has the spy grid
+  // The halo as the workload sends it: its scalar, and its block width unless --nb gave one.
+  const auto halo = workload_module(cfg.run.workload).halo_values;
+  const HaloValues values = halo ? halo(cfg) : HaloValues{gen->is_complex() ? 16 : 8, 1};
+  scan.scalar_bytes = values.scalar_bytes;
+  if (scan.nb <= 0) scan.nb = values.nb;
   const double t0 = now();
   double last = t0;
   const Plan p = build_plan(*gen, cfg.matrix, scan, [&](int done, int total) {

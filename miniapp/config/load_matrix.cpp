@@ -56,7 +56,11 @@ HhqParams read_hhq(TableReader r) {
   c.order = r.choice("order", c.order, phonon_order_names);
   c.boundary = r.choice("boundary", c.boundary, lattice_boundary_names);
   const int modes = c.sites - 1;
-  const std::int64_t phonon_states = c.phonons + modes <= comb::max_n ? comb::binomial(c.phonons + modes, modes) : -1;
+  // The phonon basis is numbered through a binomial table up to comb::max_n (64 bits).
+  if (c.phonons + modes > comb::max_n)
+    r.fail("phonons", fmt::format("allowed: phonons + sites - 1 <= {} (the phonon basis' binomial table), here at most {}",
+                                  comb::max_n, comb::max_n - modes));
+  const std::int64_t phonon_states = comb::binomial(c.phonons + modes, modes);
   const std::int64_t rows = times(times(comb::binomial(c.sites, c.up), comb::binomial(c.sites, c.down)), phonon_states);
   if (rows <= 0) r.fail("phonons", "the matrix would have more than 2^63 rows");
   r.finish();

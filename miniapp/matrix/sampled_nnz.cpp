@@ -14,8 +14,14 @@ double sampled_nnz(const MatrixGenerator& g, GlobalIndex begin, GlobalIndex end,
   std::vector<GlobalIndex> cols(static_cast<std::size_t>(g.max_row_entries()));
   std::vector<Scalar> vals(cols.size());
   double sum = 0.0;
+  // One row from each of k equal strata, at a position inside it that moves from stratum to
+  // stratum (the fractional parts of i x the golden ratio): evenly spaced rows, one stride
+  // apart, alias with a lattice whose period divides the stride (minife 63^3: every sample on
+  // the x = 0 face, the estimate 33 % low).
+  constexpr double golden = 0.6180339887498949;
   for (GlobalIndex i = 0; i < k; ++i) {
-    const auto r = begin + static_cast<GlobalIndex>((static_cast<double>(i) + 0.5) * static_cast<double>(n) / static_cast<double>(k));
+    const double x = static_cast<double>(i) * golden, offset = x - static_cast<double>(static_cast<GlobalIndex>(x));
+    const auto r = begin + static_cast<GlobalIndex>((static_cast<double>(i) + offset) * static_cast<double>(n) / static_cast<double>(k));
     sum += g.row(std::min(r, end - 1), cols.data(), vals.data());
   }
   return sum / static_cast<double>(k) * static_cast<double>(n);

@@ -6,7 +6,8 @@
 
 namespace desync {
 
-// Nonzeros of rows [begin, end) estimated from at most `samples` evenly spaced rows.
+// Nonzeros of rows [begin, end) estimated from at most `samples` rows, one per equal stratum
+// (every row when the range holds no more).
 double sampled_nnz(const MatrixGenerator& g, GlobalIndex begin, GlobalIndex end, int samples = 2048);
 
 // The rank's rows and (estimated) nonzeros under `kind`: by rows exactly, by nnz as the mean

@@ -73,7 +73,7 @@ Plan build_plan(const MatrixGenerator& g, const MatrixConfig& cfg, const PlanOpt
   Plan p;
   p.generator = std::string(enum_name(generator_names, cfg.generator));
   p.nr = g.rows();
-  p.scalar_bytes = g.is_complex() ? 16 : 8;
+  p.scalar_bytes = opt.scalar_bytes > 0 ? opt.scalar_bytes : g.is_complex() ? 16 : 8;
   p.nb = opt.nb;
   p.ranks = opt.ranks;
   p.ranks_per_node = opt.ranks_per_node;

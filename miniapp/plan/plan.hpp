@@ -23,6 +23,7 @@ struct PlanOptions {
   int ranks = 1;
   int ranks_per_node = 0;  // 0: all ranks on one node
   int nb = 1;              // vectors per block: message bytes scale with it
+  int scalar_bytes = 0;    // bytes per halo value; 0: the generator's (16 complex, 8 real)
   int only_rank = -1;      // >= 0: scan only this rank (no global nnz/bandwidth)
   int spy_grid = -1;       // G of the spy grid: -1 = min(256, nr), 0 = none (docs/output.md, plan JSON)
 };

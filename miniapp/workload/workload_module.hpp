@@ -25,6 +25,14 @@ struct Program;
 struct Platform;
 }  // namespace sim
 
+// What one halo row of its [matrix] carries in its messages: bytes per value (its own scalar, not
+// necessarily the generator's: SpMV runs a complex matrix as real magnitudes) and values per row
+// (a block of nb vectors); `desync plan` prices the halo with them.
+struct HaloValues {
+  int scalar_bytes = 8;
+  int nb = 1;
+};
+
 struct WorkloadModule {
   WorkloadDeck deck;  // name, tables, own table's reader, steps, [comm] defaults, deck and rank rules
 
@@ -50,6 +58,9 @@ struct WorkloadModule {
   // partition and halo plan; null: the matrix plan (workloads with a [matrix]).
   std::string (*plan)(const Config& cfg, const PlanOptions& opt, const std::string& format,
                       const PlanModelOptions& model) = nullptr;
+  // Its halo's values for the matrix plan; null: the generator's scalar (16 B complex, 8 B real),
+  // one value per row.
+  HaloValues (*halo_values)(const Config& cfg) = nullptr;
   // Its program for `desync simulate` (sim_model/sim_program.hpp), or null: not simulated.
   sim::Program (*simulated)(const Config& cfg, const sim::Platform& platform, int ranks) = nullptr;
 };

@@ -368,7 +368,11 @@ TEST(DeckMatrix, InvalidParametersAreDeckErrors) {
   has("[matrix]\n[matrix.spin]\nsites = 10\nup = 11\n", "an integer in [0, 10]");
   has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nsites = 2\n", "an integer in [3, 40]");
   has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nu = 0\n", "must be > 0");
-  has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nsites = 30\nphonons = 60\n", "more than 2^63 rows");
+  has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nsites = 30\nphonons = 30\n", "more than 2^63 rows");
+  // Beyond the binomial table the limit is named, not blamed on a row count (3 sites, 63 phonons:
+  // 18,720 rows).
+  has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nsites = 3\nup = 1\ndown = 1\nphonons = 63\n",
+      "allowed: phonons + sites - 1 <= 64 (the phonon basis' binomial table), here at most 62");
   has("[matrix]\ngenerator = \"topi\"\n[matrix.topi]\ndecomposition = \"M4\"\nnode_count = 10\n",
       "M4 needs a square node count");
   has("[matrix]\ngenerator = \"topi\"\n[matrix.topi]\ndecomposition = \"M8\"\nnode_count = 12\n",

@@ -3,6 +3,7 @@
 #include "workloads/chebfd/chebfd_filter.hpp"
 
 #include "core/errors.hpp"
+#include "matrix/make_generator.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workloads/chebfd/chebfd.hpp"
 #include "workloads/chebfd/chebfd_deck.hpp"
@@ -55,6 +56,9 @@ WorkloadModule chebfd_module() {
   m.deck.steps_name = "degree steps";
   m.deck.steps_hint = "(np - 1 per block); set [chebfd] np instead";
   m.memory = chebfd_memory;
+  m.halo_values = [](const Config& cfg) {
+    return HaloValues{make_generator(cfg.matrix)->is_complex() ? 16 : 8, static_cast<int>(cfg.params.get<ChebfdConfig>().nb)};
+  };
   // Measured (docs/method.md, section 32): /matrix and 24 to 26 own datasets; halo partners
   // bounded by 3 (the shipped partitions), a send and a receive each.
   m.output_shape = [](const Config& cfg, int ranks) {

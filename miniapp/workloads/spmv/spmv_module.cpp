@@ -49,6 +49,8 @@ WorkloadModule spmv_module() {
   m.deck.no_overlap = spmv_no_overlap;
   m.deck.validate_deck = spmv_deck;
   m.memory = spmv_memory;
+  // A complex generator's matrix runs as its real magnitudes (spmv_matrix.cpp): 8 B per value.
+  m.halo_values = [](const Config&) { return HaloValues{8, 1}; };
   // Measured (docs/method.md, section 32): /matrix and 19 to 23 own datasets; halo partners
   // bounded by 3 (the shipped partitions), a send and a receive each.
   m.output_shape = [](const Config& cfg, int ranks) {

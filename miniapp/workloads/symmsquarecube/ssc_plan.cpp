@@ -363,7 +363,7 @@ std::string ssc_plan_command(const Config& cfg, const PlanOptions& opt, const st
   if (opt.only_rank >= 0)
     throw DeckError(fmt::format("error: --rank {}: desync plan of a symmsquarecube deck prints every rank's share; "
                                 "allowed: --rank only with a [matrix] deck", opt.only_rank));
-  if (opt.nb != 1)
+  if (opt.nb > 1)
     throw DeckError(fmt::format("error: --nb {}: symmsquarecube blocks have one width; allowed: --nb only with a [matrix] deck",
                                 opt.nb));
   if (opt.spy_grid >= 0)
