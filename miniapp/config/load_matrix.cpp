@@ -36,6 +36,11 @@ SpinParams read_spin(TableReader r) {
   c.jz = r.real("jz", c.jz, -real_max, real_max);
   c.bz = r.real("bz", c.bz, -real_max, real_max);
   c.boundary = r.choice("boundary", c.boundary, lattice_boundary_names);
+  // Two sites on a ring: the wrap bond (1, 0) is the bond (0, 1) again (the generator would drop
+  // it silently, matrices.md would sum it): refused, as the HHQ ring of 2 is.
+  if (c.sites == 2 && c.boundary == LatticeBoundary::periodic)
+    r.fail("boundary", "with sites = 2 the periodic bond (1, 0) is the open bond (0, 1) again; allowed: \"open\", or "
+                       "sites >= 3");
   c.disorder = r.real("disorder", c.disorder, 0.0, real_max);
   c.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, kIntegerKeyMax));
   r.warn_where_unused("seed", c.disorder > 0.0, c.seed, std::uint64_t{1}, "only disorder > 0 uses it (the random on-site terms)");

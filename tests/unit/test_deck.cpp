@@ -367,6 +367,7 @@ TEST(DeckMatrix, InvalidParametersAreDeckErrors) {
   has("[matrix]\n[matrix.spin]\nsites = 11\n", "half filling");
   has("[matrix]\n[matrix.spin]\nsites = 10\nup = 11\n", "an integer in [0, 10]");
   has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nsites = 2\n", "an integer in [3, 40]");
+  has("[matrix]\n[matrix.spin]\nsites = 2\nboundary = \"periodic\"\n", "the periodic bond (1, 0) is the open bond (0, 1) again");
   has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nu = 0\n", "must be > 0");
   has("[matrix]\ngenerator = \"hhq\"\n[matrix.hhq]\nsites = 30\nphonons = 30\n", "more than 2^63 rows");
   // Beyond the binomial table the limit is named, not blamed on a row count (3 sites, 63 phonons:
