@@ -1,8 +1,10 @@
 """A Slurm job-array script, one array task per point (`desync-campaign slurm CAMPAIGN.toml`, the
 subcommand in campaign_commands/slurm.py).
 
-Writes OUTDIR/NAME.sbatch and the points table OUTDIR/NAME.points.tsv it indexes (tab-separated,
-a header line, then one line per array task; empty fields are "-"):
+Writes OUTDIR/NAME.sbatch and the points table OUTDIR/NAME.points.HASH.tsv it indexes (HASH: the
+table's own digest, so that a script written again for other points, while an earlier array still
+waits in the queue, never changes the table that array reads; tab-separated, a header line, then
+one line per array task; empty fields are "-"):
 
     index  id  nodes  ntasks  ntasks_per_node  cpus_per_task  omp_num_threads  cpu_bind  force
     env  sets
@@ -27,6 +29,7 @@ array_limit (most tasks at once, "%N"), setup (shell lines before srun, e.g. mod
 srun_flags (list), extra (lines added to the header; "#SBATCH " is prepended where missing).
 """
 
+import hashlib
 import math
 import os
 import shlex
@@ -127,7 +130,7 @@ def build(campaign, points, outdir, binary, include_all=False, script_path=None)
                           "node)" % (campaign.path, nodes, next(r[1] for r in rows if r[2] == need),
                                      need, next(r[3] for r in rows if r[2] == need),
                                      next(r[4] for r in rows if r[2] == need)))
-    tsv = os.path.join(outdir, campaign.name + ".points.tsv")
+    tsv = table_path(campaign, outdir, table)
     head = ["#!/bin/bash",
             "# Slurm job array for campaign %s: %d point(s), one array task each" % (campaign.name, len(rows)),
             "# written by desync-campaign slurm %s" % campaign.path,
@@ -171,16 +174,22 @@ def build(campaign, points, outdir, binary, include_all=False, script_path=None)
     return "\n".join(head + [""] + body) + "\n", table, chosen
 
 
+def table_path(campaign, outdir, table):
+    """OUTDIR/NAME.points.HASH.tsv: named by its content (module doc)."""
+    digest = hashlib.sha1(table.encode()).hexdigest()[:12]
+    return os.path.join(outdir, "%s.points.%s.tsv" % (campaign.name, digest))
+
+
 def write_script(campaign, points, outdir, binary, include_all=False, script_path=None):
     """Write the script (build) to script_path (default OUTDIR/NAME.sbatch) and its points table
-    to OUTDIR/NAME.points.tsv. Returns (script path, table path, the points in the array), or
+    to OUTDIR/NAME.points.HASH.tsv. Returns (script path, table path, the points in the array), or
     None when every point is complete and include_all is not set (nothing written)."""
     path = os.path.abspath(script_path or os.path.join(outdir, campaign.name + ".sbatch"))
     script, table, chosen = build(campaign, points, outdir, binary, include_all, path)
     if script is None:
         return None
     os.makedirs(outdir, exist_ok=True)
-    tsv = os.path.join(outdir, campaign.name + ".points.tsv")
+    tsv = table_path(campaign, outdir, table)
     with open(tsv, "w") as fh:
         fh.write(table)
     with open(path, "w") as fh:

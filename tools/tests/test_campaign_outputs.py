@@ -16,7 +16,7 @@ sys.path.insert(0, HERE)
 
 from campaign_fixture import DECK, CampaignCase  # noqa: E402
 from desync.campaign_collect import collect  # noqa: E402
-from desync.campaign_slurm import build  # noqa: E402
+from desync.campaign_slurm import build, table_path  # noqa: E402
 from desync.errors import DesyncError  # noqa: E402
 from synthetic_files import stamp_run, write_synthetic, write_synthetic_spmv  # noqa: E402
 
@@ -75,8 +75,12 @@ class SlurmTest(CampaignCase):
         first = c.points()[0]
         write_synthetic(c.output_path(out, first))  # a stale file: redone with --force
         script, table, chosen = build(c, c.points(), out, "/opt/desync")
-        with open(os.path.join(out, c.name + ".points.tsv"), "w") as fh:
+        with open(table_path(c, out, table), "w") as fh:
             fh.write(table)
+        # Another point set (a script written again while this array waits) gets its own table.
+        other = build(c, c.points()[:1], out, "/opt/desync")[1]
+        self.assertNotEqual(table_path(c, out, other), table_path(c, out, table))
+        self.assertIn(table_path(c, out, table), script)
         path = os.path.join(out, "job.sbatch")
         with open(path, "w") as fh:
             fh.write(script)
