@@ -10,6 +10,7 @@
 #include "commands/preflight.hpp"
 #include "commands/run_flush.hpp"
 #include "commands/run_record.hpp"
+#include "commands/run_verdict.hpp"
 #include "workloads/registry.hpp"
 #include "comm/gpu_aware.hpp"
 #include "comm/clock_sync.hpp"
@@ -29,32 +30,6 @@ namespace desync {
 namespace {
 
 std::string g_pending;
-
-std::string verdict(const WorkloadResult& r, const Timeline& tl, MPI_Comm comm, std::int64_t& total_errors) {
-  // Skipped by one rank means skipped by all (the reason is collective: a stop, a size).
-  // A workload that could not verify (a ChebFD filter stopped early) is still checked for
-  // non-finite values: that check needs no reference. The skip reason is collective.
-  if (!r.verification_skipped.empty()) {
-    std::int64_t bad = r.nonfinite;
-    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, comm);
-    total_errors = bad;
-    if (bad == 0) return "not done: " + r.verification_skipped;
-    return "failed: " + std::to_string(bad) + " values of the result are not finite (Inf or NaN); the rest not done: " +
-           r.verification_skipped;
-  }
-  std::int64_t e[5] = {r.element_errors, r.message_errors, r.parked ? 0 : timeline_disorder(tl), r.extra_verdict.empty() ? 0 : 1,
-                       r.nonfinite};
-  MPI_Allreduce(MPI_IN_PLACE, e, 5, MPI_INT64_T, MPI_SUM, comm);
-  total_errors = e[0] + e[1] + e[2] + e[3] + e[4];
-  if (total_errors == 0) return "passed";
-  std::string why;
-  if (e[3]) why += first_message(r.extra_verdict, comm) + "; ";  // the lowest failing rank's own reason
-  if (e[0]) why += std::to_string(e[0]) + " vector elements wrong; ";
-  if (e[1]) why += std::to_string(e[1]) + " messages from the wrong partner or iteration; ";
-  if (e[2]) why += std::to_string(e[2]) + " timeline events missing or out of order; ";
-  if (e[4]) why += std::to_string(e[4]) + " values of the result are not finite (Inf or NaN); ";
-  return "failed: " + why.substr(0, why.size() - 2);
-}
 
 // The bandwidth note of the summary, from the node's summed per-iteration traffic.
 std::string node_note(const WorkloadResult& r, const Topology& topo, MPI_Comm comm) {
@@ -148,7 +123,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   add_result_digest(result, comm);
   add_memory_record(result, mem);
   std::int64_t errors = 0;
-  const std::string verification = verdict(result, result.timeline, comm, errors);
+  const std::string verification = run_verdict(result, result.timeline, comm, errors);
 
   g_pending = out.path + ".tmp";
   try {

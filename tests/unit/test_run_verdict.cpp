@@ -1,0 +1,38 @@
+// The verdict a run records (commands/run_verdict.hpp): passed, failed with counts, or not done,
+// summed over the ranks. A run stopped before any result was checked is "not done", never
+// "passed" (a saturation sweep stopped before its first N checked nothing).
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <string>
+
+#include "commands/run_verdict.hpp"
+#include "core/mpi_util.hpp"
+
+namespace desync {
+namespace {
+
+std::string verdict_of(const WorkloadResult& r) {
+  std::int64_t errors = -1;
+  return run_verdict(r, r.timeline, MPI_COMM_WORLD, errors);
+}
+
+TEST(RunVerdict, AStopBeforeAnyCheckIsNotDone) {
+  WorkloadResult r(Timeline({}, 0, 0));
+  r.stop_signal = 15;
+  EXPECT_EQ(verdict_of(r), "not done: the run stopped before any result was checked");
+  // One rank's checked elements are the run's: passed.
+  if (comm_rank(MPI_COMM_WORLD) == comm_size(MPI_COMM_WORLD) - 1) r.elements_checked = 5;
+  EXPECT_EQ(verdict_of(r), "passed");
+}
+
+TEST(RunVerdict, CompleteRunsAndFailuresAreUnchanged) {
+  WorkloadResult r(Timeline({}, 0, 0));
+  EXPECT_EQ(verdict_of(r), "passed");  // nothing to check (a 0-byte ping-pong) and not stopped
+  r.stop_signal = 15;
+  if (comm_rank(MPI_COMM_WORLD) == 0) r.element_errors = 2;
+  EXPECT_EQ(verdict_of(r), "failed: 2 vector elements wrong");
+}
+
+}  // namespace
+}  // namespace desync
