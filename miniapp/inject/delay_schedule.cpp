@@ -12,8 +12,13 @@ std::vector<double> delay_schedule(const Config& cfg, int rank) {
 
   if (cfg.noise.kind == NoiseKind::none) return d;
   const std::uint64_t seed = cfg.noise.seed != 0 ? cfg.noise.seed : cfg.run.seed;
-  // One independent, reproducible stream per rank.
-  std::seed_seq seq{seed, static_cast<std::uint64_t>(rank), std::uint64_t{0x6465'7379'6e63}};
+  // One independent, reproducible stream per rank. std::seed_seq keeps 32 bits of each value, so a
+  // seed above 2^32 gives its high half as one more value (seeds below keep the streams they
+  // always had; s and s + 2^32 would otherwise be the same noise).
+  const auto low = static_cast<std::uint32_t>(seed), high = static_cast<std::uint32_t>(seed >> 32);
+  const auto r = static_cast<std::uint32_t>(rank);
+  constexpr std::uint32_t tag = 0x7379'6e63;  // what the former 48-bit constant kept
+  std::seed_seq seq = high == 0 ? std::seed_seq{low, r, tag} : std::seed_seq{low, r, tag, high};
   std::mt19937_64 rng(seq);
   std::uniform_real_distribution<double> uniform(0.0, 2.0 * cfg.noise.mean);
   std::exponential_distribution<double> exponential(1.0 / cfg.noise.mean);
