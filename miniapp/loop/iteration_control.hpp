@@ -38,7 +38,7 @@ class IterationControl {
   // Call after iteration `it` (0-based, warm-up included) on every rank. True: leave the loop now;
   // `it` was the last iteration (the same on every rank).
   bool stop_after(std::int64_t it) {
-    progress_.tick(it + 1);
+    progress_.tick(it + 1, flush_time_);
     if (it != next_check_) return false;
     return agreement_point(it);
   }
