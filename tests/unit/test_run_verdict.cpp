@@ -34,5 +34,23 @@ TEST(RunVerdict, CompleteRunsAndFailuresAreUnchanged) {
   EXPECT_EQ(verdict_of(r), "failed: 2 vector elements wrong");
 }
 
+// Where the workload could not verify, what needs no reference still counts: non-finite values and
+// the timeline's order fail the run; otherwise "not done" with the reason.
+TEST(RunVerdict, ASkippedReferenceKeepsTheOtherChecks) {
+  WorkloadResult r(Timeline({"begin", "end"}, 1, 0));
+  r.timeline.set(0, 0, 1.0);
+  r.timeline.set(0, 1, 2.0);
+  r.verification_skipped = "the filter stopped before its full degree";
+  EXPECT_EQ(verdict_of(r), "not done: the filter stopped before its full degree");
+  r.nonfinite = comm_rank(MPI_COMM_WORLD) == 0 ? 3 : 0;
+  EXPECT_EQ(verdict_of(r), "failed: 3 values of the result are not finite (Inf or NaN); the rest not done: the filter "
+                           "stopped before its full degree");
+  r.nonfinite = 0;
+  r.timeline.set(0, 1, 0.5);  // out of order on every rank
+  EXPECT_EQ(verdict_of(r), "failed: " + std::to_string(comm_size(MPI_COMM_WORLD)) +
+                               " timeline events missing or out of order; the rest not done: the filter stopped before its "
+                               "full degree");
+}
+
 }  // namespace
 }  // namespace desync
