@@ -35,11 +35,13 @@ struct InitX {
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const { x(i) = initial_x(first + i); }
 };
 
-// The final product against the generator's rows: x_res = A x_prev, with x_prev including its
-// halo as received in the last exchange. Returns the number of rows outside the tolerance.
+// The final product against the generator's rows: x_res = A x_prev. owners: x_prev as its owning
+// ranks hold it (gathered_previous), so that a halo delivered wrong (packed from the wrong rows,
+// from the wrong partner, not at all) fails; empty (a large matrix): x_prev with its halo as
+// received, which checks the local product only. Returns the number of rows outside the tolerance.
 std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::int32_t rows,
                               const std::vector<GlobalIndex>& halo_columns, bool stochastic, const Vector& result,
-                              const Vector& previous) {
+                              const Vector& previous, const std::vector<double>& owners) {
   auto res = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
   auto prev = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), previous);
   std::vector<std::int64_t> wrong(static_cast<std::size_t>(chunk_count(first, first + rows)), 0);
@@ -56,8 +58,9 @@ std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::
                                                    std::lower_bound(halo_columns.begin(), halo_columns.end(), col) -
                                                    halo_columns.begin());
                    const double v = stochastic ? std::abs(vals[k]) / abs_sum : vals[k].real();
-                   ref += v * prev(j);
-                   scale += std::fabs(v * prev(j));
+                   const double p = owners.empty() ? prev(j) : owners[static_cast<std::size_t>(col)];
+                   ref += v * p;
+                   scale += std::fabs(v * p);
                  }
                  const double got = res(static_cast<std::size_t>(r - first));
                  if (!(std::fabs(got - ref) <= 1e-12 * scale + 1e-300)) ++wrong[static_cast<std::size_t>(c)];
@@ -65,6 +68,24 @@ std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::
   std::int64_t total = 0;
   for (auto w : wrong) total += w;
   return total;
+}
+
+// x_prev's owned rows from every rank (collective), indexed by global row, for a matrix of at
+// most spmv_gathered_check_rows rows; empty above (the same decision on every rank).
+std::vector<double> gathered_previous(const Vector& previous, const RowPartition& part, MPI_Comm comm) {
+  const GlobalIndex total = part.end(part.ranks() - 1);
+  if (total > spmv_gathered_check_rows) return {};
+  const int rank = comm_rank(comm), size = comm_size(comm);
+  std::vector<int> counts(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) {
+    counts[static_cast<std::size_t>(r)] = static_cast<int>(part.rows(r));
+    displs[static_cast<std::size_t>(r)] = static_cast<int>(part.begin(r));
+  }
+  auto prev = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), previous);
+  std::vector<double> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(prev.data(), counts[static_cast<std::size_t>(rank)], MPI_DOUBLE, all.data(), counts.data(), displs.data(),
+                 MPI_DOUBLE, comm);
+  return all;
 }
 
 std::uint64_t fingerprint(const Vector& x, std::int32_t rows, std::int64_t* nonfinite = nullptr, double* norm2 = nullptr) {
@@ -143,7 +164,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   r.partners = halo_partners(plan, 8, 1);
   r.stop_signal = run_loop(cfg.comm.sync, r.timeline, r);
   // After the last swap, x holds the last product and y its input (halo included).
-  r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y);
+  r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y, gathered_previous(s.y, part, comm));
   r.elements_checked = a.rows;
   r.result_fingerprint = fingerprint(s.x, a.rows, &r.nonfinite, &r.result_norm2);
   r.has_result_digest = true;
