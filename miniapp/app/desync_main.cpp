@@ -195,12 +195,12 @@ int dispatch(int argc, char** argv, int rank) {
     // command that writes nothing is named as such (CLI11 would list it as "not expected: x.h5 -o").
     std::string what = e.what();
     if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
-      for (auto* writes_nothing : {check, plan, info})
-        for (int i = 1; i < argc && writes_nothing->parsed(); ++i)
-          if (std::string a = argv[i]; a == "-o" || a == "--output" || a.rfind("--output=", 0) == 0) {
+      for (auto* writes_nothing : {check, plan, info}) {
+        if (!writes_nothing->parsed()) continue;
+        for (int i = 1; i < argc; ++i)
+          if (std::string a = argv[i]; a == "-o" || a == "--output" || a.rfind("--output=", 0) == 0)
             what = "-o/--output: `desync " + writes_nothing->get_name() + "` writes no file (-o is for run and simulate)";
-            break;
-          }
+      }
     if (rank == 0) std::fprintf(stderr, "desync: error: %s (see desync --help)\n", what.c_str());
     return desync::exit_deck_error;
   }

@@ -79,9 +79,6 @@ SourcePos TableReader::position(std::string_view key) const {
 
 void TableReader::fail(std::string_view key, const std::string& problem) const {
   const toml::node* n = in_ ? in_->get(key) : nullptr;
-  // A sub-table is named as decks write it ([matrix.sell]), not as "sell = chunk = 8".
-  if (n && n->is_table())
-    throw DeckError(fmt::format("{}: error: [{}.{}]: {}", position(key).where, name_, key, problem));
   if (n)
     throw DeckError(fmt::format("{}: error: [{}] {} = {}: {}", position(key).where, name_, key,
                                 value_text(*n), problem));

@@ -152,23 +152,27 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   // The deck's [threads] per_rank is the rank's thread count on the modelled nodes too (after the
   // platform's own value and before --pset, so that a --pset still wins).
   std::vector<std::string> psets;
-  // Where each such value came from, for an error the platform's rules find in it (it is the
-  // deck's key, not a --pset the user typed).
-  std::vector<std::pair<std::string, std::string>> from_deck;
+  // Each such value's --pset and deck key, for an error the platform's rules find in it (it is
+  // the deck's key, not a --pset the user typed; located only then).
+  struct FromDeck {
+    std::string pset, key, shown;
+  };
+  std::vector<FromDeck> from_deck;
   if (cfg.threads.per_domain)
     throw DeckError(cfg.deck_path + ": error: [threads] per_rank = \"domain\": not modelled by desync simulate; give "
                     "the threads per rank as a number, or with --pset placement.threads_per_rank=N");
   if (cfg.threads.per_rank > 0) {
     psets.push_back("placement.threads_per_rank=" + std::to_string(cfg.threads.per_rank));
-    from_deck.emplace_back(psets.back(), fmt::format("{} ([threads] per_rank = {}, the platform's placement.threads_per_rank)",
-                                                     locate(cfg, "threads.per_rank"), cfg.threads.per_rank));
+    from_deck.push_back({psets.back(), "threads.per_rank",
+                         fmt::format("[threads] per_rank = {}, the platform's placement.threads_per_rank", cfg.threads.per_rank)});
   }
   // The deck's [placement] ranks_per_node counts consecutive ranks as one node in a real run; in
   // a simulation it places that many on each modelled node.
   if (cfg.placement.ranks_per_node > 0) {
     psets.push_back("placement.ranks_per_node=" + std::to_string(cfg.placement.ranks_per_node));
-    from_deck.emplace_back(psets.back(), fmt::format("{} ([placement] ranks_per_node = {}, the platform's placement.ranks_per_node)",
-                                                     locate(cfg, "placement.ranks_per_node"), cfg.placement.ranks_per_node));
+    from_deck.push_back({psets.back(), "placement.ranks_per_node",
+                         fmt::format("[placement] ranks_per_node = {}, the platform's placement.ranks_per_node",
+                                     cfg.placement.ranks_per_node)});
   }
   psets.insert(psets.end(), opt.platform_sets.begin(), opt.platform_sets.end());
   const sim::Platform platform = [&] {
@@ -176,9 +180,10 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
       return sim::load_platform(opt.platform, psets);
     } catch (const DeckError& e) {
       const std::string what = e.what();
-      for (const auto& [pset, where] : from_deck) {
-        const std::string blamed = "command line (--pset " + pset + ")";
-        if (what.rfind(blamed, 0) == 0) throw DeckError(where + what.substr(blamed.size()));
+      for (const FromDeck& d : from_deck) {
+        const std::string blamed = "command line (--pset " + d.pset + ")";
+        if (what.rfind(blamed, 0) == 0)
+          throw DeckError(locate(cfg, d.key) + " (" + d.shown + ")" + what.substr(blamed.size()));
       }
       throw;
     }

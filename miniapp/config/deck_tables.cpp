@@ -1,0 +1,99 @@
+#include "config/deck_tables.hpp"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+
+#include "config/config.hpp"
+#include "config/suggest.hpp"
+#include "config/table_reader.hpp"
+#include "core/errors.hpp"
+
+namespace desync {
+namespace {
+
+using Catalog = std::vector<const WorkloadDeck*>;
+
+// Tables a deck may hold: every table some workload of the catalog reads, in catalog order.
+std::vector<std::string> known_tables_list(const Catalog& catalog) {
+  std::vector<std::string> v;
+  for (const WorkloadDeck* w : catalog)
+    for (const auto& t : w->tables)
+      if (std::find(v.begin(), v.end(), t) == v.end()) v.push_back(t);
+  return v;
+}
+
+// The tables that hold a key named `key` in some workload's resolved defaults (only on the
+// error path: every workload's minimal deck is parsed, with a [matrix] where it needs one).
+std::vector<std::string> tables_holding(const std::string& key, const Catalog& catalog) {
+  std::vector<std::string> found;
+  for (const WorkloadDeck* w : catalog) {
+    for (const char* matrix : {"", "[matrix]\n", "[matrix]\ngenerator = \"stencil5\"\n"}) {
+      toml::table resolved;
+      try {
+        const std::string deck = fmt::format("[run]\nworkload = \"{}\"\n{}", w->name, matrix);
+        resolved = toml::parse(parse_deck(deck, "defaults", {}, catalog).resolved_toml);
+      } catch (const std::exception&) {
+        continue;
+      }
+      for (const auto& [t, node] : resolved) {
+        const toml::table* tab = node.as_table();
+        if (tab && tab->contains(key) && std::find(found.begin(), found.end(), std::string(t.str())) == found.end())
+          found.emplace_back(t.str());
+      }
+      break;
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+void reject_unknown_tables(const toml::table& root, const std::string& deck,
+                           const std::vector<std::string>& overrides, const Catalog& catalog) {
+  const std::vector<std::string> known = known_tables_list(catalog);
+  for (const auto& [k, node] : root) {
+    bool ok = false;
+    for (const auto& t : known) ok = ok || t == k.str();
+    if (ok) continue;
+    std::string valid;
+    for (const auto& t : known) valid += (valid.empty() ? "" : ", ") + t;
+    // A table created by --set has no position in the deck: name the override instead.
+    std::string where = describe(k.source(), describe(node.source(), deck));
+    for (const auto& o : overrides)
+      if (o.rfind(std::string(k.str()) + ".", 0) == 0) where = "command line (--set " + o + ")";
+    // A key written above every table header (iterations = 5 on the first line): say which
+    // tables hold a key of that name.
+    const std::vector<std::string> holders = node.is_table() ? std::vector<std::string>{} : tables_holding(std::string(k.str()), catalog);
+    if (!holders.empty()) {
+      std::string list;
+      for (const auto& t : holders) list += (list.empty() ? "[" : " or [") + t + "]";
+      throw DeckError(fmt::format("{}: error: '{}' stands outside any table; it is a key of {}: write it below that "
+                                  "table's header",
+                                  where, k.str(), list));
+    }
+    throw DeckError(fmt::format("{}: error: unknown table or key '{}' at the top level{} (valid tables: {})", where,
+                                k.str(), did_you_mean(k.str(), known), valid));
+  }
+}
+
+// A table the chosen workload does not read would be silently ignored: refuse it, naming where
+// it came from and what the workload reads.
+void reject_foreign_tables(const toml::table& root, const WorkloadDeck& w, const std::string& deck,
+                           const std::vector<std::string>& overrides) {
+  const auto& allowed = w.tables;
+  for (const auto& [k, node] : root) {
+    if (std::find(allowed.begin(), allowed.end(), k.str()) != allowed.end()) continue;
+    std::string where = describe(k.source(), describe(node.source(), deck));
+    for (const auto& o : overrides)
+      if (o.rfind(std::string(k.str()) + ".", 0) == 0) where = "command line (--set " + o + ")";
+    std::string list;
+    for (const auto& t : allowed) list += (list.empty() ? "[" : ", [") + t + "]";
+    throw DeckError(fmt::format("{}: error: table [{}] is not used by workload \"{}\" (it reads {}); remove it, "
+                                "or choose the workload that uses it with [run] workload",
+                                where, k.str(), w.name, list));
+  }
+}
+
+}  // namespace desync
