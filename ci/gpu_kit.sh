@@ -51,6 +51,29 @@ decks=(inputs/triad/core_bound.toml inputs/spmv/hhq_small_pe.toml inputs/spmv/sp
        inputs/stencil/ca_512.toml inputs/cg/minife_small.toml inputs/matvec2d/small.toml
        inputs/symmsquarecube/small.toml)
 
+# A CUDA-aware UCX from PyPI for the direct (GPU-aware) halo exchange: RAPIDS' libucx-cu13 wheel,
+# UCX 1.22 built with CUDA 13 (transports cuda_copy and cuda_ipc beside the host ones). Debian's
+# MPICH is built on UCX (ch4:ucx) and hands a contiguous buffer to UCX as it is, so with this UCX in
+# front of Debian's 1.13 (the same libucp.so.0 ABI) and MPICH's own shared-memory path off, MPI
+# moves device memory (docs/gpu_kit.md, "GPU-aware MPI from the registries"). Pinned by hash;
+# downloaded once into the cache; the kit carries it in lib/ucx-cuda/ next to Debian's UCX.
+ucx_cuda_wheel="libucx-cu13==1.22.0"
+ucx_cuda_sha256=c6e0aaa82dc6e49dc3ddaac465b530e014f48b6c1c6b5ae74fbdd199d824351b
+fetch_ucx_cuda() {
+  local dir=${DESYNC_CACHE:-$HOME/.cache/desync}/${ucx_cuda_wheel/==/-}
+  if [ ! -f "$dir/.complete" ]; then
+    log "fetching $ucx_cuda_wheel from PyPI (a CUDA-aware UCX; pinned by its sha256)"
+    rm -rf "$dir"
+    mkdir -p "$dir/wheel"
+    printf '%s --hash=sha256:%s\n' "$ucx_cuda_wheel" "$ucx_cuda_sha256" > "$dir/requirements.txt"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --require-hashes -r "$dir/requirements.txt" \
+      -d "$dir/wheel" >&2
+    python3 -m zipfile -e "$dir"/wheel/*.whl "$dir/unpacked"
+    touch "$dir/.complete"
+  fi
+  ucx_cuda_dir=$dir/unpacked
+}
+
 find_nvcc() {
   command -v nvcc >/dev/null && return 0
   for d in "${CUDA_HOME:-}" /usr/local/cuda; do
@@ -103,9 +126,12 @@ copy_closure() {
   local lib=$1 file
   # Each program's and library's dependencies as ldd resolves them here, copied under their soname.
   while read -r name _ path _; do
+    # before the "not found" test: UCX's CUDA module needs the driver's libcuda and NVML, which
+    # only a GPU node has
+    is_system_lib "$name" && continue
     [ "$path" = "not" ] && { log "ldd here cannot resolve $name (needed by a kit program)"; exit 1; }
     [ -n "$path" ] && [ -f "$path" ] || continue
-    is_system_lib "$name" && continue
+    case "$path" in "$lib"/*) continue ;; esac  # already in the kit (lib/ucx-cuda's own libraries)
     [ -e "$lib/$name" ] || cp -L "$path" "$lib/$name"
   done < <(ldd "${@:2}" 2>/dev/null | awk '/=>/ {print $1, $2, $3, $4}')
 }
@@ -122,7 +148,7 @@ pack() {
   local stage
   # The staging folder holds about 400 MB for a moment; it goes whether the pack succeeds or not.
   stage=$(mktemp -d "${TMPDIR:-/tmp}/desync-kit.XXXXXX")
-  trap 'rm -rf "$stage"' EXIT
+  trap "rm -rf '$stage'" EXIT
   log "packing the $backend kit from $bdir into $kit"
   rm -rf "$kit"
   mkdir -p "$kit/ref" "$stage/bin" "$stage/lib" "$stage/decks"
@@ -144,7 +170,20 @@ pack() {
     [ -f "$ucxdir/libuct_cma.so.0" ] && cp -L "$ucxdir/libuct_cma.so.0" "$stage/lib/ucx/"
     copy_closure "$stage/lib" "$stage"/lib/ucx/*.so*
   fi
-  strip --strip-unneeded "$stage"/lib/*.so* "$stage"/lib/ucx/*.so* 2>/dev/null || true
+  # The CUDA-aware UCX (fetch_ucx_cuda) in lib/ucx-cuda/, its modules (CUDA, cross-memory attach)
+  # in lib/ucx-cuda/ucx/, the CUDA runtime its CUDA module was linked with beside it, and its
+  # ucx_info (which transports UCX finds on the node); run_checks.sh puts the folder in front of
+  # lib/ for the direct-exchange runs only.
+  local ux=$ucx_cuda_dir/libucx
+  mkdir -p "$stage/lib/ucx-cuda/ucx"
+  for l in libucp libucs libuct libucm; do cp -L "$ux/lib/$l.so.0" "$stage/lib/ucx-cuda/"; done
+  for l in libuct_cuda libucm_cuda libuct_cma; do cp -L "$ux/lib/ucx/$l.so.0" "$stage/lib/ucx-cuda/ucx/"; done
+  cp -L "$ucx_cuda_dir"/libucx_cu13.libs/libcudart-*.so.* "$stage/lib/ucx-cuda/"
+  cp -L "$ux/bin/ucx_info" "$stage/bin/ucx_info"
+  chmod +x "$stage/bin/ucx_info"
+  LD_LIBRARY_PATH="$stage/lib/ucx-cuda" copy_closure "$stage/lib" "$stage"/lib/ucx-cuda/ucx/*.so* "$stage"/lib/ucx-cuda/*.so*
+  strip --strip-unneeded "$stage"/lib/*.so* "$stage"/lib/ucx/*.so* "$stage"/lib/ucx-cuda/*.so* \
+    "$stage"/lib/ucx-cuda/ucx/*.so* 2>/dev/null || true
   for d in "${decks[@]}"; do cp "$d" "$stage/decks/$(echo "${d#inputs/}" | tr / _)"; done
   (cd "$stage" && find bin lib decks -type f -printf '%s %p\n' | sort -k2) > "$kit/MANIFEST"
   log "compressing $(du -sm "$stage" | cut -f1) MiB (xz, one stream)"
@@ -172,6 +211,7 @@ pack() {
   fi
 }
 
+fetch_ucx_cuda
 if [ "$what" = openmp ] || [ "$what" = both ]; then
   [ "$build" = 0 ] || build_preset mpich-release openmp
   pack openmp build/mpich-release

@@ -55,8 +55,12 @@ for k in openmp cuda; do
   tar -C "$root/kits/$k-unpacked" -xJf "$root/kits/$k/payload.tar.xz"
   missing=$(chroot "$root" /bin/bash -c "cd /kits/$k-unpacked && for f in bin/* lib/*.so* lib/ucx/*.so*; do
       [ -f \"\$f\" ] || continue
-      LD_LIBRARY_PATH=/kits/$k-unpacked/lib ldd \"\$f\" 2>&1 | awk -v f=\"\$f\" '/not found/ {print f\": \"\$1}'; done" | sort -u)
-  other=$(printf '%s\n' "$missing" | grep -v '^$' | grep -v ': libcuda.so.1$' || true)
+      LD_LIBRARY_PATH=/kits/$k-unpacked/lib ldd \"\$f\" 2>&1 | awk -v f=\"\$f\" '/not found/ {print f\": \"\$1}'; done
+    for f in lib/ucx-cuda/*.so* lib/ucx-cuda/ucx/*.so*; do
+      [ -f \"\$f\" ] || continue
+      LD_LIBRARY_PATH=/kits/$k-unpacked/lib/ucx-cuda:/kits/$k-unpacked/lib ldd \"\$f\" 2>&1 | awk -v f=\"\$f\" '/not found/ {print f\": \"\$1}'; done" | sort -u)
+  # the CUDA driver's libcuda (and, for UCX's CUDA module, its NVML) come with a GPU node's driver
+  other=$(printf '%s\n' "$missing" | grep -v '^$' | grep -v ': libcuda.so.1$' | grep -v ': libnvidia-ml.so.1$' || true)
   if [ -n "$other" ]; then
     log "$k kit: libraries missing in the bare chroot:"
     printf '  %s\n' "$other" >&2

@@ -8,7 +8,9 @@ agrees with the CPU reference (where the kit has one).
 report.json holds: kit (KIT_INFO), machine (device name, driver, memory, bus id, UUID as nvidia-smi
 gives them), items (one per check: kind, name, ranks, variant, passed, exit code, seconds, log),
 decks (per deck run: verification, per-rank result fingerprints and norms, the exchange's phase
-times, agreement with the reference), benches (the ratios each benchmark printed), summary.
+times, agreement with the reference), benches (the ratios each benchmark printed), ucx_cuda (the
+transports the kit's CUDA-aware UCX found), halo_exchange (per halo deck at 2 ranks through that
+UCX: the exchange's phases staged against direct, and their ratio), summary.
 
 Agreement of a deck run with the reference (the same deck, ranks and variant run by the OpenMP
 build): "bitwise" when every rank's result fingerprint is equal; else "within tolerance" when
@@ -125,6 +127,43 @@ def agree(d, ref):
     return "differs", None
 
 
+# The halo exchange's phases (pack, post: staging copies and sends, wait: receives and copies back)
+EXCHANGE_PHASES = ("pack", "post", "wait")
+
+
+def halo_exchange(decks):
+    """Per deck run through the CUDA-aware UCX: staged (ucx_off) against direct (ucx_on), the
+    exchange's phase medians (slowest rank) side by side, and direct over staged for their sum."""
+    by_key = {d["key"]: d for d in decks}
+    rows = []
+    for d in decks:
+        if d.get("gpu_aware_mpi") != "ucx_on":
+            continue
+        off = by_key.get(f"{d['deck']}:np{d['ranks']}:ucx_off")
+        if off is None:
+            continue
+        p_on = d.get("phase_median_max_over_ranks_s", {})
+        p_off = off.get("phase_median_max_over_ranks_s", {})
+        row = {"deck": d["deck"], "ranks": d["ranks"], "passed": bool(d.get("passed") and off.get("passed")),
+               "direct_effective": d.get("gpu_aware_mpi_effective"), "staged_effective": off.get("gpu_aware_mpi_effective"),
+               "staged_s": {k: p_off[k] for k in EXCHANGE_PHASES if k in p_off},
+               "direct_s": {k: p_on[k] for k in EXCHANGE_PHASES if k in p_on}}
+        s_off, s_on = sum(row["staged_s"].values()), sum(row["direct_s"].values())
+        row["direct_over_staged"] = s_on / s_off if s_off > 0 and row["direct_s"] else None
+        rows.append(row)
+    return rows
+
+
+def ucx_transports(out, items):
+    """The transports the kit's CUDA-aware UCX found (ucx_info -d), and whether CUDA's are among them."""
+    for it in items:
+        if it["name"] == "ucx_cuda_transports":
+            text = open(os.path.join(out, it["log"]), errors="replace").read()
+            names = sorted(set(re.findall(r"Transport:\s*(\S+)", text)))
+            return {"transports": names, "cuda": any(n.startswith("cuda") for n in names)}
+    return None
+
+
 NUM = r"([-+0-9.eE]+|n/a)"
 
 
@@ -221,6 +260,8 @@ def main():
         "items": items,
         "decks": decks,
         "benches": benches,
+        "ucx_cuda": ucx_transports(a.out, items),
+        "halo_exchange": halo_exchange(decks),
         "summary": {
             "items": len(items),
             "passed": len(items) - len(failed),
@@ -239,7 +280,7 @@ def main():
     print(f"kit: {report['kit'].get('backend', '?')} {report['kit'].get('commit', '')}; "
           f"device: {', '.join(g['name'] + ' driver ' + g['driver'] for g in report['machine']['gpus']) or 'none'}")
     print(f"items: {s['passed']} of {s['items']} passed" + (f"; failed: {', '.join(s['failed'])}" if s["failed"] else ""))
-    if reference:
+    if reference and decks:
         print("decks against the CPU reference: " + ", ".join(f"{v} {k}" for k, v in s["agreement_counts"].items() if v))
     elif decks:
         print("decks: NOT compared with the CPU: this kit has no reference (ci/gpu_kit.sh both --chroot makes one)")
@@ -248,6 +289,16 @@ def main():
         if not b["passed"]:
             nums["FAILED"] = True
         print(f"  {b['name']} {b['variant']}: {nums}")
+    u = report["ucx_cuda"]
+    if u is not None:
+        print(f"CUDA-aware UCX: transports {', '.join(u['transports']) or 'none'}"
+              f" ({'with' if u['cuda'] else 'without'} CUDA's)")
+    for h in report["halo_exchange"]:
+        r = h["direct_over_staged"]
+        resolved = "" if h["direct_effective"] == "direct" else f" (\"on\" resolved to {h['direct_effective']})"
+        print(f"  halo {h['deck']} np{h['ranks']}: staged {sum(h['staged_s'].values()) * 1e6:.1f} us, "
+              f"direct {sum(h['direct_s'].values()) * 1e6:.1f} us{resolved} (pack+post+wait, medians)"
+              + (f", direct/staged {r:.2f}" if r is not None else ""))
     print(f"report: {os.path.join(a.out, 'report.json')}: {'GREEN' if s['green'] else 'NOT GREEN'}")
     return 0 if s["green"] else 1
 

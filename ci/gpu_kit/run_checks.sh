@@ -51,9 +51,19 @@ kitenv() {
 }
 # Hydra on one node: fork, no ssh; each rank one OpenMP thread unless the item says otherwise.
 kmpirun() { local np=$1; shift; kitenv "$kit/bin/mpiexec" -launcher fork -n "$np" "$@"; }
+# The direct exchange's runs (GPU-aware MPI from the registries; docs/gpu_kit.md): the kit's
+# CUDA-aware UCX (lib/ucx-cuda, PyPI's libucx-cu13) in front of Debian's, and MPICH's own
+# shared-memory path off (MPIR_CVAR_NOLOCAL=1: its copies would read a device pointer with the
+# CPU), so every message goes through UCX, whose cuda_copy and cuda_ipc transports move device
+# memory. MPICH then sees every rank as a node of its own (desync's node layout too).
+kitenv_ucx() {
+  LD_LIBRARY_PATH="$kit/lib/ucx-cuda:$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" PATH="$kit/bin:$PATH" \
+    MPIR_CVAR_NOLOCAL=1 OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} "$@"
+}
+kmpirun_ucx() { local np=$1; shift; kitenv_ucx "$kit/bin/mpiexec" -launcher fork -n "$np" "$@"; }
 # item runs commands under timeout, in a new bash: the helpers and the kit folder go with it.
 export kit
-export -f kitenv kmpirun
+export -f kitenv kmpirun kitenv_ucx kmpirun_ucx
 
 # item KIND NAME RANKS VARIANT H5 -- COMMAND...: runs the command under a time limit, logs it.
 item() {
@@ -84,11 +94,15 @@ if wanted info; then
   # Self-containment where it runs: every library of every program resolves (the CUDA driver's
   # libcuda comes from the node); "not found" for anything else fails the item.
   item info libraries 1 "" "" -- bash -c '
-    cd "$0"; missing=$(for f in bin/* lib/*.so* lib/ucx/*.so*; do
-      LD_LIBRARY_PATH=$0/lib ldd "$f" 2>/dev/null | awk -v f="$f" "/not found/ {print f\": \"\$1}"; done | sort -u)
-    echo "$missing" | grep -v "^$" | grep -v ": libcuda.so.1$" && exit 1
-    echo "$missing" | grep -q libcuda && echo "libcuda.so.1 only: the CUDA driver of the node (none here)"
+    cd "$0"; missing=$( (for f in bin/* lib/*.so* lib/ucx/*.so*; do
+      LD_LIBRARY_PATH=$0/lib ldd "$f" 2>/dev/null | awk -v f="$f" "/not found/ {print f\": \"\$1}"; done
+      for f in lib/ucx-cuda/*.so* lib/ucx-cuda/ucx/*.so*; do
+      LD_LIBRARY_PATH=$0/lib/ucx-cuda:$0/lib ldd "$f" 2>/dev/null | awk -v f="$f" "/not found/ {print f\": \"\$1}"; done) | sort -u)
+    echo "$missing" | grep -v "^$" | grep -v ": libcuda.so.1$" | grep -v "^lib/ucx-cuda/ucx/libuct_cuda.so.0: libnvidia-ml.so.1$" && exit 1
+    echo "$missing" | grep -q libcuda && echo "libcuda.so.1 (and NVML for UCX) only: the CUDA driver of the node (none here)"
     echo "every library resolves inside the kit"' "$kit"
+  # The transports the kit's CUDA-aware UCX finds here: cuda_copy and cuda_ipc on a GPU node.
+  item info ucx_cuda_transports 1 "" "" -- kitenv_ucx "$kit/bin/ucx_info" -d
 fi
 
 # Test programs (gtest) and the rank counts they run at here, 1 and 2 where the test allows them
@@ -109,12 +123,15 @@ if wanted tests; then
 fi
 
 # Every deck at its rank counts, with [comm] gpu_aware_mpi = "off" (device buffers staged through
-# pinned host memory) and "auto" (device pointers to MPI when the library says it can take them);
+# pinned host memory) and "auto" (device pointers to MPI when the library says it can take them;
+# Debian's MPICH says it cannot, so "auto" is staged), the halo exchanges also "ucx_off"/"ucx_on";
 # the triad's messages are host memory, so it runs once, as the deck says ("default"). A deck's
 # own process grid is set to fit the rank count (the stencil's px, py automatic; CG's box grid).
 DECKS="triad_core_bound.toml:1,2 spmv_hhq_small_pe.toml:1,2 spmv_spin_nonsplit_barrier.toml:1,2
 spmv_hhq_small_pe.toml@sell:1,2 chebfd_spin_small.toml:1,2 chebfd_topi_sell_small.toml:1,2 stencil_base_512.toml:1,2
 stencil_ca_512.toml:1,2 cg_minife_small.toml:1,2 matvec2d_small.toml:1,4 symmsquarecube_small.toml:1,8"
+# Point-to-point halo exchanges only: MPICH reduces a collective's device buffers on the CPU.
+UCX_DECKS="spmv_hhq_small_pe chebfd_spin_small stencil_base_512 cg_minife_small"
 if wanted decks; then
   for d in $DECKS; do
     spec=${d%%:*}
@@ -132,11 +149,18 @@ if wanted decks; then
         esac
         variants="off auto"
         case "$tag" in triad_*) variants=default ;; esac
+        # the halo-exchange workloads at 2 ranks also through the CUDA-aware UCX (kmpirun_ucx):
+        # staged (ucx_off) against direct (ucx_on, device buffers handed to MPI), side by side
+        case " $UCX_DECKS " in *" $tag "*) [ "$n" = 2 ] && variants="$variants ucx_off ucx_on" ;; esac
         for g in $variants; do
           h5="h5/${tag}_np${n}_${g}.h5"
-          gset=()
-          [ "$g" = default ] || gset=(--set comm.gpu_aware_mpi=$g)
-          OMP_NUM_THREADS=1 item deck "$tag" "$n" "$g" "$h5" -- kmpirun "$n" "$kit/bin/desync" run "$kit/decks/$deck" \
+          gset=() run=kmpirun
+          case "$g" in
+            default) ;;
+            ucx_*) gset=(--set comm.gpu_aware_mpi=${g#ucx_}) run=kmpirun_ucx ;;
+            *) gset=(--set comm.gpu_aware_mpi=$g) ;;
+          esac
+          OMP_NUM_THREADS=1 item deck "$tag" "$n" "$g" "$h5" -- $run "$n" "$kit/bin/desync" run "$kit/decks/$deck" \
             "${gset[@]}" "${extra[@]}" -o "$h5" --force
         done
       done
