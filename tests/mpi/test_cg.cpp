@@ -6,8 +6,14 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "workloads/cg/cg.hpp"
+#include "workloads/cg/cg_verify.hpp"
+#include "matrix/local_matrix.hpp"
+#include "matrix/make_generator.hpp"
+#include "matrix/row_partition.hpp"
+#include "workload/owned_values.hpp"
 #include "config/config.hpp"
 #include "workloads/registry.hpp"
 #include "core/errors.hpp"
@@ -133,6 +139,50 @@ TEST(Cg, BoxPartitionAndStencilMatrix) {
   const WorkloadResult s = run_cg(st, MPI_COMM_WORLD);
   EXPECT_TRUE(s.extra_verdict.empty()) << s.extra_verdict;
   EXPECT_LT(solved_error(s), 1e-8);
+}
+
+// The verification's product against the matrix rows (workloads/cg/cg_verify.hpp) catches a
+// halo delivered wrong: a product whose halo values are the owners' agrees, one whose halo never
+// arrived (zeros) does not, in every row with a nonzero halo entry; and
+// gather_owned_values gives every global row the value its owner holds.
+TEST(CgVerify, AProductThroughAWrongHaloIsCaught) {
+  const Config cfg = deck("overlap = false\n");
+  const auto gen = make_generator(cfg.matrix);
+  const int rank = comm_rank(MPI_COMM_WORLD), size = comm_size(MPI_COMM_WORLD);
+  const RowPartition part = make_partition(*gen, cfg.matrix, size);
+  const LocalMatrix<double> m = build_local_matrix<double>(*gen, part, rank);
+  const cg::HostRows a = cg::host_rows(m);
+  const auto v = [](GlobalIndex g) { return 1.0 + 0.001 * static_cast<double>(g % 997); };
+  const auto n = static_cast<std::size_t>(m.rows);
+  std::vector<double> y(n, 0.0), y_wrong(n, 0.0);
+  std::int64_t reading_halo = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool halo = false;
+    for (std::size_t k = a.row_ptr(i); k < a.row_ptr(i + 1); ++k) {
+      const GlobalIndex g = a.global(a.col(k));
+      y[i] += a.val(k) * v(g);
+      halo = halo || (a.col(k) >= m.rows && a.val(k) != 0.0);  // the matrix stores some zeros
+      y_wrong[i] += a.col(k) >= m.rows ? 0.0 : a.val(k) * v(g);  // the halo never delivered: zeros
+    }
+    reading_halo += halo;
+  }
+  EXPECT_EQ(cg::rows_off_product(a, v, y.data()), 0);
+  double d2 = 0.0;
+  EXPECT_EQ(cg::rows_off_product(a, v, y_wrong.data(), &d2), reading_halo);
+  EXPECT_EQ(d2 > 0.0, reading_halo > 0);
+  if (size > 1) {
+    EXPECT_GT(reading_halo, 0) << "rank " << rank << ": a row partition of minife reads a halo";
+  }
+  y[0] += 1e-9 * std::fabs(y[0]);  // an owned row off by 1e-9: beyond the rounding allowance
+  EXPECT_EQ(cg::rows_off_product(a, v, y.data()), 1);
+
+  Vector owned("owned", n);
+  auto h = Kokkos::create_mirror_view(owned);
+  for (std::size_t i = 0; i < n; ++i) h(i) = v(m.first_row + static_cast<GlobalIndex>(i));
+  Kokkos::deep_copy(owned, h);
+  const std::vector<double> all = gather_owned_values(owned, part, MPI_COMM_WORLD);
+  ASSERT_EQ(static_cast<GlobalIndex>(all.size()), gen->rows());
+  for (GlobalIndex g = 0; g < gen->rows(); ++g) ASSERT_EQ(all[static_cast<std::size_t>(g)], v(g)) << "row " << g;
 }
 
 TEST(CgDeck, RefusesMatricesThatAreNotSpd) {

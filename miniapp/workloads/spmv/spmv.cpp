@@ -23,6 +23,7 @@
 #include "loop/experiment_loop.hpp"
 #include "workloads/spmv/spmv_state.hpp"
 #include "workload/halo_partners.hpp"
+#include "workload/owned_values.hpp"
 
 namespace desync {
 namespace {
@@ -36,7 +37,7 @@ struct InitX {
 };
 
 // The final product against the generator's rows: x_res = A x_prev. owners: x_prev as its owning
-// ranks hold it (gathered_previous), so that a halo delivered wrong (packed from the wrong rows,
+// ranks hold it (gather_owned_values), so that a halo delivered wrong (packed from the wrong rows,
 // from the wrong partner, not at all) fails; empty (a large matrix): x_prev with its halo as
 // received, which checks the local product only. Returns the number of rows outside the tolerance.
 std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::int32_t rows,
@@ -68,24 +69,6 @@ std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::
   std::int64_t total = 0;
   for (auto w : wrong) total += w;
   return total;
-}
-
-// x_prev's owned rows from every rank (collective), indexed by global row, for a matrix of at
-// most spmv_gathered_check_rows rows; empty above (the same decision on every rank).
-std::vector<double> gathered_previous(const Vector& previous, const RowPartition& part, MPI_Comm comm) {
-  const GlobalIndex total = part.end(part.ranks() - 1);
-  if (total > spmv_gathered_check_rows) return {};
-  const int rank = comm_rank(comm), size = comm_size(comm);
-  std::vector<int> counts(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size));
-  for (int r = 0; r < size; ++r) {
-    counts[static_cast<std::size_t>(r)] = static_cast<int>(part.rows(r));
-    displs[static_cast<std::size_t>(r)] = static_cast<int>(part.begin(r));
-  }
-  auto prev = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), previous);
-  std::vector<double> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(prev.data(), counts[static_cast<std::size_t>(rank)], MPI_DOUBLE, all.data(), counts.data(), displs.data(),
-                 MPI_DOUBLE, comm);
-  return all;
 }
 
 std::uint64_t fingerprint(const Vector& x, std::int32_t rows, std::int64_t* nonfinite = nullptr, double* norm2 = nullptr) {
@@ -164,7 +147,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   r.partners = halo_partners(plan, 8, 1);
   r.stop_signal = run_loop(cfg.comm.sync, r.timeline, r);
   // After the last swap, x holds the last product and y its input (halo included).
-  r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y, gathered_previous(s.y, part, comm));
+  r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y, gather_owned_values(s.y, part, comm));
   r.elements_checked = a.rows;
   r.result_fingerprint = fingerprint(s.x, a.rows, &r.nonfinite, &r.result_norm2);
   r.has_result_digest = true;

@@ -11,11 +11,6 @@
 
 namespace desync {
 
-// Up to this many matrix rows the verification gathers the last product's input from its owners
-// (8 B a row on every rank), so that a halo delivered wrong fails; above, it uses the halo as
-// received and checks the local product only (docs/method.md, section 13).
-inline constexpr std::int64_t spmv_gathered_check_rows = std::int64_t{1} << 20;
-
 // Collective. The deck must have a [matrix]. Timeline timestamps are local clock readings.
 WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm);
 

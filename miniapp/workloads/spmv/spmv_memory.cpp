@@ -1,5 +1,6 @@
 // SpMV's peak memory per rank: the estimate docs/decks.md ("Memory") and docs/method.md (section 16) describe.
 #include "workloads/spmv/spmv.hpp"
+#include "workload/owned_values.hpp"
 
 #include <fmt/format.h>
 
@@ -24,7 +25,7 @@ MemoryEstimate spmv_memory(const Config& cfg, int rank, int size) {
   if (cfg.matrix.format == MatrixFormat::sell) m.add("SELL copy", sell_bytes_estimate(s.rows, s.nnz, 8.0, cfg.matrix.sell.chunk));
   m.add("vectors", 2.0 * (s.rows + halo) * 8.0 + 2.0 * halo * 8.0);
   m.add("timeline", Timeline::bytes_estimate(cfg.run.warmup + cfg.run.iterations) * (cfg.params.get<SpmvConfig>().compare_barrier ? 2 : 1));
-  if (s.total_rows <= static_cast<double>(spmv_gathered_check_rows)) m.add("verification copy", 8.0 * s.total_rows);
+  if (s.total_rows <= static_cast<double>(gathered_check_rows)) m.add("verification copy", 8.0 * s.total_rows);
   return m;
 }
 
