@@ -137,7 +137,10 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   g_pending.clear();
   flusher.remove_generations();
 
-  log::info("{}", summary_table(metrics, result.metrics, tl.iterations() - tl.warmup(), verification, out.path,
+  const std::string said = result.verification_scope.empty() || errors != 0
+                               ? verification
+                               : verification + " (in part: " + result.verification_scope + ")";
+  log::info("{}", summary_table(metrics, result.metrics, tl.iterations() - tl.warmup(), said, out.path,
                                 node_note(result, ctx.topo, comm)));
   if (!result.report.empty()) log::info("\n{}", result.report);
   if (result.stop_signal != 0) return exit_interrupted;

@@ -47,6 +47,7 @@ void write_root(const Context& c, hid_t file, const RunRecord& r) {
   h5::attr(c, file, "format", std::string("desync-output"));
   h5::attr(c, file, "format_version", std::int64_t{output_format_version});
   h5::attr(c, file, "verification", r.verification);
+  if (!first(r).verification_scope.empty()) h5::attr(c, file, "verification_scope", first(r).verification_scope);
   h5::attr(c, file, "workload", r.cfg.run.workload);
   h5::attr(c, file, "collective", std::int64_t{r.collective ? 1 : 0});
   h5::attr(c, file, "desync_version", r.prov.desync_version);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <vector>
 #include <utility>
 
 #include "workloads/registry.hpp"
@@ -26,14 +27,15 @@ const char* const matrices[] = {
 };
 
 // sell: a [matrix.sell] table; given, [matrix] format = "sell".
-Config deck(int m, int nb, const std::string& scheme, bool barrier = false, const std::string& sell = "") {
+Config deck(int m, int nb, const std::string& scheme, bool barrier = false, const std::string& sell = "",
+            const std::vector<std::string>& set = {}) {
   std::string mat = matrices[m];
   if (!sell.empty()) mat = "[matrix]\nformat = \"sell\"\n" + mat.substr(std::string("[matrix]\n").size()) + sell;
   return load_deck(std::string("[run]\nworkload = \"chebfd\"\nwarmup = 2\nprogress_interval = 0\n[chebfd]\nnp = 30\n") +
                        "nb = " + std::to_string(nb) + "\nns = " + std::to_string(2 * nb) + "\nscheme = \"" + scheme +
                        "\"\nbarrier_per_degree = " + (barrier ? "true" : "false") + "\nlambda_min = -1.0\nlambda_max = 0.5\n" +
                        mat,
-                   "chebfd.toml", {});
+                   "chebfd.toml", set);
 }
 
 bool same_everywhere(std::uint64_t a, std::uint64_t b) {
@@ -110,6 +112,24 @@ TEST(ChebfdRecord, TimelineAndMetrics) {
   EXPECT_NEAR(chebfd::bytes_per_step(true, 1, 13, 4) / chebfd::flops_per_step(true, 1, 13, 4), (65.0 + 80.0) / 146.0, 1e-12);
   EXPECT_GT(metric(p, "gflops"), 0.0);
   EXPECT_TRUE(std::isfinite(metric(p, "cer_median")));
+}
+
+// Above [chebfd] verify_rows there is no comparison with the serial reference: the run passes on
+// the moments' invariants and says that it was checked in part (verification_scope, written as
+// the root attribute of that name); at or below verify_rows it says nothing.
+TEST(ChebfdRecord, APartialCheckIsSaid) {
+  const WorkloadResult full = run_chebfd(deck(1, 2, "nonsplit"), MPI_COMM_WORLD);
+  EXPECT_TRUE(full.verification_scope.empty()) << full.verification_scope;
+  const bool reference_rank = comm_rank(MPI_COMM_WORLD) == 0;  // rank 0 compares the gathered block
+  if (reference_rank) {
+    EXPECT_GT(full.elements_checked, 100) << "the reference compared the block vectors";
+  }
+  const WorkloadResult part = run_chebfd(deck(1, 2, "nonsplit", false, "", {"chebfd.verify_rows=10"}), MPI_COMM_WORLD);
+  EXPECT_EQ(part.element_errors, 0) << part.extra_verdict;
+  EXPECT_NE(part.verification_scope.find("above [chebfd] verify_rows = 10"), std::string::npos) << part.verification_scope;
+  if (reference_rank) {
+    EXPECT_LT(part.elements_checked, full.elements_checked);
+  }
 }
 
 // compare_barrier (P_D): the paired run starts from the same start vectors and sums its moments

@@ -196,6 +196,8 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   double sums[3] = {0, 0, 0};  // ||b - A x||^2, ||x - x*||^2, ||x*||^2
   const std::vector<double> x_owned = gather_owned_values(x, part, comm);
   if (x_owned.empty()) {
+    res.verification_scope = fmt::format("{} rows, above {}: the true residual through the workload's own halo "
+                                         "exchange, not from x as its owners hold it", gen->rows(), gathered_check_rows);
     Kokkos::deep_copy(Kokkos::subview(p, std::make_pair(std::size_t{0}, static_cast<std::size_t>(n))), x);
     spmv(nullptr, 0);
     auto hq = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
