@@ -162,6 +162,9 @@ TEST(StencilRecord, LargeGridUsesWindowCheck) {
   EXPECT_EQ(global_errors(r), 0) << r.extra_verdict;
   EXPECT_GT(r.elements_checked, 0);
   EXPECT_LT(r.elements_checked, 40 * 40);
+  EXPECT_NE(r.verification_scope.find("corner windows"), std::string::npos) << "a partial check is said: " << r.verification_scope;
+  const WorkloadResult full = run_stencil(deck("n = 16\nverify_full_max = 16\n", 6, 1), MPI_COMM_WORLD);
+  EXPECT_TRUE(full.verification_scope.empty()) << full.verification_scope;
 }
 
 TEST(StencilRecord, SkipRedundantIsNotTheJacobiResult) {
@@ -169,6 +172,7 @@ TEST(StencilRecord, SkipRedundantIsNotTheJacobiResult) {
   const WorkloadResult base = run_stencil(deck("n = 24\n"), MPI_COMM_WORLD);
   const WorkloadResult skip = run_stencil(deck("n = 24\nvariant = \"ca\"\nca_steps = 3\nskip_redundant = true\n"), MPI_COMM_WORLD);
   EXPECT_EQ(global_errors(skip), 0) << "only finiteness is checked";
+  EXPECT_NE(skip.verification_scope.find("finite values only"), std::string::npos) << skip.verification_scope;
   EXPECT_FALSE(same_everywhere(skip.result_fingerprint, base.result_fingerprint)) << "stale ghosts change the result";
   for (const auto& v : skip.metrics) {
     if (v.name == "redundant_flops_per_step") {
