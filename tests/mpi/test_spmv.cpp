@@ -7,12 +7,18 @@
 #include <fmt/format.h>
 
 #include <tuple>
+#include <vector>
 #include <utility>
 
 #include "workloads/registry.hpp"
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
 #include "workloads/spmv/spmv.hpp"
+#include "workloads/spmv/spmv_verify.hpp"
+#include "matrix/local_matrix.hpp"
+#include "matrix/make_generator.hpp"
+#include "matrix/row_partition.hpp"
+#include "workload/owned_values.hpp"
 
 namespace desync {
 namespace {
@@ -123,6 +129,55 @@ TEST(SpmvRecord, TimelineAndPartnersAreComplete) {
   const WorkloadResult c = run_spmv(deck(1, "compare_barrier = true\n"), MPI_COMM_WORLD);
   for (const auto& v : c.metrics) has_pd = has_pd || v.name == "desync_speedup";
   EXPECT_TRUE(has_pd);
+}
+
+// The verification checks the product against the input as its owners hold it: a product taken
+// through a halo that never arrived (zeros) fails in every row with a nonzero halo entry, though
+// it is the right local product of what was received (which the check without the owners'
+// values, for large matrices, accepts).
+TEST(SpmvVerify, AProductThroughAWrongHaloIsCaught) {
+  const Config cfg = deck(4, "");
+  const auto gen = make_generator(cfg.matrix);
+  const int rank = comm_rank(MPI_COMM_WORLD), size = comm_size(MPI_COMM_WORLD);
+  const RowPartition part = make_partition(*gen, cfg.matrix, size);
+  const LocalMatrix<double> m = build_local_matrix<double>(*gen, part, rank);
+  const auto n = static_cast<std::size_t>(m.rows), nh = n + m.halo_columns.size();
+  const auto v = [](GlobalIndex g) { return 1.0 + 0.001 * static_cast<double>(g % 997); };
+  Vector prev("prev", nh), prev_lost("prev_lost", nh), y("y", n), y_lost("y_lost", n);
+  auto hp = Kokkos::create_mirror_view(prev), hl = Kokkos::create_mirror_view(prev_lost);
+  for (std::size_t i = 0; i < n; ++i) hp(i) = hl(i) = v(m.first_row + static_cast<GlobalIndex>(i));
+  for (std::size_t h = 0; h < m.halo_columns.size(); ++h) {
+    hp(n + h) = v(m.halo_columns[h]);
+    hl(n + h) = 0.0;  // never delivered
+  }
+  auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.row_ptr);
+  auto col = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.col);
+  auto val = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.val);
+  auto hy = Kokkos::create_mirror_view(y), hyl = Kokkos::create_mirror_view(y_lost);
+  std::int64_t reading_halo = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    hy(i) = hyl(i) = 0.0;
+    bool halo = false;
+    for (std::size_t k = rp(i); k < rp(i + 1); ++k) {
+      hy(i) += val(k) * hp(static_cast<std::size_t>(col(k)));
+      hyl(i) += val(k) * hl(static_cast<std::size_t>(col(k)));
+      halo = halo || (static_cast<std::size_t>(col(k)) >= n && val(k) != 0.0);
+    }
+    reading_halo += halo;
+  }
+  Kokkos::deep_copy(prev, hp);
+  Kokkos::deep_copy(prev_lost, hl);
+  Kokkos::deep_copy(y, hy);
+  Kokkos::deep_copy(y_lost, hyl);
+  const std::vector<double> owners = gather_owned_values(prev, part, MPI_COMM_WORLD);
+  ASSERT_FALSE(owners.empty());
+  EXPECT_EQ(spmv::count_wrong_rows(*gen, m.first_row, m.rows, m.halo_columns, false, y, prev, owners), 0);
+  EXPECT_EQ(spmv::count_wrong_rows(*gen, m.first_row, m.rows, m.halo_columns, false, y_lost, prev_lost, owners), reading_halo);
+  EXPECT_EQ(spmv::count_wrong_rows(*gen, m.first_row, m.rows, m.halo_columns, false, y_lost, prev_lost, {}), 0)
+      << "without the owners' values only the local product is checked";
+  if (size > 1) {
+    EXPECT_GT(reading_halo, 0) << "rank " << rank << ": a row partition of the 9 x 7 grid reads a halo";
+  }
 }
 
 TEST(SpmvDeck, SellNeedsDesyncKernel) {

@@ -22,6 +22,7 @@
 #include "workload/halo_metrics.hpp"
 #include "loop/experiment_loop.hpp"
 #include "workloads/spmv/spmv_state.hpp"
+#include "workloads/spmv/spmv_verify.hpp"
 #include "workload/halo_partners.hpp"
 #include "workload/owned_values.hpp"
 
@@ -35,41 +36,6 @@ struct InitX {
   GlobalIndex first;
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const { x(i) = initial_x(first + i); }
 };
-
-// The final product against the generator's rows: x_res = A x_prev. owners: x_prev as its owning
-// ranks hold it (gather_owned_values), so that a halo delivered wrong (packed from the wrong rows,
-// from the wrong partner, not at all) fails; empty (a large matrix): x_prev with its halo as
-// received, which checks the local product only. Returns the number of rows outside the tolerance.
-std::int64_t count_wrong_rows(const MatrixGenerator& g, GlobalIndex first, std::int32_t rows,
-                              const std::vector<GlobalIndex>& halo_columns, bool stochastic, const Vector& result,
-                              const Vector& previous, const std::vector<double>& owners) {
-  auto res = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
-  auto prev = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), previous);
-  std::vector<std::int64_t> wrong(static_cast<std::size_t>(chunk_count(first, first + rows)), 0);
-  for_each_row(g, first, first + rows, "desync::spmv::verify",
-               [&](GlobalIndex c, GlobalIndex r, const GlobalIndex* cols, const Scalar* vals, int n) {
-                 double abs_sum = 0.0;
-                 for (int k = 0; k < n; ++k) abs_sum += std::abs(vals[k]);
-                 double ref = 0.0, scale = 0.0;
-                 for (int k = 0; k < n; ++k) {
-                   const GlobalIndex col = cols[k];
-                   const std::size_t j = (col >= first && col < first + rows)
-                                             ? static_cast<std::size_t>(col - first)
-                                             : static_cast<std::size_t>(rows) + static_cast<std::size_t>(
-                                                   std::lower_bound(halo_columns.begin(), halo_columns.end(), col) -
-                                                   halo_columns.begin());
-                   const double v = stochastic ? std::abs(vals[k]) / abs_sum : vals[k].real();
-                   const double p = owners.empty() ? prev(j) : owners[static_cast<std::size_t>(col)];
-                   ref += v * p;
-                   scale += std::fabs(v * p);
-                 }
-                 const double got = res(static_cast<std::size_t>(r - first));
-                 if (!(std::fabs(got - ref) <= 1e-12 * scale + 1e-300)) ++wrong[static_cast<std::size_t>(c)];
-               });
-  std::int64_t total = 0;
-  for (auto w : wrong) total += w;
-  return total;
-}
 
 std::uint64_t fingerprint(const Vector& x, std::int32_t rows, std::int64_t* nonfinite = nullptr, double* norm2 = nullptr) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
@@ -148,7 +114,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   r.stop_signal = run_loop(cfg.comm.sync, r.timeline, r);
   // After the last swap, x holds the last product and y its input (halo included).
   const std::vector<double> owned = gather_owned_values(s.y, part, comm);
-  r.element_errors = count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y, owned);
+  r.element_errors = spmv::count_wrong_rows(*gen, first, a.rows, halo_columns, stochastic, s.x, s.y, owned);
   if (owned.empty())
     r.verification_scope = fmt::format("{} rows, above {}: the last product against the halo as received (the local "
                                        "product only), not against the owners' values",
