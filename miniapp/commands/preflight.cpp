@@ -56,12 +56,12 @@ std::string probe(const Config& cfg, const OutputTarget& out, double min_bytes) 
   if (!fs::exists(ds)) return fail("directory " + dir.string() + " does not exist");
   if (!fs::is_directory(ds)) return fail(dir.string() + " is not a directory");
   // Permissions, read-only mounts, quotas on create: only trying tells (access() says yes to root).
-  const std::string tmp = out.path + ".tmp";
-  if (fs::is_directory(fs::status(tmp, ec))) return fail(tmp + " (the file written during the run) is a directory");
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // A name of this process's own, created exclusively: nothing of another run's is touched.
+  const std::string probe = fmt::format("{}.{:x}.probe", out.path, static_cast<unsigned>(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) return fail("cannot create files in " + dir.string() + ": " + std::strerror(errno));
   ::close(fd);
-  ::unlink(tmp.c_str());
+  ::unlink(probe.c_str());
   const double room = free_bytes(dir.string());
   if (room >= 0 && room < min_bytes)
     return fail(fmt::format("the file system of {} has {} free, the file needs at least {}", dir.string(),

@@ -125,9 +125,9 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   std::int64_t errors = 0;
   const std::string verification = run_verdict(result, result.timeline, comm, errors);
 
-  g_pending = out.path + ".tmp";
+  g_pending = temporary_output_path(out.path, comm);
   try {
-    commit_output(out.path, run_record(ctx, result, metrics, verification, errors, false), comm);
+    commit_output(out.path, g_pending, run_record(ctx, result, metrics, verification, errors, false), out.overwrite, comm);
   } catch (const OutputError& e) {
     g_pending.clear();
     if (flusher.flushes() == 0) throw;

@@ -1,11 +1,13 @@
-// Committing a result file: room checked first, written as FILE.tmp, flushed, read back, renamed
+// Committing a result file: room checked first, written as FILE.<tag>.tmp, flushed, read back, renamed
 // (io/output_file.hpp, commit_output). Collective over the writers' communicator.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <random>
 
 #include "core/disk_space.hpp"
 #include "core/errors.hpp"
@@ -76,9 +78,29 @@ void sync_directory_of(const std::string& path) {
   }
 }
 
-void commit_output(const std::string& path, const RunRecord& rec, MPI_Comm comm) {
+std::string temporary_output_path(const std::string& path, MPI_Comm comm) {
+  std::string tmp;
+  if (comm_rank(comm) == 0) tmp = fmt::format("{}.{:x}{:08x}.tmp", path, static_cast<unsigned>(::getpid()), std::random_device{}());
+  bcast_string(tmp, 0, comm);
+  return tmp;
+}
+
+namespace {
+// rename() that never replaces an existing `to` (EEXIST): renameat2's RENAME_NOREPLACE where the
+// file system has it, else a hard link (which fails on an existing name) and an unlink.
+int rename_no_replace(const std::string& from, const std::string& to) {
+#ifdef RENAME_NOREPLACE
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return -1;
+#endif
+  if (::link(from.c_str(), to.c_str()) != 0) return -1;
+  ::unlink(from.c_str());
+  return 0;
+}
+}  // namespace
+
+void commit_output(const std::string& path, const std::string& tmp, const RunRecord& rec, bool replace, MPI_Comm comm) {
   const int rank = comm_rank(comm);
-  const std::string tmp = path + ".tmp";
   const double need = expected_file_bytes(rec, comm);
   std::string failure;
   if (rank == 0) failure = check_room(path, need);
@@ -90,19 +112,34 @@ void commit_output(const std::string& path, const RunRecord& rec, MPI_Comm comm)
   } catch (const h5::Error& e) {
     failure = e.what();  // the same on every rank
   }
+  bool kept = false;  // the result is complete under tmp, but path appeared during the run
   if (failure.empty()) {
     std::string mine;
     if (rank == 0) {
       mine = settle_and_read_back(tmp);
-      if (mine.empty() && ::rename(tmp.c_str(), path.c_str()) != 0) mine = std::string("renaming to ") + path + ": " + std::strerror(errno);
+      if (mine.empty()) {
+        if (replace ? ::rename(tmp.c_str(), path.c_str()) != 0 : rename_no_replace(tmp, path) != 0) {
+          kept = !replace && errno == EEXIST;
+          mine = kept ? path + " appeared during the run (another run writing the same file?) and was not replaced"
+                      : std::string("renaming to ") + path + ": " + std::strerror(errno);
+        }
+      }
     }
     bcast_string(mine, 0, comm);
     failure = mine;
+    int k = kept ? 1 : 0;
+    MPI_Bcast(&k, 1, MPI_INT, 0, comm);
+    kept = k == 1;
   }
   if (!failure.empty()) {
     MPI_Barrier(comm);  // every rank has closed its handles
-    if (rank == 0) ::unlink(tmp.c_str());
     set_pending_output("");
+    if (kept) {
+      if (rank == 0) sync_directory_of(tmp);
+      throw OutputError("writing " + path + " failed (" + failure + "); this run's complete result is " + tmp +
+                        ": rename it, or run with --force to replace");
+    }
+    if (rank == 0) ::unlink(tmp.c_str());
     throw OutputError("writing " + path + " failed (" + failure + "); no file was left");
   }
   set_pending_output("");

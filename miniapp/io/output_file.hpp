@@ -71,10 +71,18 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm, 
 // The timeline rows the file keeps ([record] window, stride), numbered as the deck numbers them.
 KeptRows kept_rows_for(const Timeline& tl, const RecordConfig& rw);
 
-// Writes the result under its final name only when it is complete: first as PATH.tmp, every
-// rank's HDF5 calls agreed on, closed, flushed to disk (fsync) and read back by rank 0, then
-// renamed. On any failure the .tmp is removed and OutputError is thrown on every rank.
-void commit_output(const std::string& path, const RunRecord& rec, MPI_Comm comm);
+// The name a result is written under before it is renamed to `path`: PATH.<tag>.tmp, the tag
+// rank 0's process id and a random number, broadcast. One per run, so that two runs writing the
+// same file never write into, truncate or delete each other's temporary file. Collective.
+std::string temporary_output_path(const std::string& path, MPI_Comm comm);
+
+// Writes the result under its final name only when it is complete: first as `tmp`
+// (temporary_output_path), every rank's HDF5 calls agreed on, closed, flushed to disk (fsync)
+// and read back by rank 0, then renamed. replace false (no --force): a file that appeared at
+// `path` during the run (another run to the same name) is not replaced; the result then stays
+// under `tmp`, which the error names. On any other failure `tmp` is removed. OutputError is
+// thrown on every rank.
+void commit_output(const std::string& path, const std::string& tmp, const RunRecord& rec, bool replace, MPI_Comm comm);
 
 // Shared by the commit and the flushes during a run (io/output_commit.cpp):
 // bytes the file will take (collective); "" or why the file system of `path` cannot take `need`

@@ -343,7 +343,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   for (int r = 0; r < ranks; ++r) rows.push_back({&topos[static_cast<std::size_t>(r)], ClockOffset{}, &results[static_cast<std::size_t>(r)]});
   RunRecord rec{cfg, prov, std::move(rows), metrics, verification, errors, planned_iterations(cfg), mpi, &simrec, nullptr,
                 phase_styles(cfg, metrics.layout.names, prog.work_phase), workload_module(cfg.run.workload).deck.collective};
-  commit_output(out.path, rec, comm);
+  commit_output(out.path, temporary_output_path(out.path, comm), rec, out.overwrite, comm);
 
   log::info("{}", summary_table(metrics, results.front().metrics, std::max<std::int64_t>(0, done - prog.warmup), verification, out.path,
                                 "simulated on platform " + platform.name + " (" + platform.path + ")\n"));

@@ -1,5 +1,5 @@
 # Runs COMMAND and checks: exit code EXPECT_CODE, stderr+stdout matching EXPECT_REGEX (exactly
-# once if EXPECT_ONCE), and neither NO_FILE nor NO_FILE.tmp existing afterwards.
+# once if EXPECT_ONCE), and neither NO_FILE nor a temporary NO_FILE.<tag>.tmp existing afterwards.
 if(NO_FILE)
   file(REMOVE ${NO_FILE} ${NO_FILE}.tmp)
 endif()
@@ -21,7 +21,8 @@ if(EXPECT_ONCE AND NOT n EQUAL 1)
   message(FATAL_ERROR "message printed ${n} times, expected once (rank 0 only)")
 endif()
 if(NO_FILE)
-  if(EXISTS "${NO_FILE}" OR EXISTS "${NO_FILE}.tmp")
+  file(GLOB _tmps "${NO_FILE}.*.tmp" "${NO_FILE}.*.probe")
+  if(EXISTS "${NO_FILE}" OR _tmps)
     message(FATAL_ERROR "an output file was left behind: ${NO_FILE}")
   endif()
 endif()

@@ -55,7 +55,7 @@ def case_sigterm(r, a, w):
         fail(f"exit code {p.returncode}, expected 5 (interrupted, file written)")
     if "stopped by SIGTERM" not in se:
         fail("no 'stopped by SIGTERM' message")
-    if os.path.exists(out + ".tmp"):
+    if [x for x in os.listdir(os.path.dirname(out)) if x.endswith(".tmp")]:
         fail(".tmp left behind")
     at = h5_attrs(out)
     print({k: at[k] for k in ("complete", "stop_signal", "iterations", "last_iteration", "iterations_planned", "_rows")})
@@ -105,8 +105,8 @@ def case_launcher_signal(r, a, w, sig, patient):
     took = time.monotonic() - t0
     print((seen + rest)[-3000:])
     print(f"{kind}: exit {p.returncode} {took:.1f} s after {signal.Signals(sig).name} to the launcher")
-    if os.path.exists(out + ".tmp"):
-        print("note: the final write was cut short; OUT.tmp left")
+    if [x for x in os.listdir(os.path.dirname(out)) if x.endswith(".tmp")]:
+        print("note: the final write was cut short; OUT.<tag>.tmp left")
     whole = kind == "hydra" or patient
     if os.path.exists(out):
         at = h5_attrs(out)
@@ -239,7 +239,7 @@ def case_bad_paths(r, a, w):
             fail("the existing file was touched")
         if not os.path.islink(dangling):
             fail("the dangling link was replaced without --force")
-        if os.path.exists(path + ".tmp") or os.path.exists(os.path.join(w, "deck.h5")):
+        if [x for x in os.listdir(w) if x.endswith(".tmp") or x.endswith(".probe")] or os.path.exists(os.path.join(w, "deck.h5")):
             fail("a file was left")
         # --force replaces an existing file.
         p = r.run(2, "run", deck_copy, "--set", "run.iterations=20", "-o", existing, "--force")
@@ -248,6 +248,45 @@ def case_bad_paths(r, a, w):
     finally:
         if ok:
             subprocess.run(["umount", ro])
+
+
+def case_same_output(r, a, w):
+    """Two runs to one file. A file that appears under the output name while a run runs (another
+    run finished first) is not replaced without --force: exit 4, one message naming where this
+    run's complete result is (its temporary file, kept), the other file untouched. And a run's
+    start touches no other run's temporary file (a stale FILE.tmp stays as it was)."""
+    out = os.path.join(w, "same.h5")
+    stale = out + ".tmp"  # what an older desync, or another run, may have there
+    open(stale, "w").write("someone else's")
+    q = subprocess.Popen(r.cmd(2, "run", a.deck, "--set", "run.iterations=150", "--set", "run.warmup=0",
+                               "--set", "run.progress_interval=0.2", "--set", "record.flush_seconds=0", "-o", out),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=r.env)
+    seen = ""
+    while "iteration " not in seen:
+        line = q.stdout.readline()
+        if not line:
+            fail("the run ended before it reported progress:\n" + seen + q.stderr.read())
+        seen += line
+    open(out, "w").write("the other run's result")
+    so, se = q.communicate(timeout=300)
+    print((seen + so)[-1500:], se[-3000:], sep="\n")
+    print(f"the output appeared while running: exit {q.returncode}")
+    if q.returncode != 4:
+        fail(f"exit code {q.returncode}, expected 4 (output failed)")
+    if open(out).read() != "the other run's result":
+        fail("the file that appeared during the run was replaced without --force")
+    if open(stale).read() != "someone else's":
+        fail("another run's temporary file was touched")
+    kept = [os.path.join(w, x) for x in os.listdir(w) if x.startswith("same.h5.") and x.endswith(".tmp") and x != "same.h5.tmp"]
+    errs = desync_errors(se)
+    if len(kept) != 1 or len(errs) != 1 or "appeared during the run" not in errs[0] or kept[0] not in errs[0]:
+        fail(f"expected one kept result file named in one error line, got files {kept} and errors {errs}")
+    if h5_attrs(kept[0])["verification"] != "passed":
+        fail("the kept file is not the complete result")
+    # With --force the later run replaces the file, as asked.
+    p = r.run(2, "run", a.deck, "--set", "run.iterations=40", "--set", "run.progress_interval=0", "-o", out, "--force")
+    if p.returncode != 0 or h5_attrs(out)["verification"] != "passed":
+        fail(f"--force did not replace the file: {p.returncode} {p.stderr[-500:]}")
 
 
 def case_memory(r, a, w):
@@ -311,7 +350,7 @@ def case_plan_json(r, a, w):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("case", choices=["sigterm", "killed_rank", "kill_in_flush", "launcher_sigint", "launcher_sigterm",
-                                     "launcher_sigint_patient", "launcher_sigterm_patient", "flush_between_iterations", "full_disk_np1", "full_disk_np4", "bad_paths", "memory", "plan_json"])
+                                     "launcher_sigint_patient", "launcher_sigterm_patient", "flush_between_iterations", "full_disk_np1", "full_disk_np4", "bad_paths", "same_output", "memory", "plan_json"])
     ap.add_argument("--desync", required=True)
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--preflags", default="")
@@ -341,6 +380,8 @@ def main():
         case_full_disk(r, a, w, int(a.case[-1]))
     elif a.case == "bad_paths":
         case_bad_paths(r, a, w)
+    elif a.case == "same_output":
+        case_same_output(r, a, w)
     elif a.case == "memory":
         case_memory(r, a, w)
     elif a.case == "plan_json":

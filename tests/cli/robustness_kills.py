@@ -58,11 +58,13 @@ def kill_one_rank(p):
 def check_partial(out, at_least, tmp_ok=False):
     """OUT.partial: a link to a complete generation, marked incomplete, holding at least
     `at_least` measured iterations; the layout checker and three desync-view commands read it.
-    tmp_ok: the ranks may have been killed inside the final write (OUT.tmp left, never OUT)."""
+    tmp_ok: the ranks may have been killed inside the final write (OUT.<tag>.tmp left, never OUT)."""
     link = out + ".partial"
     if not os.path.islink(link):
         fail(f"no {link} after the kill (found: {sorted(os.listdir(os.path.dirname(out)))})")
-    if os.path.exists(out) or (os.path.exists(out + ".tmp") and not tmp_ok):
+    base = os.path.basename(out) + "."
+    tmps = [x for x in os.listdir(os.path.dirname(out)) if x.startswith(base) and x.endswith(".tmp")]
+    if os.path.exists(out) or (tmps and not tmp_ok):
         fail("a final file or .tmp appeared although the run was killed")
     at = h5_attrs(link)
     print("partial:", os.readlink(link), {k: at.get(k) for k in ("complete", "flushed", "iterations", "verification", "_rows")})

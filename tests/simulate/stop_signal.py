@@ -52,7 +52,8 @@ def main():
     problems = []
     if code != 5:
         problems.append("exit code %d, expected 5" % code)
-    if os.path.exists(out + ".tmp") or not os.path.exists(out):
+    left = [x for x in os.listdir(os.path.dirname(os.path.abspath(out))) if x.startswith(os.path.basename(out) + ".") and x.endswith(".tmp")]
+    if left or not os.path.exists(out):
         problems.append("expected %s and no .tmp" % out)
     else:
         with h5py.File(out, "r") as f:

@@ -28,7 +28,7 @@ Result state of OUTDIR/ID.h5 (the resume rule):
     partial     complete = 0 (stopped by a signal, docs/decks.md "Stopping a run early"): redone
     stale       complete, but recorded for other ranks, overrides or deck text: redone
     unreadable  not a readable desync output file: redone
-desync renames FILE.tmp to FILE only once the file is written and read back, so a file under its
+desync renames FILE.<tag>.tmp to FILE only once the file is written and read back, so a file under its
 final name is never cut short; `complete` is the one mark of a run that did not finish.
 """
 
