@@ -76,9 +76,8 @@ struct WorkloadResult {
   bool parked = false;
   // Why the workload could not verify (e.g. a filter stopped before its full degree); empty if it did.
   std::string verification_skipped;
-  // What a size left out of a check that passed otherwise (a ChebFD filter above [chebfd]
-  // verify_rows: no reference comparison, the moments' invariants only); empty when everything
-  // was checked. The same text on every rank (a decision from global sizes). Written as the
+  // What a size left out of a check that passed otherwise (a matrix above the size of its
+  // serial reference: invariants only); empty when everything was checked. The same text on every rank (a decision from global sizes). Written as the
   // root attribute verification_scope and printed beside the verdict.
   std::string verification_scope;
   std::shared_ptr<MessageLog> messages;     // [comm] record_messages: every exchange's MPI messages
