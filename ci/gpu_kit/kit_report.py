@@ -222,6 +222,13 @@ def parse_bench(out, it):
     elif it["name"] == "bench_stencil":
         grab("base_over_roofline", r"ratio base/roofline: " + NUM)
         grab("base_over_spmv", r"ratio base/spmv: " + NUM)
+    elif it["name"] == "bench_halo":
+        # per message size: the staged and direct exchange (medians, slowest rank) and their ratio
+        rows = re.findall(r"^\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+|-)\s+([0-9.]+|-)\s+([0-9.]+|-)\s*$", text, re.M)
+        b["sizes"] = [{"bytes": int(r[0]), "staged_median_us": float(r[1]),
+                       "direct_median_us": None if r[3] == "-" else float(r[3]),
+                       "direct_over_staged": None if r[5] == "-" else float(r[5])} for r in rows]
+        b["checked"] = "check: every path delivered" in text
     elif it["name"] == "bench_comm":
         grab("layer_over_raw_median", r"ratio layer/raw: " + NUM + r" \(minimum\), " + NUM, 2)
     return b

@@ -178,6 +178,8 @@ if wanted benches; then
     item bench bench_chebfd 1 "" "" -- kmpirun 1 "$kit/bin/bench_chebfd" --bytes 2000000 --reps 2 --launch-sweep 1
     item bench bench_stencil 1 "" "" -- kmpirun 1 "$kit/bin/bench_stencil" --n 64 --steps 3 --ca-n 48
     item bench bench_comm 2 "" "" -- kmpirun 2 "$kit/bin/bench_comm" --exchanges 50 --rounds 2
+    item bench bench_halo 2 staged "" -- kmpirun 2 "$kit/bin/bench_halo" --exchanges 20 --rounds 2 --max-bytes 65536 --direct 0
+    item bench bench_halo 2 ucx "" -- kmpirun_ucx 2 "$kit/bin/bench_halo" --exchanges 20 --rounds 2 --max-bytes 65536
   else
     item bench bench_triad 1 "" "" -- kmpirun 1 "$kit/bin/bench_triad" --size 100000000 --reps 20
     item bench bench_spmv 1 stencil5 "" -- kmpirun 1 "$kit/bin/bench_spmv" --reps 20
@@ -190,6 +192,10 @@ if wanted benches; then
     item bench bench_chebfd 1 "" "" -- kmpirun 1 "$kit/bin/bench_chebfd" --reps 10 --launch-sweep 1
     item bench bench_stencil 1 "" "" -- kmpirun 1 "$kit/bin/bench_stencil" --n 4096
     item bench bench_comm 2 "" "" -- kmpirun 2 "$kit/bin/bench_comm"
+    # device buffers exchanged staged against direct, 8 KiB - 8 MiB: the direct path through the
+    # kit's CUDA-aware UCX (kmpirun_ucx); Debian's MPICH alone times the staged path only
+    item bench bench_halo 2 staged "" -- kmpirun 2 "$kit/bin/bench_halo" --direct 0
+    item bench bench_halo 2 ucx "" -- kmpirun_ucx 2 "$kit/bin/bench_halo"
   fi
 fi
 
