@@ -7,13 +7,19 @@
 # CUDA kit's reference (KITS/openmp/ref/reference.json, copied by ci/gpu_kit.sh).
 #   ci/gpu_kit/chroot_check.sh KITS     (KITS: the folder holding openmp/ and, if packed, cuda/)
 # Needs root (chroot, mounts) and Debian's debootstrap; the chroot is cached in
-# $DESYNC_CACHE/chroot-bookworm-minbase (about 250 MB) and reused; mounts are undone on exit.
+# $DESYNC_CACHE/chroot-bookworm-minbase (about 250 MB) and reused, by one check at a time (a lock
+# file beside it); mounts are undone on exit.
 set -euo pipefail
 kits=$(realpath "$1")
 cache=${DESYNC_CACHE:-$HOME/.cache/desync}
 root=$cache/chroot-bookworm-minbase
 log() { printf '[chroot_check] %s\n' "$*" >&2; }
 [ "$(id -u)" -eq 0 ] || { log "needs root (chroot and bind mounts)"; exit 1; }
+# One check at a time per cached chroot: two at once (a local run beside CI) removed each other's
+# /kits and /out and unmounted each other's /proc.
+mkdir -p "$cache"
+exec 9>"$cache/chroot-bookworm-minbase.lock"
+flock 9 || { log "cannot lock $cache/chroot-bookworm-minbase.lock"; exit 1; }
 command -v debootstrap >/dev/null || {
   [ "${DESYNC_SKIP_APT:-0}" = 1 ] && { log "no debootstrap (apt-get install debootstrap)"; exit 1; }
   apt-get install -y -qq debootstrap >/dev/null
