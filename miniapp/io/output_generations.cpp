@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 
 #include "core/mpi_util.hpp"
 #include "io/h5.hpp"
@@ -31,23 +32,31 @@ double pause_in_flush() {
 
 }  // namespace
 
+// The link's target (relative to its folder), or "" when there is no link.
+std::string link_target(const std::string& link) {
+  char target[4096];
+  const ssize_t n = ::readlink(link.c_str(), target, sizeof target - 1);
+  return n > 0 ? std::string(target, static_cast<std::size_t>(n)) : std::string();
+}
+
+std::string folder_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
 OutputGenerations::OutputGenerations(std::string path, MPI_Comm comm)
     : path_(std::move(path)), link_(link_for(path_)), comm_(comm) {
-  // An OUT.partial left by an earlier run (replaced with --force) may name generation 0: the
-  // first flush then writes generation 1, so the link names a complete file at every moment.
-  int first = 0;
   if (comm_rank(comm_) == 0) {
-    char target[4096];
-    const ssize_t n = ::readlink(link_.c_str(), target, sizeof target - 1);
-    if (n > 0 && std::string(target, static_cast<std::size_t>(n)) == base_name(link_) + ".0") first = 1;
+    tag_ = fmt::format("{:x}{:08x}", static_cast<unsigned>(::getpid()), std::random_device{}());
+    stale_ = link_target(link_);
   }
-  MPI_Bcast(&first, 1, MPI_INT, 0, comm_);
-  first_ = first;
+  bcast_string(tag_, 0, comm_);
+  bcast_string(stale_, 0, comm_);
 }
 
 std::string OutputGenerations::write(const RunRecord& rec) {
   const int rank = comm_rank(comm_);
-  const std::string gen = fmt::format("{}.{}", link_, (flushes_ + first_) % 2);
+  const std::string gen = generation(static_cast<int>(flushes_ % 2));
   std::string failure;
   const double need = expected_file_bytes(rec, comm_);
   if (rank == 0) failure = check_room(gen, need);
@@ -63,7 +72,7 @@ std::string OutputGenerations::write(const RunRecord& rec) {
     if (failure.empty()) {
       // A new link under a temporary name, renamed over the old one: readers see the old or the
       // new generation, never none. Relative, so the folder can be moved.
-      const std::string tmp = link_ + ".new";
+      const std::string tmp = link_ + "." + tag_ + ".new";
       ::unlink(tmp.c_str());
       if (::symlink(base_name(gen).c_str(), tmp.c_str()) != 0 || ::rename(tmp.c_str(), link_.c_str()) != 0)
         failure = std::string("linking ") + link_ + ": " + std::strerror(errno);
@@ -79,7 +88,17 @@ std::string OutputGenerations::write(const RunRecord& rec) {
 void OutputGenerations::remove() {
   MPI_Barrier(comm_);  // every rank is done with the files
   if (comm_rank(comm_) != 0) return;
-  for (const std::string& p : {link_, link_ + ".0", link_ + ".1", link_ + ".new"}) ::unlink(p.c_str());
+  const std::string now = link_target(link_);
+  const std::string mine0 = base_name(generation(0)), mine1 = base_name(generation(1));
+  if (!now.empty() && (now == mine0 || now == mine1 || now == stale_)) ::unlink(link_.c_str());
+  for (const std::string& p : {generation(0), generation(1), link_ + "." + tag_ + ".new"}) ::unlink(p.c_str());
+  // The killed run's generations the link named at the start (this run was told to replace
+  // them): the one named and its sibling (same name, the other last digit).
+  if (!stale_.empty() && stale_.find('/') == std::string::npos && (now.empty() || now == stale_ || now == mine0 || now == mine1)) {
+    std::string sibling = stale_;
+    if (!sibling.empty() && (sibling.back() == '0' || sibling.back() == '1')) sibling.back() = sibling.back() == '0' ? '1' : '0';
+    for (const std::string& p : {stale_, sibling}) ::unlink((folder_of(link_) + p).c_str());
+  }
 }
 
 }  // namespace desync

@@ -107,10 +107,15 @@ def case_kill_in_flush(r, a, w):
     env = dict(r.env, DESYNC_TEST_PAUSE_IN_FLUSH="4")
     p = start_flushing_run(r, out, env)
     seen, flushed = wait_for_flushes(p, 1)
-    # Flush 2 writes generation 1: once that file exists, the ranks sit in the 4 s pause inside it.
-    gen1 = out + ".partial.1"
+    # Flush 2 writes generation 1 (OUT.partial.TAG.1, the run's own tag): once that file exists,
+    # the ranks sit in the 4 s pause inside it.
+    folder, base = os.path.dirname(out), os.path.basename(out) + ".partial."
+
+    def generations(last):
+        return [os.path.join(folder, x) for x in os.listdir(folder) if x.startswith(base) and x.endswith("." + last)]
+
     t0 = time.monotonic()
-    while not os.path.exists(gen1):
+    while not generations("1"):
         if time.monotonic() - t0 > 60 or p.poll() is not None:
             p.kill()
             fail("flush 2 did not start")
@@ -118,8 +123,9 @@ def case_kill_in_flush(r, a, w):
     time.sleep(0.5)
     rest = kill_one_rank(p)
     print((seen + rest)[-2500:])
-    if os.readlink(out + ".partial") != os.path.basename(out) + ".partial.0":
-        fail("the link does not name generation 0 after a kill inside flush 2")
+    named = os.readlink(out + ".partial")
+    if [os.path.basename(g) for g in generations("0")] != [named] or named.split(".")[-2] != generations("1")[0].split(".")[-2]:
+        fail(f"the link does not name the run's generation 0 after a kill inside flush 2: {named}")
     at = check_partial(out, flushed)
     if at["iterations"] != flushed:
         fail(f"generation 0 holds {at['iterations']} measured iterations, flush 1 wrote {flushed}")
@@ -128,9 +134,8 @@ def case_kill_in_flush(r, a, w):
     # killed run's complete file (that flush writes the generation the link does not name).
     t_new = time.time()
     p = start_flushing_run(r, out, env, extra=("--force",))
-    gens = [out + ".partial.0", out + ".partial.1"]
     try:
-        while not any(os.path.exists(g) and os.path.getmtime(g) >= t_new for g in gens):
+        while not any(os.path.getmtime(g) >= t_new for g in generations("0") + generations("1") if os.path.exists(g)):
             if time.time() - t_new > 60 or p.poll() is not None:
                 fail("the new run's first flush did not start")
             time.sleep(0.05)
