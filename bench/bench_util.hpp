@@ -29,4 +29,10 @@ double best_time(int reps, F&& f) {
   return best;
 }
 
+// The median of a sample (the upper one of an even count), taken by value: the caller's order stays.
+inline double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
 }  // namespace desync::bench

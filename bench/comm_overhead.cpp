@@ -65,13 +65,9 @@ int main(int argc, char** argv) {
       MPI_Barrier(MPI_COMM_WORLD);
       run_layer();
     }
-    const auto median = [](std::vector<double> v) {
-      std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-      return v[v.size() / 2];
-    };
     // Per rank, then the slowest rank's figure: an exchange is over when every rank is done.
     double t[4] = {*std::min_element(t_layer.begin(), t_layer.end()), *std::min_element(t_raw.begin(), t_raw.end()),
-                   median(t_layer), median(t_raw)};
+                   bench::median(t_layer), bench::median(t_raw)};
     MPI_Allreduce(MPI_IN_PLACE, t, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0) {
       fmt::print("comm layer overhead: {} ranks, ring, {} B per message, {} x {} exchanges each\n", size, bytes, rounds, k);

@@ -32,11 +32,6 @@ using desync::Vector;
 // The value element i of rank r's send buffer holds: the receiver knows what to expect.
 KOKKOS_INLINE_FUNCTION double pattern(int r, std::int64_t i) { return 1e6 * r + static_cast<double>(i); }
 
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
 // Elements of recv (n from the left neighbour's first half, n from the right's second half)
 // that are not what the neighbours sent.
 std::int64_t wrong_elements(const Vector& recv, std::int64_t n, int left, int right) {
@@ -128,9 +123,9 @@ int main(int argc, char** argv) {
           }
         }
       // Per rank, then the slowest rank's figure: an exchange is over when every rank is done.
-      double s[4] = {median(t[0]), *std::min_element(t[0].begin(), t[0].end()), 0.0, 0.0};
+      double s[4] = {bench::median(t[0]), *std::min_element(t[0].begin(), t[0].end()), 0.0, 0.0};
       if (handed) {
-        s[2] = median(t[1]);
+        s[2] = bench::median(t[1]);
         s[3] = *std::min_element(t[1].begin(), t[1].end());
       }
       MPI_Allreduce(MPI_IN_PLACE, s, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

@@ -48,21 +48,25 @@ std::vector<std::string> tables_holding(const std::string& key, const Catalog& c
   return found;
 }
 
+// Where a top-level table or key came from: its deck line, or the --set that created it (a table
+// made by --set has no position in the deck).
+std::string origin(const toml::key& k, const toml::node& node, const std::string& deck, const std::vector<std::string>& overrides) {
+  std::string where = describe(k.source(), describe(node.source(), deck));
+  for (const auto& o : overrides)
+    if (o.rfind(std::string(k.str()) + ".", 0) == 0) where = "command line (--set " + o + ")";
+  return where;
+}
+
 }  // namespace
 
 void reject_unknown_tables(const toml::table& root, const std::string& deck,
                            const std::vector<std::string>& overrides, const Catalog& catalog) {
   const std::vector<std::string> known = known_tables_list(catalog);
   for (const auto& [k, node] : root) {
-    bool ok = false;
-    for (const auto& t : known) ok = ok || t == k.str();
-    if (ok) continue;
+    if (std::find(known.begin(), known.end(), k.str()) != known.end()) continue;
     std::string valid;
     for (const auto& t : known) valid += (valid.empty() ? "" : ", ") + t;
-    // A table created by --set has no position in the deck: name the override instead.
-    std::string where = describe(k.source(), describe(node.source(), deck));
-    for (const auto& o : overrides)
-      if (o.rfind(std::string(k.str()) + ".", 0) == 0) where = "command line (--set " + o + ")";
+    const std::string where = origin(k, node, deck, overrides);
     // A key written above every table header (iterations = 5 on the first line): say which
     // tables hold a key of that name.
     const std::vector<std::string> holders = node.is_table() ? std::vector<std::string>{} : tables_holding(std::string(k.str()), catalog);
@@ -85,9 +89,7 @@ void reject_foreign_tables(const toml::table& root, const WorkloadDeck& w, const
   const auto& allowed = w.tables;
   for (const auto& [k, node] : root) {
     if (std::find(allowed.begin(), allowed.end(), k.str()) != allowed.end()) continue;
-    std::string where = describe(k.source(), describe(node.source(), deck));
-    for (const auto& o : overrides)
-      if (o.rfind(std::string(k.str()) + ".", 0) == 0) where = "command line (--set " + o + ")";
+    const std::string where = origin(k, node, deck, overrides);
     std::string list;
     for (const auto& t : allowed) list += (list.empty() ? "[" : ", [") + t + "]";
     throw DeckError(fmt::format("{}: error: table [{}] is not used by workload \"{}\" (it reads {}); remove it, "

@@ -78,12 +78,14 @@ void sync_directory_of(const std::string& path) {
   }
 }
 
-std::string temporary_output_path(const std::string& path, MPI_Comm comm) {
-  std::string tmp;
-  if (comm_rank(comm) == 0) tmp = fmt::format("{}.{:x}{:08x}.tmp", path, static_cast<unsigned>(::getpid()), std::random_device{}());
-  bcast_string(tmp, 0, comm);
-  return tmp;
+std::string run_file_tag(MPI_Comm comm) {
+  std::string tag;
+  if (comm_rank(comm) == 0) tag = fmt::format("{:x}{:08x}", static_cast<unsigned>(::getpid()), std::random_device{}());
+  bcast_string(tag, 0, comm);
+  return tag;
 }
+
+std::string temporary_output_path(const std::string& path, MPI_Comm comm) { return path + "." + run_file_tag(comm) + ".tmp"; }
 
 namespace {
 // rename() that never replaces an existing `to` (EEXIST): renameat2's RENAME_NOREPLACE where the

@@ -71,9 +71,13 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm, 
 // The timeline rows the file keeps ([record] window, stride), numbered as the deck numbers them.
 KeptRows kept_rows_for(const Timeline& tl, const RecordConfig& rw);
 
-// The name a result is written under before it is renamed to `path`: PATH.<tag>.tmp, the tag
-// rank 0's process id and a random number, broadcast. One per run, so that two runs writing the
-// same file never write into, truncate or delete each other's temporary file. Collective.
+// A name part of this run's own: rank 0's process id and a random number, in hex, broadcast. It
+// tells apart the files two runs to the same output write (the temporary result, the flush
+// generations), so that neither writes into, truncates or deletes the other's. Collective.
+std::string run_file_tag(MPI_Comm comm);
+
+// The name a result is written under before it is renamed to `path`: PATH.<run_file_tag>.tmp.
+// Collective.
 std::string temporary_output_path(const std::string& path, MPI_Comm comm);
 
 // Writes the result under its final name only when it is complete: first as `tmp`

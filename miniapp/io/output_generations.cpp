@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 
+#include "core/disk_space.hpp"
 #include "core/mpi_util.hpp"
 #include "io/h5.hpp"
 
@@ -30,8 +30,6 @@ double pause_in_flush() {
   return s;
 }
 
-}  // namespace
-
 // The link's target (relative to its folder), or "" when there is no link.
 std::string link_target(const std::string& link) {
   char target[4096];
@@ -39,18 +37,11 @@ std::string link_target(const std::string& link) {
   return n > 0 ? std::string(target, static_cast<std::size_t>(n)) : std::string();
 }
 
-std::string folder_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
-}
+}  // namespace
 
 OutputGenerations::OutputGenerations(std::string path, MPI_Comm comm)
-    : path_(std::move(path)), link_(link_for(path_)), comm_(comm) {
-  if (comm_rank(comm_) == 0) {
-    tag_ = fmt::format("{:x}{:08x}", static_cast<unsigned>(::getpid()), std::random_device{}());
-    stale_ = link_target(link_);
-  }
-  bcast_string(tag_, 0, comm_);
+    : path_(std::move(path)), link_(link_for(path_)), comm_(comm), tag_(run_file_tag(comm)) {
+  if (comm_rank(comm_) == 0) stale_ = link_target(link_);
   bcast_string(stale_, 0, comm_);
 }
 
@@ -88,16 +79,17 @@ std::string OutputGenerations::write(const RunRecord& rec) {
 void OutputGenerations::remove() {
   MPI_Barrier(comm_);  // every rank is done with the files
   if (comm_rank(comm_) != 0) return;
+  // The link is this run's to remove where it names one of its generations or still the one a
+  // killed earlier run left (which this run was told to replace); else another run switched it.
   const std::string now = link_target(link_);
-  const std::string mine0 = base_name(generation(0)), mine1 = base_name(generation(1));
-  if (!now.empty() && (now == mine0 || now == mine1 || now == stale_)) ::unlink(link_.c_str());
+  const bool ours = now == base_name(generation(0)) || now == base_name(generation(1)) || (!now.empty() && now == stale_);
+  if (ours) ::unlink(link_.c_str());
   for (const std::string& p : {generation(0), generation(1), link_ + "." + tag_ + ".new"}) ::unlink(p.c_str());
-  // The killed run's generations the link named at the start (this run was told to replace
-  // them): the one named and its sibling (same name, the other last digit).
-  if (!stale_.empty() && stale_.find('/') == std::string::npos && (now.empty() || now == stale_ || now == mine0 || now == mine1)) {
+  // That earlier run's generations: the one the link named and its sibling (the other last digit).
+  if (!stale_.empty() && stale_.find('/') == std::string::npos && (now.empty() || ours)) {
     std::string sibling = stale_;
-    if (!sibling.empty() && (sibling.back() == '0' || sibling.back() == '1')) sibling.back() = sibling.back() == '0' ? '1' : '0';
-    for (const std::string& p : {stale_, sibling}) ::unlink((folder_of(link_) + p).c_str());
+    if (sibling.back() == '0' || sibling.back() == '1') sibling.back() = sibling.back() == '0' ? '1' : '0';
+    for (const std::string& p : {stale_, sibling}) ::unlink((directory_of(link_) + "/" + p).c_str());
   }
 }
 

@@ -48,9 +48,9 @@ class OutputGenerations {
 
   std::string path_, link_;
   MPI_Comm comm_;
-  std::int64_t flushes_ = 0;
-  std::string tag_;    // this run's part of its generations' names
+  std::string tag_;    // this run's part of its generations' names (run_file_tag)
   std::string stale_;  // what the link named when the run started (a killed earlier run's), or ""
+  std::int64_t flushes_ = 0;
 };
 
 }  // namespace desync

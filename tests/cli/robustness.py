@@ -132,6 +132,22 @@ def mount_tmpfs(path, size):
     return p.returncode == 0, p.stderr.strip()
 
 
+def start_short_run(r, a, np, out):
+    """A run of 150 iterations without flushes, started in the background and returned once its
+    measured loop reports progress (something can then happen to its file system or output
+    name while it runs): the process and the stdout seen so far."""
+    q = subprocess.Popen(r.cmd(np, "run", a.deck, "--set", "run.iterations=150", "--set", "run.warmup=0",
+                               "--set", "run.progress_interval=0.2", "--set", "record.flush_seconds=0", "-o", out),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=r.env)
+    seen = ""
+    while "iteration " not in seen:
+        line = q.stdout.readline()
+        if not line:
+            fail("the run ended before it reported progress:\n" + seen + q.stderr.read())
+        seen += line
+    return q, seen
+
+
 def case_full_disk(r, a, w, np):
     """The result does not fit the file system. Known before the run (the output estimate,
     docs/decks.md "Output size"): refused at once, exit 2, one message, nothing left. Filled up by
@@ -168,15 +184,7 @@ def case_full_disk(r, a, w, np):
         os.unlink(kept)
 
         # Room at the start, none at the end: a filler takes the file system while the run runs.
-        q = subprocess.Popen(r.cmd(np, "run", a.deck, "--set", "run.iterations=150", "--set", "run.warmup=0",
-                                   "--set", "run.progress_interval=0.2", "--set", "record.flush_seconds=0", "-o", out),
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=r.env)
-        seen = ""
-        while "iteration " not in seen:
-            line = q.stdout.readline()
-            if not line:
-                fail("the run ended before it reported progress:\n" + seen + q.stderr.read())
-            seen += line
+        q, seen = start_short_run(r, a, np, out)
         st = os.statvfs(mnt)
         with open(filler, "wb") as f:
             f.write(b"x" * max(0, st.f_bavail * st.f_frsize - 8192))
@@ -258,15 +266,7 @@ def case_same_output(r, a, w):
     out = os.path.join(w, "same.h5")
     stale = out + ".tmp"  # what an older desync, or another run, may have there
     open(stale, "w").write("someone else's")
-    q = subprocess.Popen(r.cmd(2, "run", a.deck, "--set", "run.iterations=150", "--set", "run.warmup=0",
-                               "--set", "run.progress_interval=0.2", "--set", "record.flush_seconds=0", "-o", out),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=r.env)
-    seen = ""
-    while "iteration " not in seen:
-        line = q.stdout.readline()
-        if not line:
-            fail("the run ended before it reported progress:\n" + seen + q.stderr.read())
-        seen += line
+    q, seen = start_short_run(r, a, 2, out)
     open(out, "w").write("the other run's result")
     so, se = q.communicate(timeout=300)
     print((seen + so)[-1500:], se[-3000:], sep="\n")

@@ -118,7 +118,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   if (owned.empty())
     r.verification_scope = fmt::format("{} rows, above {}: the last product against the halo as received (the local "
                                        "product only), not against the owners' values",
-                                       part.end(part.ranks() - 1), gathered_check_rows);
+                                       gen->rows(), gathered_check_rows);
   r.elements_checked = a.rows;
   r.result_fingerprint = fingerprint(s.x, a.rows, &r.nonfinite, &r.result_norm2);
   r.has_result_digest = true;
