@@ -221,6 +221,7 @@ int dispatch(int argc, char** argv, int rank) {
   }
   if (*check) {
     if (check_ranks > 0) desync::validate_for_ranks(cfg, check_ranks);
+    else desync::check_record_window(cfg, 0);  // what does not depend on the rank count
     desync::log::info("# {}: valid\n{}{}{}", deck, desync::memory_summary(cfg, check_ranks),
                       desync::output_summary(cfg, check_ranks), cfg.resolved_toml);
     return 0;

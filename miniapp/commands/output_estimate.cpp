@@ -46,7 +46,7 @@ OutputEstimate estimate_output(const Config& cfg, int ranks) {
   const WorkloadModule& w = workload_module(cfg.run.workload);
   const OutputShape s = w.output_shape ? w.output_shape(cfg, std::max(ranks, 1)) : OutputShape{};
   const double p = std::max(ranks, 1);
-  const std::int64_t rows = planned_iterations(cfg);
+  const std::int64_t rows = planned_iterations(cfg, static_cast<int>(p));
   const std::int64_t warm = std::clamp<std::int64_t>(s.warmup >= 0 ? s.warmup : cfg.run.warmup, 0, rows);
   const RecordConfig& rw = cfg.record;
   const double kept = rw.filters_rows()

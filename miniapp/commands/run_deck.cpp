@@ -95,7 +95,7 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   const int size = comm_size(comm);
   const OutputTarget& out = pre.output;
   const MemoryEstimate& mem = pre.memory;
-  const std::int64_t planned = planned_iterations(cfg);
+  const std::int64_t planned = planned_iterations(cfg, size);
   install_stop_handlers();
 
   log::info("desync: workload {} on {} rank(s) x {} thread(s) ({}), about {} per rank\n",

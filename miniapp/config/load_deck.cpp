@@ -200,13 +200,15 @@ NoiseConfig read_noise(TableReader r) {
   return c;
 }
 
-// Bounds are checked against [run]'s resolved iterations and warm-up (a module's own steps); the
-// write clips to the rows a run recorded (a run stopped early) and says so (record/record_window.cpp).
+// The first bound is checked against [run]'s resolved warm-up here; whether the window holds any
+// of the rows a run records is checked once the workload's row count is known (workloads/
+// registry.hpp, check_record_window); the write cuts a window to the rows a run recorded and says
+// so (record/record_window.cpp).
 RecordConfig read_record(TableReader r, const RunConfig& run) {
   RecordConfig c;
   c.window_given = r.has("window");
   const std::vector<std::int64_t> w =
-      r.integer_list("window", {-run.warmup, run.iterations}, -run.warmup, std::int64_t{1} << 40);
+      r.integer_list("window", {-run.warmup, run.iterations}, -run.warmup, std::numeric_limits<std::int64_t>::max());
   if (w.size() != 2 || w[0] >= w[1])
     r.fail("window", fmt::format("give [first, end): two iteration numbers in the deck's numbering (warm-up -{}..-1, "
                                  "measured 0..{}), first < end, e.g. [0, {}]",

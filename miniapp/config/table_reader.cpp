@@ -192,7 +192,7 @@ std::vector<std::int64_t> TableReader::integer_list(std::string_view key,
   const toml::node* n = lookup(key);
   std::vector<std::int64_t> v = def;
   if (n) {
-    const std::string allowed = "allowed: a non-empty array of " + range_text(min, max) + "s";
+    const std::string allowed = "allowed: a non-empty array, each element " + range_text(min, max);
     const auto* a = n->as_array();
     if (!a || a->empty()) fail_value(key, *n, allowed);
     v.clear();

@@ -416,8 +416,10 @@ void write_output(const std::string& path, const RunRecord& rec, MPI_Comm comm, 
   const Timeline& tl = rec.rows.front().result->timeline;
   const KeptRows kept = kept_rows_for(tl, rec.cfg.record);
   // Only where it says something: a window the user gave, reaching past a run that did all its
-  // iterations (a flush or a stopped run has fewer rows by design).
-  if (!kept.clipped.empty() && rec.cfg.record.window_given && !rec.flushed && rec.rows.front().result->stop_signal == 0)
+  // iterations (a flush or a stopped run has fewer rows by design), or a stopped run's window
+  // that kept none of them.
+  const bool stopped = rec.rows.front().result->stop_signal != 0;
+  if (!kept.clipped.empty() && rec.cfg.record.window_given && !rec.flushed && (!stopped || kept.row.empty()))
     log::warn("{}\n", kept.clipped);
   write_timeline(c, file, rec, kept);
   write_comm(c, file, rec);

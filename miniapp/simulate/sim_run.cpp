@@ -341,7 +341,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   std::vector<RankRecord> rows;
   rows.reserve(results.size());
   for (int r = 0; r < ranks; ++r) rows.push_back({&topos[static_cast<std::size_t>(r)], ClockOffset{}, &results[static_cast<std::size_t>(r)]});
-  RunRecord rec{cfg, prov, std::move(rows), metrics, verification, errors, planned_iterations(cfg), mpi, &simrec, nullptr,
+  RunRecord rec{cfg, prov, std::move(rows), metrics, verification, errors, planned_iterations(cfg, ranks), mpi, &simrec, nullptr,
                 phase_styles(cfg, metrics.layout.names, prog.work_phase), workload_module(cfg.run.workload).deck.collective};
   commit_output(out.path, temporary_output_path(out.path, comm), rec, out.overwrite, comm);
 

@@ -43,8 +43,9 @@ struct WorkloadModule {
   OutputShape (*output_shape)(const Config& cfg, int ranks) = nullptr;
   // The run: set-up, the measured loop, verification (collective over comm).
   WorkloadResult (*run)(const Config& cfg, MPI_Comm comm) = nullptr;
-  // Timeline rows of a complete run, or null for [run] warmup + iterations.
-  std::int64_t (*timeline_rows)(const Config& cfg) = nullptr;
+  // Timeline rows of a complete run on `ranks` ranks, or null for [run] warmup + iterations. Rows
+  // it counts itself hold no warm-up (its warm-up repetitions, if any, are untimed).
+  std::int64_t (*timeline_rows)(const Config& cfg, int ranks) = nullptr;
   // Rules that need the nodes (collective over comm, before any output; throws DeckError on
   // every rank alike), or null.
   void (*validate_layout)(const Config& cfg, MPI_Comm comm) = nullptr;

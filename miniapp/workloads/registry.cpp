@@ -1,8 +1,12 @@
 #include "workloads/registry.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <stdexcept>
 
+#include "config/locate_key.hpp"
+#include "core/errors.hpp"
 #include "record/collective_log.hpp"
 #include "record/message_log.hpp"
 #include "workloads/cg/cg_module.hpp"
@@ -52,6 +56,7 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path, con
 
 void validate_for_ranks(const Config& cfg, int nranks) {
   validate_shared_for_ranks(cfg, nranks);
+  check_record_window(cfg, nranks);
   if (const auto v = workload_module(cfg.run.workload).deck.validate_ranks) v(cfg, nranks);
 }
 
@@ -59,9 +64,27 @@ void validate_workload_layout(const Config& cfg, MPI_Comm comm) {
   if (const auto v = workload_module(cfg.run.workload).validate_layout) v(cfg, comm);
 }
 
-std::int64_t planned_iterations(const Config& cfg) {
+std::int64_t planned_iterations(const Config& cfg, int ranks) {
   const WorkloadModule& w = workload_module(cfg.run.workload);
-  return w.timeline_rows ? w.timeline_rows(cfg) : cfg.run.warmup + cfg.run.iterations;
+  return w.timeline_rows ? w.timeline_rows(cfg, ranks) : cfg.run.warmup + cfg.run.iterations;
+}
+
+std::int64_t planned_warmup(const Config& cfg) {
+  return workload_module(cfg.run.workload).timeline_rows ? 0 : cfg.run.warmup;
+}
+
+void check_record_window(const Config& cfg, int ranks) {
+  const RecordConfig& rw = cfg.record;
+  if (!rw.window_given) return;
+  const WorkloadModule& w = workload_module(cfg.run.workload);
+  if (ranks <= 0 && w.timeline_rows) return;
+  const std::int64_t warm = planned_warmup(cfg), first = -warm;
+  const std::int64_t last = planned_iterations(cfg, std::max(ranks, 1)) - warm - 1;
+  if (rw.window_end <= first || rw.window_begin > last)
+    throw DeckError(fmt::format("{}: error: [record] window = [{}, {}]: holds none of the run's iterations {}..{} "
+                                "(warm-up {}..-1, measured 0..{}); allowed: first in {}..{}, end > first",
+                                locate(cfg, "record.window"), rw.window_begin, rw.window_end, first, last,
+                                first, last, first, last));
 }
 
 MemoryEstimate estimate_memory(const Config& cfg, int rank, int size) {
@@ -78,7 +101,7 @@ MemoryEstimate estimate_memory(const Config& cfg, int rank, int size) {
     const double cap = static_cast<double>(cfg.comm.record_messages_max);
     if (s.messages_per_row > 0) m.add("message log", cap * MessageLog::event_bytes);
     if (s.collectives_per_row > 0)
-      m.add("collective log", std::min(cap, s.collectives_per_row * static_cast<double>(planned_iterations(cfg))) *
+      m.add("collective log", std::min(cap, s.collectives_per_row * static_cast<double>(planned_iterations(cfg, std::max(size, 1)))) *
                                   CollectiveLog::event_bytes);
   }
   // The STREAM table's arrays are freed before the workload allocates: the peak is the larger of

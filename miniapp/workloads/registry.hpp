@@ -28,8 +28,14 @@ Config load_deck(const std::string& deck_text, const std::string& deck_path, con
 void validate_for_ranks(const Config& cfg, int nranks);
 // The workload's node-dependent rules, collective over comm; preflight calls it.
 void validate_workload_layout(const Config& cfg, MPI_Comm comm);
-// Timeline rows (iterations) a complete run records: the output file's iterations_planned.
-std::int64_t planned_iterations(const Config& cfg);
+// Timeline rows (iterations) a complete run on `ranks` ranks records: the output file's
+// iterations_planned; the first planned_warmup of them are warm-up rows.
+std::int64_t planned_iterations(const Config& cfg, int ranks);
+std::int64_t planned_warmup(const Config& cfg);
+// [record] window against the rows a run on `ranks` ranks records: a window holding none of
+// them is a DeckError (a window reaching past the end is cut when written, and said then).
+// ranks <= 0: the rank count is not known, and a workload whose rows depend on it is not checked.
+void check_record_window(const Config& cfg, int ranks);
 // Peak memory of `rank` of `size` for the deck's workload.
 MemoryEstimate estimate_memory(const Config& cfg, int rank, int size);
 // The style of each phase in `names` for the deck's workload (its own, then the shared ones).

@@ -86,6 +86,31 @@ TEST(RecordWindow, DeckKeys) {
   EXPECT_THROW(load_deck("[run]\nworkload = \"pingpong\"\n[record]\nstride = 2\n", "d.toml", {}), DeckError);
 }
 
+// A window holding none of the rows a run records stores nothing: refused before the run, with
+// the rows it could hold; one reaching past the end is kept (the write cuts it and says so).
+TEST(RecordWindow, AWindowOutsideTheRunIsRefused) {
+  const std::string base = "[run]\nworkload = \"triad\"\niterations = 20\nwarmup = 2\n[record]\n";
+  const auto window = [&](const std::string& w) { return load_deck(base + "window = " + w + "\n", "d.toml", {}); };
+  for (int ranks : {0, 1, 4}) {
+    EXPECT_NO_THROW(check_record_window(window("[19, 5000]"), ranks));
+    EXPECT_NO_THROW(check_record_window(window("[-2, -1]"), ranks));
+    try {
+      check_record_window(window("[500, 600]"), ranks);
+      FAIL() << "accepted a window after the run's last iteration";
+    } catch (const DeckError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("d.toml:6"), std::string::npos) << what;  // the deck line
+      EXPECT_NE(what.find("-2..19"), std::string::npos) << what;    // what it could hold
+    }
+    EXPECT_THROW(check_record_window(window("[20, 21]"), ranks), DeckError);
+  }
+  EXPECT_THROW(validate_for_ranks(window("[20, 21]"), 2), DeckError);  // run and check --ranks
+  // A run stopped before the window's first iteration keeps none of it, and says so.
+  const KeptRows k = kept_rows(8, 2, 10, 15, 1);
+  EXPECT_TRUE(k.row.empty());
+  EXPECT_NE(k.clipped.find("no iteration"), std::string::npos) << k.clipped;
+}
+
 TEST(DomainThreads, ShareSplitsCoresOverRanks) {
   EXPECT_EQ(domain_share(18, 1, 0), 18);
   EXPECT_EQ(domain_share(18, 2, 1), 9);

@@ -37,7 +37,7 @@ int columns(const Config& cfg, const NodeLayout& l) {
 
 }  // namespace
 
-std::int64_t collbench_rows(const Config& cfg) {
+std::int64_t collbench_rows(const Config& cfg, int) {
   return static_cast<std::int64_t>(cfg.params.get<CollbenchConfig>().sizes.size() * cfg.params.get<CollbenchConfig>().ops.size()) * cfg.run.iterations;
 }
 

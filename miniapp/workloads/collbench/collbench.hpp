@@ -27,7 +27,7 @@ namespace desync {
 
 WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm);
 MemoryEstimate collbench_memory(const Config& cfg, int rank, int size);
-std::int64_t collbench_rows(const Config& cfg);  // timeline rows: sizes x ops x iterations
+std::int64_t collbench_rows(const Config& cfg, int ranks = 1);  // timeline rows: sizes x ops x iterations
 
 // What the real run and its simulation (sim_collbench_program.cpp) both write. The axes
 // (/collbench/bytes and op); then, from the slowest active rank's time of each repetition

@@ -54,7 +54,7 @@ WorkloadModule pingpong_module() {
   m.run = run_pingpong;
   m.simulated = sim::pingpong_program;
   // One timeline row per (size, repetition).
-  m.timeline_rows = [](const Config& cfg) {
+  m.timeline_rows = [](const Config& cfg, int) {
     return static_cast<std::int64_t>(cfg.params.get<PingpongConfig>().sizes.size()) * cfg.run.iterations;
   };
   return m;

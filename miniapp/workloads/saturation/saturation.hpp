@@ -28,7 +28,7 @@ WorkloadResult run_saturation(const Config& cfg, MPI_Comm comm);
 
 // Its module's hooks (saturation_module.cpp).
 MemoryEstimate saturation_memory(const Config& cfg, int rank, int size);
-std::int64_t saturation_rows(const Config& cfg);             // W x kernels x repetitions
+std::int64_t saturation_rows(const Config& cfg, int ranks);  // W x kernels x repetitions
 void saturation_ranks(const Config& cfg, int nranks);        // threads: 1 rank; ranks: max_n <= ranks
 void saturation_deck(const Config& cfg);                     // triad_nt only where it exists
 void saturation_layout(const Config& cfg, MPI_Comm comm);    // ranks: one node; threads: max_n <= threads

@@ -43,13 +43,9 @@ int saturation_max_n(const SaturationConfig& c, int nranks) {
   return std::max(1, std::min(saturation::domain_cores(), compat::concurrency()));
 }
 
-std::int64_t saturation_rows(const Config& cfg) {
+std::int64_t saturation_rows(const Config& cfg, int ranks) {
   const SaturationConfig& c = cfg.params.get<SaturationConfig>();
-  // The registry's hook has no communicator; the run's is the world (main.cpp), whose size is
-  // the rank count of mode "ranks" (a local query, no collective).
-  int nranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  return static_cast<std::int64_t>(saturation_max_n(c, nranks)) * static_cast<std::int64_t>(c.kernels.size()) * c.repetitions;
+  return static_cast<std::int64_t>(saturation_max_n(c, ranks)) * static_cast<std::int64_t>(c.kernels.size()) * c.repetitions;
 }
 
 void saturation_ranks(const Config& cfg, int nranks) {
