@@ -4,7 +4,11 @@
     check_output_layout.py docs/output.md run.h5
 
 Every root attribute and every dataset the document lists must exist with the documented shape
-and a `units` attribute, and every dataset in the file must be documented. Shapes are written
+and a `units` attribute, and every root attribute, dataset and group in the file must be
+documented, as must every attribute of a group or dataset (its name in backticks anywhere in the
+document). A row marked optional is required where its text names the file's workload and no
+further condition ("optional, stencil: ..." in a real stencil run), and the rows of an optional
+section are required where its group is in the file. Shapes are written
 in the document as `[P, N, E]` (symbols: P ranks, N recorded iterations, E events, T threads,
 F phases, K offsets, M message events, S message sizes and Q pairs of the pingpong workload,
 R residual norms of the cg workload, B sizes, O operations and D parts of the collbench
@@ -33,8 +37,9 @@ SHAPE = re.compile(r"\[([A-Z0-9, ]+)\]")
 def documented(doc_path):
     """Yield (group, names, row_text, optional) for each table row; group None = root.
 
-    A section headed "## `/group` (optional)" or a row whose text says "optional" may be absent
-    from a file (it belongs to some workloads only)."""
+    A section headed "## `/group` (optional)" (optional "section") or a row whose text says
+    "optional" (optional "row") may be absent from a file (it belongs to some workloads only);
+    optional "" : required."""
     group = "?"
     optional_section = False
     active = False  # inside a table whose first column is "dataset" or "attribute"
@@ -55,7 +60,8 @@ def documented(doc_path):
         if group == "?" or not active or not line.startswith("| `"):
             continue
         first_cell = line.split("|")[1]
-        yield group, NAMES.findall(first_cell), line, optional_section or "optional" in line
+        optional = "row" if "optional" in line else "section" if optional_section else ""
+        yield group, NAMES.findall(first_cell), line, optional
 
 
 def expected_shape(row, sizes):
@@ -200,6 +206,71 @@ def check_dataset(f, path, row, sizes, problems):
         problems.append(p)
 
 
+#: the document's words for workloads in "optional, <who>: ..." rows
+WORKLOAD_WORDS = {"spmv": ["spmv"], "chebfd": ["chebfd"], "cg": ["cg"], "stencil": ["stencil"],
+                  "collbench": ["collbench"], "matvec2d": ["matvec2d"], "symmsquarecube": ["symmsquarecube"],
+                  "saturation": ["saturation"], "pingpong": ["pingpong"], "triad": ["triad"], "toy": ["toy"],
+                  "collective workloads": ["collbench", "matvec2d", "symmsquarecube"]}
+QUALIFIER = re.compile(r"optional, ([^:;(`]*?):")
+
+
+def required_for(row):
+    """The workloads for which an optional row is required: those its qualifier names when it is
+    nothing but a list of workloads ("optional, SpMV, chebfd and cg:"); empty for any condition
+    beyond the workload ("with ...", "mode ...", "real or simulated")."""
+    cells = row.split("|")
+    m = QUALIFIER.search("|".join(cells[2:]))
+    if not m:
+        return set()
+    who = set()
+    for part in re.split(r",\s*|\s+and\s+", m.group(1).strip()):
+        part = part.strip().lower()
+        part = part[:-len(" only")] if part.endswith(" only") else part
+        if part not in WORKLOAD_WORDS:
+            return set()  # a condition, not a workload: stays optional
+        who.update(WORKLOAD_WORDS[part])
+    return who
+
+
+def file_workload(f):
+    """[run] workload of the file's resolved deck, or None."""
+    try:
+        import tomllib
+        text = f["config/resolved"][()]
+        text = text.decode("utf-8") if isinstance(text, bytes) else str(text)
+        return tomllib.loads(text).get("run", {}).get("workload")
+    except Exception:  # noqa: BLE001 -- no workload known: no row becomes required
+        return None
+
+
+def documented_names(doc_path):
+    with open(doc_path, encoding="utf-8") as fh:
+        return set(NAMES.findall(fh.read()))
+
+
+def undocumented_objects(f, rows, doc_path):
+    """Root attributes, groups and attributes of groups and datasets that the document lacks."""
+    problems = []
+    root_attrs = {name for group, names, _, _ in rows if group is None for name in names}
+    problems += [f"root attribute {a} is in the file but not in {doc_path}" for a in f.attrs if a not in root_attrs]
+    sections = {group.strip("/") for group, _, _, _ in rows if group}
+    known_groups = set()
+    for g in sections:
+        parts = g.split("/")
+        known_groups.update("/".join(parts[:i + 1]) for i in range(len(parts)))
+    words = documented_names(doc_path)
+    datasets = {f"{group}/{name}".strip("/") for group, names, _, _ in rows if group for name in names}
+
+    def visit(name, obj):
+        if isinstance(obj, h5py.Group) and name not in known_groups and name not in datasets:
+            problems.append(f"group /{name} is in the file but not in {doc_path}")
+        for a in obj.attrs:
+            if a != "units" and a not in words:
+                problems.append(f"attribute {a} of /{name} is in the file but not in {doc_path}")
+    f.visititems(visit)
+    return problems
+
+
 def main(doc_path, h5_path):
     """Check h5_path against doc_path: print the problems, return 1 if there are any, else 0.
     Unreadable if either cannot be read at all."""
@@ -210,9 +281,14 @@ def main(doc_path, h5_path):
     problems = []
     with open_checked(h5_path) as f:
         sizes = file_sizes(f, problems)
+        workload = None if "simulated" in f.attrs else file_workload(f)  # rows for real runs
         guarded(problems, "iteration counts not checked", lambda: check_iterations(f, sizes, problems))
         seen = set()
         for group, names, row, optional in rows:
+            if optional == "row" and workload in required_for(row):
+                optional = ""  # "optional, <this workload>: ..."
+            if optional == "section" and group.strip("/") in f:
+                optional = ""  # the group is there: all of it
             for name in names:
                 if group is None:
                     if name not in f.attrs:
@@ -228,6 +304,7 @@ def main(doc_path, h5_path):
                         problems.append(f"/{path} missing")
                     continue
                 guarded(problems, f"/{path}", lambda: check_dataset(f, path, row, sizes, problems))
+        problems += undocumented_objects(f, rows, doc_path)
         undocumented = []
         f.visititems(lambda n, o: undocumented.append(n) if isinstance(o, h5py.Dataset) and n not in seen else None)
         problems += [f"/{n} is in the file but not in {doc_path}" for n in undocumented]

@@ -10,6 +10,8 @@
 #include <iostream>
 #include <new>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "app/desync_main.hpp"
 #include "workload/domain_threads.hpp"
@@ -19,6 +21,7 @@
 #include "commands/preflight.hpp"
 #include "commands/read_deck.hpp"
 #include "commands/run_deck.hpp"
+#include "config/suggest.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
 #include "desync_version.hpp"
@@ -201,6 +204,20 @@ int dispatch(int argc, char** argv, int rank) {
           if (std::string a = argv[i]; a == "-o" || a == "--output" || a.rfind("--output=", 0) == 0)
             what = "-o/--output: `desync " + writes_nothing->get_name() + "` writes no file (-o is for run and simulate)";
       }
+    // A misspelt command ("runn") leaves no command parsed: CLI11 says only that one is required.
+    std::vector<std::string> commands;
+    bool any_parsed = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      commands.push_back(sub->get_name());
+      any_parsed = any_parsed || sub->parsed();
+    }
+    if (!any_parsed && argc > 1) {
+      std::string list;
+      for (const auto& c : commands) list += (list.empty() ? "" : ", ") + c;
+      const std::string first = desync::log::printable(argv[1], 60);
+      what = argv[1][0] == '-' ? "'" + first + "' before a command; the command comes first, its options after it (commands: " + list + ")"
+                               : "unknown command '" + first + "'" + desync::did_you_mean(argv[1], commands) + " (commands: " + list + ")";
+    }
     if (rank == 0) std::fprintf(stderr, "desync: error: %s (see desync --help)\n", what.c_str());
     return desync::exit_deck_error;
   }

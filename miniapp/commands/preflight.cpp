@@ -9,13 +9,12 @@
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include "core/disk_space.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
 #include "core/mpi_util.hpp"
+#include "core/small_file.hpp"
 #include "io/output_generations.hpp"
 #include "workloads/registry.hpp"
 
@@ -64,8 +63,11 @@ std::string probe(const Config& cfg, const OutputTarget& out, double min_bytes) 
   ::unlink(probe.c_str());
   const double room = free_bytes(dir.string());
   if (room >= 0 && room < min_bytes)
-    return fail(fmt::format("the file system of {} has {} free, the file needs at least {}", dir.string(),
-                            format_bytes(room), format_bytes(min_bytes)));
+    return fail(fmt::format("the file system of {} has {} free, the file needs at least {} ([run] warmup + iterations = {}; "
+                            "`desync check {} --ranks P` itemizes it; fewer [run] iterations or a [record] window or "
+                            "stride make it smaller)",
+                            dir.string(), format_bytes(room), format_bytes(min_bytes),
+                            cfg.run.warmup + cfg.run.iterations, cfg.deck_path));
   return {};
 }
 
@@ -144,9 +146,10 @@ int required_thread_level(int argc, char** argv) {
   }
   if (!run || deck.empty()) return MPI_THREAD_FUNNELED;
   try {
-    std::ifstream in(deck, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (text.size() > (std::size_t{1} << 20)) return MPI_THREAD_FUNNELED;
+    // The same guarded read as the deck's (a FIFO, /dev/zero or a huge file is not read here: the
+    // normal path after MPI_Init refuses it with its message).
+    std::string text;
+    if (!read_small_file(deck, "deck", text).empty()) return MPI_THREAD_FUNNELED;
     return load_deck(text, deck, sets).comm.needs_thread_multiple() ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED;
   } catch (...) {
     return MPI_THREAD_FUNNELED;

@@ -14,6 +14,7 @@
 #include "workloads/registry.hpp"
 #include "comm/gpu_aware.hpp"
 #include "comm/clock_sync.hpp"
+#include "config/locate_key.hpp"
 #include "core/disk_space.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
@@ -102,7 +103,8 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
             cfg.run.workload, size, compat::concurrency(), compat::execution_space_name(),
             format_bytes(mem.total()));
   RunContext ctx{cfg, comm, collect_provenance(opt.command_line, comm), probe_mpi_library(comm), {}, {}, {}, planned};
-  if (const std::string w = eager_limit_mismatch(ctx.mpi, cfg.comm.eager_limit); !w.empty()) log::warn("{}\n", w);
+  if (const std::string w = eager_limit_mismatch(ctx.mpi, cfg.comm.eager_limit); !w.empty())
+    log::warn("{}: {}\n", locate(cfg, "comm.eager_limit"), w);
   ctx.gpu_aware = choose_gpu_aware_mpi(cfg.comm.gpu_aware_mpi);  // as every exchange resolves it
   if (!ctx.gpu_aware.warning.empty()) log::warn("{}\n", ctx.gpu_aware.warning);
   ctx.topo = probe_topology(comm);

@@ -161,7 +161,8 @@ std::vector<InjectConfig> read_inject(const toml::table& root, toml::table& out,
   if (!n) return list;
   const auto* arr = n->as_array();
   if (!arr || !arr->is_array_of_tables())
-    throw DeckError(fmt::format("{}: error: 'inject' must be an array of tables ([[inject]] per delay)",
+    throw DeckError(fmt::format("{}: error: 'inject' must be an array of tables ([[inject]] per delay, in the deck: "
+                                "--set addresses keys of tables and cannot add one)",
                                 describe(n->source(), deck)));
   toml::array resolved;
   for (std::size_t i = 0; i < arr->size(); ++i) {
@@ -358,7 +359,7 @@ void validate_shared_for_ranks(const Config& cfg, int nranks) {
     if (g[0] * g[1] * g[2] != nranks)
       throw DeckError(fmt::format("{}: error: [matrix] partition = \"box\" gives rank k box k of [matrix.minife] grid = "
                                   "[{}, {}, {}], {} boxes, but the run has {} rank(s); make px * py * pz = {}",
-                                  cfg.deck_path, g[0], g[1], g[2], g[0] * g[1] * g[2], nranks, nranks));
+                                  locate(cfg, "matrix.minife.grid"), g[0], g[1], g[2], g[0] * g[1] * g[2], nranks, nranks));
   }
 }
 

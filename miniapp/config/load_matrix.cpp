@@ -187,6 +187,7 @@ MatrixConfig read_matrix(TableReader r) {
   if (wanted(GeneratorKind::minife, "minife")) c.minife = read_minife(table(GeneratorKind::minife, "minife"));
   if (c.partition == PartitionKind::box && c.generator != GeneratorKind::minife)
     r.fail("partition", "\"box\" is the minife generator's geometric partition; use \"rows\" or \"nnz\" here");
+  r.also_valid({"sell", "spin", "hhq", "topi", "stencil5", "minife"});
   r.finish();
   return c;
 }

@@ -64,7 +64,9 @@ void apply_override(toml::table& root, const std::string& arg) {
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     toml::node* n = t->get(parts[i]);
     if (!n) {
-      t->insert(parts[i], toml::table{});
+      // A table the deck lacks, made with --set's source: an error about it names the command line.
+      toml::table made = toml::parse("[t]\n", source);
+      t->insert(parts[i], std::move(*made.get("t")->as_table()));
       n = t->get(parts[i]);
     }
     t = n->as_table();

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -20,6 +19,7 @@ constexpr std::string_view set_prefix = "--set ";
 // One line, at most 80 characters: long arrays, tables and multi-line strings are cut.
 std::string value_text(const toml::node& n) {
   if (const auto* s = n.as_string()) return "\"" + log::printable(s->get(), 80) + "\"";
+  if (const auto* f = n.as_floating_point()) return fmt::format("{}", f->get());  // as written: 0.3, not 0.29999999999999999
   std::ostringstream os;
   n.visit([&os](const auto& v) { os << v; });
   std::string t = os.str();
@@ -28,6 +28,8 @@ std::string value_text(const toml::node& n) {
   std::string one;
   for (char c : t)
     if (!(c == ' ' && !one.empty() && one.back() == ' ')) one += c;
+  // A dotted key (kernel.name = ...) or an inline table where a value belongs: say what it is.
+  if (n.is_table()) return "a table { " + log::printable(one, 80) + " }";
   return log::printable(one, 80);
 }
 
@@ -261,7 +263,9 @@ void TableReader::finish() const {
     for (const auto& name : known_) ok = ok || name == k.str();
     if (ok) continue;
     std::string valid;
-    for (const auto& name : known_) valid += (valid.empty() ? "" : ", ") + name;
+    for (std::size_t i = 0; i < known_.size(); ++i)
+      if (std::find(known_.begin(), known_.begin() + static_cast<std::ptrdiff_t>(i), known_[i]) == known_.begin() + static_cast<std::ptrdiff_t>(i))
+        valid += (valid.empty() ? "" : ", ") + known_[i];  // each once: a key may be asked for twice
     throw DeckError(fmt::format("{}: error: unknown key '{}' in [{}]{} (valid keys: {})",
                                 describe(k.source(), describe(node.source(), deck_path_)),
                                 k.str(), name_, did_you_mean(k.str(), known_), valid));

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -136,6 +137,9 @@ class TableReader {
   TableReader nested(std::string_view key);
 
   bool has(std::string_view key) const;
+  // Keys valid here that this reading did not ask for (e.g. another generator's table), for the
+  // list an unknown key's message gives.
+  void also_valid(std::initializer_list<std::string_view> keys) { known_.insert(known_.end(), keys.begin(), keys.end()); }
   SourcePos position(std::string_view key) const;
 
   // For checks that involve the value of `key` together with others.

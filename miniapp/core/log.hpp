@@ -23,8 +23,10 @@ void info(fmt::format_string<Args...> f, Args&&... args) {
 template <class... Args>
 void warn(fmt::format_string<Args...> f, Args&&... args) {
   if (is_root()) {
-    fmt::print(stderr, "desync: warning: ");
-    fmt::print(stderr, f, std::forward<Args>(args)...);
+    // One write (stderr is unbuffered): a launcher tagging lines (mpiexec --tag-output) or another
+    // process's output cannot land between the prefix and the message.
+    const std::string line = "desync: warning: " + fmt::format(f, std::forward<Args>(args)...);
+    std::fwrite(line.data(), 1, line.size(), stderr);
     std::fflush(stderr);
   }
 }

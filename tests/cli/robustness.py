@@ -243,6 +243,23 @@ def case_bad_paths(r, a, w):
                 fail(f"{path}: the run started before the refusal")
             if p.elapsed > a.refuse_within:
                 fail(f"{path}: refusal took {p.elapsed:.1f} s (mpiexec start included)")
+        # Bad decks: refused by `run` as by `check`, before anything is read in full (the thread
+        # level is chosen from the deck before MPI starts: a FIFO hung there, /dev/zero grew
+        # without bound, a 3 GiB file was read whole on every rank).
+        fifo = os.path.join(w, "fifo.toml")
+        os.mkfifo(fifo)
+        huge = os.path.join(w, "huge.toml")
+        with open(huge, "wb") as fh:
+            fh.truncate(3 << 30)  # sparse: no room taken
+        for deck, expect in ((fifo, "not a regular file"), ("/dev/zero", "not a regular file"), (huge, "larger than 1 MiB")):
+            p = r.run(2, "run", deck, "-o", os.path.join(w, "bad_deck.h5"), timeout=60)
+            errs = desync_errors(p.stderr)
+            print(f"deck {deck}: exit {p.returncode} in {p.elapsed:.2f} s: {errs}")
+            if p.returncode != 2 or len(errs) != 1 or expect not in errs[0]:
+                fail(f"deck {deck}: expected exit 2 and one line with '{expect}', got {p.returncode} {errs}")
+            if p.elapsed > a.refuse_within:
+                fail(f"deck {deck}: refusal took {p.elapsed:.1f} s (mpiexec start included)")
+        os.remove(huge)
         if open(existing).read() != "not a result":
             fail("the existing file was touched")
         if not os.path.islink(dangling):

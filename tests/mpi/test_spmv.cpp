@@ -190,7 +190,13 @@ TEST(SpmvDeck, SellNeedsDesyncKernel) {
 }
 
 TEST(SpmvDeck, ComplexMatrixNeedsStochasticValues) {
-  EXPECT_THROW(run_spmv(deck(3, "values = \"generator\"\n"), MPI_COMM_WORLD), DeckError);
+  // At load (desync check says it too), at the key's line.
+  try {
+    deck(3, "values = \"generator\"\n");
+    FAIL() << "accepted values = \"generator\" on a complex matrix";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("spmv.toml:7"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -74,10 +74,6 @@ Program spmv_program(const Config& cfg, const Platform& platform, int ranks) {
   (void)platform;  // memory-bound throughout: the platform's bandwidths act in the simulator
   const SpmvConfig& c = cfg.params.get<SpmvConfig>();
   const auto gen = make_generator(cfg.matrix);
-  if (gen->is_complex() && c.values != SpmvValues::stochastic)  // the real run's deck error (run_spmv)
-    throw DeckError(cfg.deck_path + ": error: [spmv] values = \"generator\" needs a real matrix; the " +
-                    std::string(enum_name(generator_names, cfg.matrix.generator)) +
-                    " matrix is complex (use values = \"stochastic\")");
 
   Program p;
   p.workload = "spmv";

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
+#include "matrix/make_generator.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workloads/spmv/spmv.hpp"
 #include "workloads/spmv/spmv_deck.hpp"
@@ -29,6 +31,11 @@ std::string spmv_no_overlap(const Config& cfg) {
 }
 
 void spmv_deck(const Config& cfg) {
+  // At load, so that `desync check` says it too; the generator is made only for such a deck.
+  if (cfg.params.get<SpmvConfig>().values != SpmvValues::stochastic && make_generator(cfg.matrix)->is_complex())
+    throw DeckError(fmt::format("{}: error: [spmv] values = \"generator\" needs a real matrix; the {} matrix is "
+                                "complex (allowed here: values = \"stochastic\", its magnitudes)",
+                                locate(cfg, "spmv.values"), enum_name(generator_names, cfg.matrix.generator)));
   if (cfg.matrix.format == MatrixFormat::sell && cfg.params.get<SpmvConfig>().kernel == SpmvKernel::kokkoskernels)
     throw DeckError(fmt::format("{}: error: [matrix] format = \"sell\" with [spmv] kernel = \"kokkoskernels\": "
                                 "KokkosKernels' spmv reads CRS; use kernel = \"desync\" or format = \"crs\"",

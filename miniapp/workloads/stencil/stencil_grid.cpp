@@ -31,7 +31,8 @@ std::pair<int, int> stencil_process_grid(const StencilConfig& c, int nranks) {
                                 where(), px, py, px * py, nranks, nranks));
   if (px > c.n || py > c.n)
     throw DeckError(fmt::format("{}: error: [stencil] px = {}, py = {}: more ranks along an axis than grid "
-                                "points (n = {})", where(), px, py, c.n));
+                                "points (n = {}); allowed: px, py <= n (a larger n, or fewer ranks)",
+                                where(), px, py, c.n));
   return {static_cast<int>(px), static_cast<int>(py)};
 }
 
