@@ -15,26 +15,25 @@
 
 namespace desync {
 
-namespace {
-
-}  // namespace
-
 std::string plan_command(const Config& cfg, const PlanOptions& opt, const std::string& format, const PlanModelOptions& model) {
-  if (opt.ranks < 1) throw DeckError("error: --ranks must be >= 1");
+  if (opt.ranks < 1) throw DeckError("desync: error: --ranks must be >= 1");
   if (const auto own = workload_module(cfg.run.workload).plan) return own(cfg, opt, format, model);
+  if (format != "json" && opt.spy_grid >= 0)
+    throw DeckError(fmt::format("desync: error: --spy-grid {}: only the JSON plan has a spy grid; allowed: with --format json",
+                                opt.spy_grid));
   // The workloads with a plan of their own (the others plan their [matrix]), for messages.
   std::string own_plans;
   for (const auto& m : workload_registry())
     if (m.plan) own_plans += (own_plans.empty() ? "" : " or ") + ("[run] workload = \"" + m.deck.name + "\"");
   if (model.bandwidth_MiBps > 0 || model.latency_us > 0)
-    throw DeckError("error: --bandwidth and --latency apply to the communication model of a workload's own plan; "
+    throw DeckError("desync: error: --bandwidth and --latency apply to the communication model of a workload's own plan; "
                     "allowed: only with " + own_plans);
   if (!cfg.has_matrix) throw DeckError(cfg.deck_path + ": error: the deck has no [matrix] table; desync plan needs one "
                                        "(or " + own_plans + ")");
-  if (opt.only_rank >= opt.ranks) throw DeckError(fmt::format("error: --rank {} is not below --ranks {}", opt.only_rank, opt.ranks));
+  if (opt.only_rank >= opt.ranks) throw DeckError(fmt::format("desync: error: --rank {} is not below --ranks {}", opt.only_rank, opt.ranks));
   if (cfg.matrix.partition == PartitionKind::box) validate_for_ranks(cfg, opt.ranks);  // px py pz = --ranks
   if (opt.ranks_per_node > 0 && opt.ranks % opt.ranks_per_node != 0)
-    throw DeckError(fmt::format("error: --ranks-per-node {} does not divide --ranks {}; allowed: a divisor of --ranks",
+    throw DeckError(fmt::format("desync: error: --ranks-per-node {} does not divide --ranks {}; allowed: a divisor of --ranks",
                                 opt.ranks_per_node, opt.ranks));
   if (cfg.matrix.generator == GeneratorKind::topi && opt.ranks_per_node > 0) {
     const auto& n = cfg.matrix.topi.nodes;

@@ -62,8 +62,25 @@ std::string origin(const toml::key& k, const toml::node& node, const std::string
 void reject_unknown_tables(const toml::table& root, const std::string& deck,
                            const std::vector<std::string>& overrides, const Catalog& catalog) {
   const std::vector<std::string> known = known_tables_list(catalog);
-  for (const auto& [k, node] : root) {
-    if (std::find(known.begin(), known.end(), k.str()) != known.end()) continue;
+  // desync's other TOML files, given where a deck belongs: said as such, not as an unknown table.
+  const auto is_table = [&](const char* name) { return root.contains(name) && root.get(name)->is_table(); };
+  if (is_table("campaign") && !root.contains("run"))
+    throw DeckError(deck + ": error: a campaign file ([campaign], [axes]), not a deck: run it with desync-campaign "
+                           "(tools/desync_campaign.py); its [campaign] deck names the deck");
+  if (is_table("platform") && (is_table("node") || is_table("network")) && !root.contains("run"))
+    throw DeckError(deck + ": error: a platform file of desync simulate, not a deck: give it with --platform");
+  // The unknown key that comes first in the file (toml++ keeps a table's keys sorted by name).
+  std::vector<std::pair<const toml::key*, const toml::node*>> unknown;
+  for (const auto& [k, node] : root)
+    if (std::find(known.begin(), known.end(), k.str()) == known.end()) unknown.emplace_back(&k, &node);
+  std::stable_sort(unknown.begin(), unknown.end(), [](const auto& a, const auto& b) {
+    const auto& x = a.first->source().begin;
+    const auto& y = b.first->source().begin;
+    return x.line != y.line ? x.line < y.line : x.column < y.column;
+  });
+  for (const auto& [key, value] : unknown) {
+    const toml::key& k = *key;
+    const toml::node& node = *value;
     std::string valid;
     for (const auto& t : known) valid += (valid.empty() ? "" : ", ") + t;
     const std::string where = origin(k, node, deck, overrides);

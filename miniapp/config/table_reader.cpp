@@ -19,7 +19,13 @@ constexpr std::string_view set_prefix = "--set ";
 // One line, at most 80 characters: long arrays, tables and multi-line strings are cut.
 std::string value_text(const toml::node& n) {
   if (const auto* s = n.as_string()) return "\"" + log::printable(s->get(), 80) + "\"";
-  if (const auto* f = n.as_floating_point()) return fmt::format("{}", f->get());  // as written: 0.3, not 0.29999999999999999
+  if (const auto* f = n.as_floating_point()) {
+    // As written: 0.3, not toml++'s 0.29999999999999999; 64.0 stays a float (not "64", which
+    // would contradict "allowed: an integer").
+    std::string t = fmt::format("{}", f->get());
+    if (t.find_first_of(".eEna") == std::string::npos) t += ".0";
+    return t;
+  }
   std::ostringstream os;
   n.visit([&os](const auto& v) { os << v; });
   std::string t = os.str();

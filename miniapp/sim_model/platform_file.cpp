@@ -198,8 +198,11 @@ Platform load_platform(const std::string& path, const std::vector<std::string>& 
 int nodes_needed(const Platform& p, int ranks) {
   const int nodes = (ranks + p.ranks_per_node - 1) / p.ranks_per_node;
   if (nodes > p.nodes)
-    throw DeckError(fmt::format("{}: error: {} ranks at ranks_per_node = {} need {} nodes; [node] count = {}", p.path,
-                                ranks, p.ranks_per_node, nodes, p.nodes));
+    throw DeckError(fmt::format("desync: error: --ranks {}: at placement.ranks_per_node = {} they need {} nodes, but "
+                                "{} has [node] count = {} (with --pset overrides); allowed: --ranks 1..{}, or more "
+                                "nodes (--pset node.count={})",
+                                ranks, p.ranks_per_node, nodes, p.path, p.nodes,
+                                static_cast<std::int64_t>(p.nodes) * p.ranks_per_node, nodes));
   return nodes;
 }
 

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
 #include "record/iteration_events.hpp"
@@ -32,7 +33,7 @@ void note_eager_limit(const Config& cfg, const Platform& platform) {
   if (declared > 0 && declared != platform.eager_limit_intra && declared != platform.eager_limit_inter)
     log::warn("{}: [comm] eager_limit = {} is for the record of real runs; the simulation uses the platform's "
               "eager_limit_intra = {} and eager_limit_inter = {} (--pset network.eager_limit_intra=...)\n",
-              cfg.deck_path, declared, platform.eager_limit_intra, platform.eager_limit_inter);
+              locate(cfg, "comm.eager_limit"), declared, platform.eager_limit_intra, platform.eager_limit_inter);
 }
 
 }  // namespace
@@ -44,13 +45,13 @@ void note_communicators(const Config& cfg, const Program& prog) {
   if (cfg.comm.communicators > 1 && !prog.uses_communicators)
     log::warn("{}: [comm] communicators = {}: no effect in a simulation of {} (every message has its own channel); the "
               "results are those of communicators = 1\n",
-              cfg.deck_path, cfg.comm.communicators, prog.workload);
+              locate(cfg, "comm.communicators"), cfg.comm.communicators, prog.workload);
 }
 
 void refuse(const Config& cfg, const std::string& table, const std::string& key, const std::string& value,
             const std::string& why) {
   throw DeckError(fmt::format("{}: error: [{}] {} = {}: not modelled by desync simulate ({}); remove it or use desync run",
-                              cfg.deck_path, table, key, value, why));
+                              locate(cfg, table + "." + key), table, key, value, why));
 }
 
 std::vector<Step> compute_then_exchange(const Config& cfg, const std::vector<Step>& compute) {

@@ -15,12 +15,14 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
+#include "core/memory.hpp"
 #include "core/mpi_util.hpp"
 #include "core/stop_request.hpp"
 #include "io/output_file.hpp"
 #include "metrics/comm_balance.hpp"
 #include "metrics/desync_speedup.hpp"
 #include "metrics/phase_stats.hpp"
+#include "record/iteration_events.hpp"
 #include "record/mpi_library.hpp"
 #include "record/provenance.hpp"
 #include "record/topology.hpp"
@@ -119,6 +121,31 @@ double message_bytes(const Config& cfg, const sim::Program& prog) {
   return all;
 }
 
+// Bytes one simulated rank holds beyond its timeline: its actor, the part of its stack it
+// touches, its program's exchange lists and message state. Measured: 29 KB per rank (peak RSS of
+// the next-pair triad on meggie, 2000 to 60000 ranks x 5 iterations, 2026-11-29).
+constexpr double simulated_rank_bytes = 32.0 * 1024.0;
+
+// The simulating process's peak: every rank's actor and timeline, the timelines' copy for the
+// file, and /messages where recorded. Refused, like a real run's, when more than
+// [run] memory_limit_gib (here: the one simulating process's) or what the machine has.
+void check_simulation_memory(const Config& cfg, int ranks, double rows, double events, double messages) {
+  MemoryEstimate m;
+  m.add("simulated ranks", simulated_rank_bytes * ranks);
+  m.add("timelines", 8.0 * rows * events * ranks);
+  m.add("timeline copy (the file)", 8.0 * rows * events * ranks);
+  if (messages > 0) m.add("message logs", messages);
+  const bool limited = cfg.run.memory_limit_gib > 0;
+  const double limit = limited ? cfg.run.memory_limit_gib * 1073741824.0 : node_available_bytes();
+  if (limit > 0 && m.total() > limit)
+    throw DeckError(fmt::format("{}: error: simulating {} rank(s) x {} iterations needs about {}, but {} {}; give fewer "
+                                "--ranks or [run] iterations{}",
+                                limited ? locate(cfg, "run.memory_limit_gib") : cfg.deck_path, ranks,
+                                static_cast<std::int64_t>(rows), m.describe(),
+                                limited ? "[run] memory_limit_gib allows" : "this machine has", format_bytes(limit),
+                                messages > 0 ? " (or [comm] record_messages_max)" : ""));
+}
+
 }  // namespace
 
 // The actors' stacks. SimGrid's default (8 MiB behind a guard page) costs each actor two memory
@@ -158,9 +185,15 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     std::string pset, key, shown;
   };
   std::vector<FromDeck> from_deck;
+  if (!sim::simulatable(cfg.run.workload))  // before any rule of the workload's own
+    throw DeckError(fmt::format("{}: error: [run] workload = \"{}\": desync simulate models {}; run it with desync run",
+                                locate(cfg, "run.workload"), cfg.run.workload, sim::simulatable_list()));
   if (cfg.threads.per_domain)
-    throw DeckError(cfg.deck_path + ": error: [threads] per_rank = \"domain\": not modelled by desync simulate; give "
+    throw DeckError(locate(cfg, "threads.per_rank") + ": error: [threads] per_rank = \"domain\": not modelled by desync simulate; give "
                     "the threads per rank as a number, or with --pset placement.threads_per_rank=N");
+  if (cfg.record.flush_given && cfg.record.flush_seconds > 0)
+    log::warn("{}: [record] flush_seconds = {}: no effect in desync simulate, which writes its file once, at the end\n",
+              locate(cfg, "record.flush_seconds"), cfg.record.flush_seconds);
   if (cfg.threads.per_rank > 0) {
     psets.push_back("placement.threads_per_rank=" + std::to_string(cfg.threads.per_rank));
     from_deck.push_back({psets.back(), "threads.per_rank",
@@ -196,7 +229,16 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   const int ranks = opt.ranks > 0 ? opt.ranks : static_cast<int>(full);
   const int nodes = sim::nodes_needed(platform, ranks);
   validate_for_ranks(cfg, ranks);
+  // Memory before the program is made (its exchange lists grow with the ranks), then with the
+  // message logs the program implies.
+  const WorkloadModule& module = workload_module(cfg.run.workload);
+  const double planned_rows = static_cast<double>(planned_iterations(cfg, ranks));
+  const double events = std::max<double>(module.output_shape ? module.output_shape(cfg, ranks).events : 0,
+                                         static_cast<double>(iteration_event_names().size()));
+  check_simulation_memory(cfg, ranks, planned_rows, events, 0.0);
   const sim::Program prog = sim::make_program(cfg, platform, ranks);
+  check_simulation_memory(cfg, ranks, static_cast<double>(prog.iterations),
+                          static_cast<double>(prog.event_names.size()), message_bytes(cfg, prog));
   const OutputTarget out = output_target(cfg, opt.output, opt.force);
   check_output_path(cfg, out, 8.0 * static_cast<double>(prog.iterations * prog.event_names.size()) * ranks + message_bytes(cfg, prog) + 65536.0, comm);
 

@@ -189,6 +189,17 @@ TEST(Deck, UnknownTableIsAnError) {
   EXPECT_NE(m.find("did you mean 'triad'"), std::string::npos) << m;
 }
 
+// desync's other TOML files given as a deck are named as what they are; of several unknown
+// tables the first in the file is named (toml++ keeps them sorted by name).
+TEST(Deck, OtherFilesAndTheFirstUnknownTable) {
+  std::string m = deck_error("[platform]\nname = \"x\"\n[node]\ncount = 2\n");
+  EXPECT_NE(m.find("a platform file of desync simulate, not a deck: give it with --platform"), std::string::npos) << m;
+  m = deck_error("[campaign]\nname = \"x\"\n[axes]\n");
+  EXPECT_NE(m.find("a campaign file ([campaign], [axes]), not a deck"), std::string::npos) << m;
+  m = deck_error("[run]\n[zzz]\na = 1\n[aaa]\nb = 2\n");
+  EXPECT_NE(m.find("'zzz'"), std::string::npos) << m;
+}
+
 // A table the workload does not read is an error with one message, from the deck or from --set.
 TEST(Deck, TablesOfOtherWorkloadsAreErrors) {
   std::string m = deck_error("[run]\nworkload = \"triad\"\n[stencil]\nn = 64\n");
@@ -250,6 +261,16 @@ TEST(Deck, WrongTypeNamesKeyValueAndAllowed) {
   EXPECT_NE(m.find("deck.toml:2:14"), std::string::npos) << m;
   EXPECT_NE(m.find("[run] iterations = \"many\""), std::string::npos) << m;
   EXPECT_NE(m.find("an integer in [1,"), std::string::npos) << m;
+}
+
+// Values are quoted as written: a float stays a float, a dotted key is said to make a table.
+TEST(Deck, WrongTypeQuotesTheValueAsWritten) {
+  std::string m = deck_error("[run]\niterations = 64.0\n");
+  EXPECT_NE(m.find("[run] iterations = 64.0:"), std::string::npos) << m;
+  m = deck_error("[noise]\nkind = \"exponential\"\nmean = 20.3\n");
+  EXPECT_NE(m.find("[noise] mean = 20.3:"), std::string::npos) << m;  // not 20.300000000000001
+  m = deck_error("[triad]\nkernel.name = \"divide\"\n");
+  EXPECT_NE(m.find("[triad] kernel = a table {"), std::string::npos) << m;
 }
 
 TEST(Deck, OutOfRangeValue) {

@@ -151,6 +151,29 @@ def main(argv=None):
         ap.error("--max-n must be >= 0")
     if args.repeat < 1:
         ap.error("--repeat must be >= 1")
+    # Everything the platform file will say is checked before a minute of measuring.
+    if args.inter_latency is not None and not (math.isfinite(args.inter_latency) and 0 <= args.inter_latency <= 1):
+        ap.error("--inter-latency %s: allowed: seconds in [0, 1]" % args.inter_latency)
+    if args.inter_bandwidth is not None and not (math.isfinite(args.inter_bandwidth) and args.inter_bandwidth >= 1):
+        ap.error("--inter-bandwidth %s: allowed: a finite number of B/s >= 1" % args.inter_bandwidth)
+    if not args.name or any(c in args.name for c in " \t\n/"):
+        ap.error("--name %r: allowed: a non-empty word without blanks or '/' (it names the simulated hosts)" % args.name)
+    if args.mpiexec is not None and not args.mpiexec.split():
+        ap.error("--mpiexec is empty; give the launcher, e.g. \"mpiexec --oversubscribe\"")
+    if os.path.isdir(args.output):
+        ap.error("-o %s is a folder; give the platform file to write" % args.output)
+    out_parent = os.path.dirname(os.path.abspath(args.output))
+    if os.path.exists(out_parent) and not os.path.isdir(out_parent):
+        ap.error("-o %s: %s is not a folder" % (args.output, out_parent))
+
+    try:
+        layout = measure_layout()
+    except (RuntimeError, OSError) as exc:
+        print("calibrate_platform: %s" % exc, file=sys.stderr)
+        return 1
+    max_n = args.max_n or layout["cores_per_domain"]
+    if max_n > layout["cores_per_domain"]:
+        ap.error("--max-n %d exceeds the cores of one NUMA domain here (%d)" % (max_n, layout["cores_per_domain"]))
 
     t_start = time.time()
     desync = os.path.abspath(find_desync(args.desync))
@@ -172,10 +195,6 @@ def main(argv=None):
     repeat = 1 if args.quick else args.repeat
 
     try:
-        layout = measure_layout()
-        max_n = args.max_n or layout["cores_per_domain"]
-        if max_n > layout["cores_per_domain"]:
-            raise RuntimeError("--max-n %d exceeds the cores of one domain (%d)" % (max_n, layout["cores_per_domain"]))
         memory, network, divide = measure_rounds(runner, max_n, args.quick, repeat)
         eager = measure_eager(network["eager_text"], args.inter_transport)
     except DesyncError as exc:  # a run's result file is not what desync writes: one line naming it
@@ -193,16 +212,20 @@ def main(argv=None):
     inter = None if args.inter_from == "intra" else {"latency": args.inter_latency,
                                                      "bandwidth": args.inter_bandwidth}
     text = build_platform_toml(platform_from_measurements(meas, args.name, inter))
+    if not keep:
+        shutil.rmtree(workdir, ignore_errors=True)
+    parsed = parse_toml(text)
+    problems = check_platform(parsed) if parsed is not None else []
+    if problems:  # not written: a platform file desync simulate would refuse helps nobody
+        print(text, end="")
+        for p in problems:
+            print("calibrate_platform: check: " + p, file=sys.stderr)
+        print("calibrate_platform: %s not written (the platform above fails its check)" % args.output, file=sys.stderr)
+        return 1
     out_dir = os.path.dirname(os.path.abspath(args.output))
     os.makedirs(out_dir, exist_ok=True)
     with open(args.output, "w") as fh:
         fh.write(text)
-    if not keep:
-        shutil.rmtree(workdir, ignore_errors=True)
     log("wrote %s in %.0f s total" % (args.output, time.time() - t_start))
     print(text, end="")
-    parsed = parse_toml(text)
-    problems = check_platform(parsed) if parsed is not None else []
-    for p in problems:
-        print("calibrate_platform: check: " + p, file=sys.stderr)
-    return 1 if problems else 0
+    return 0

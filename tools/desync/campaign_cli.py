@@ -37,6 +37,7 @@ import os
 import sys
 
 from .campaign import load_campaign
+from .campaign_run import output_dir
 from .campaign_commands import check, collect, list_points, plot, run, slurm
 from .guard import run_guarded
 
@@ -66,13 +67,25 @@ def build_parser():
 OUTPUT_ARGS = ("json", "csv", "h5", "output")
 
 
+def result_files(args):
+    """The campaign's result files that exist: the inputs of collect, list and plot, and files no
+    output option may replace (collect --csv POINT.h5 would destroy that point's run). None when
+    the campaign cannot be read: the command itself then says why."""
+    try:
+        campaign = load_campaign(args.campaign)
+        outdir = output_dir(campaign, getattr(args, "output_dir", None))
+        return [p for p in (campaign.output_path(outdir, pt) for pt in campaign.points()) if os.path.isfile(p)]
+    except Exception:  # noqa: BLE001 -- reported by the guarded command
+        return []
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
     outputs = [getattr(args, k) for k in OUTPUT_ARGS if isinstance(getattr(args, k, None), str)]
     try:
-        code = run_guarded(parser.prog, lambda a: a.func(a, load_campaign(a.campaign)), args, [args.campaign],
-                           outputs, args.command)
+        code = run_guarded(parser.prog, lambda a: a.func(a, load_campaign(a.campaign)), args,
+                           [args.campaign] + result_files(args), outputs, args.command)
     except KeyboardInterrupt:
         parser.exit(130, "%s: interrupted; run again to resume\n" % parser.prog)
     return code

@@ -166,7 +166,7 @@ def build_parser():
 
 
 #: argparse destinations that name input files / output files of the subcommands
-INPUT_ARGS = ("file", "base", "other", "pure", "plan")
+INPUT_ARGS = ("file", "base", "other", "pure", "plan", "trace")
 OUTPUT_ARGS = ("output", "json")
 
 

@@ -55,14 +55,33 @@ def _same_file(a, b):
         return os.path.abspath(a) == os.path.abspath(b)
 
 
+def _inside(path, folder):
+    """path lies inside folder (both resolved: links, "..", relative names)."""
+    try:
+        p, d = os.path.realpath(path), os.path.realpath(folder)
+    except OSError:
+        return False
+    return p != d and p.startswith(d.rstrip(os.sep) + os.sep)
+
+
 def refuse_clashes(inputs, outputs):
-    """An output that is one of the inputs (trace RUN.h5 -o RUN.h5 would destroy the run) or
-    that two options name: a DesyncError before anything runs."""
+    """An output that is one of the inputs (trace RUN.h5 -o RUN.h5 would destroy the run), a
+    folder holding an input (otf2 RUN.h5 -o . --force would replace the folder), a path inside an
+    input folder (an OTF2 archive's anchor file), or that two options name: a DesyncError before
+    anything runs."""
     outs = [p for p in outputs if p]
     for i, out in enumerate(outs):
         for src in inputs:
-            if src and _same_file(out, src):
+            if not src:
+                continue
+            if _same_file(out, src):
                 raise DesyncError("%s: the output would replace the input file %s; choose another output name" % (out, src),
+                                  path=out)
+            if os.path.isdir(out) and _inside(src, out):
+                raise DesyncError("%s: the output would replace the folder that holds the input %s; choose another "
+                                  "output name" % (out, src), path=out)
+            if os.path.isdir(src) and _inside(out, src):
+                raise DesyncError("%s: the output lies inside the input %s; choose another output name" % (out, src),
                                   path=out)
         for other in outs[:i]:
             if _same_file(out, other):

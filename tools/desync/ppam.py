@@ -227,17 +227,6 @@ def analyse(f, window, k=None, bins=20):
     return result
 
 
-def json_safe(x):
-    """NaN/inf -> None, recursively (json.dump would write NaN, which is not JSON)."""
-    if isinstance(x, dict):
-        return {key: json_safe(v) for key, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [json_safe(v) for v in x]
-    if isinstance(x, float) and not np.isfinite(x):
-        return None
-    return x
-
-
 def draw_panels(result, title):
     import matplotlib
 

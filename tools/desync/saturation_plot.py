@@ -128,14 +128,3 @@ def draw(r, title):
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     return fig
-
-
-def finite_or_none(value):
-    """The result with NaN and Inf as None, so the JSON is strict (no NaN tokens)."""
-    if isinstance(value, dict):
-        return {k: finite_or_none(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [finite_or_none(v) for v in value]
-    if isinstance(value, float) and not np.isfinite(value):
-        return None
-    return value

@@ -181,6 +181,12 @@ class CollectPlotTest(CampaignCase):
                          ("scheme-nonsplit_barrier-true_ranks3", "true"))
         self.assertEqual(float(table[2]["gflops"]), self.gflops[table[2]["run_id"]])
         self.assertEqual(table[7]["gflops"], "")
+        # No output option replaces a point's result: it is an input of collect.
+        result = os.path.join(self.out, "scheme-nonsplit_barrier-false_ranks3.h5")
+        code, text = self.cli("collect", self.cfile, "--output-dir", self.out, "--csv", result)
+        self.assertEqual(code, 2, text)
+        self.assertIn("would replace the input file", text)
+        self.assertTrue(h5py.is_hdf5(result))
         with h5py.File(os.path.join(self.dir, "t.h5"), "r") as f:
             self.assertEqual(f["gflops"].attrs["units"], b"Gflop/s")
             self.assertEqual(f["gflops"][2], self.gflops["scheme-nonsplit_barrier-true_ranks3"])

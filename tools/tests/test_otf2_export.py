@@ -157,6 +157,20 @@ class Otf2Export(unittest.TestCase):
         self.assertIn("exists; give another -o or --force", err)
         self.assertEqual(run_view("otf2", self.h5, "-o", out, "--force")[0], 0)
         self.assertTrue(os.path.isfile(os.path.join(out, "traces.otf2")))
+        # --force replaces an archive, never another folder (-o . would be the working folder),
+        # nor the folder that holds the run.
+        other = os.path.join(self.dir.name, "other")
+        os.makedirs(other)
+        with open(os.path.join(other, "notes.txt"), "w") as fh:
+            fh.write("a user's file")
+        code, _, err = run_view("otf2", self.h5, "-o", other, "--force")
+        self.assertEqual(code, 2, err)
+        self.assertIn("is not an OTF2 archive", err)
+        self.assertTrue(os.path.isfile(os.path.join(other, "notes.txt")))
+        code, _, err = run_view("otf2", self.h5, "-o", os.path.dirname(self.h5), "--force")
+        self.assertEqual(code, 2, err)
+        self.assertIn("holds the input", err)
+        self.assertTrue(os.path.isfile(self.h5))
 
     def test_a_failed_export_leaves_nothing(self):
         bad = os.path.join(self.dir.name, "bad.h5")

@@ -361,17 +361,17 @@ SscPlan ssc_plan(const SymmSquareCubeConfig& cfg, int ranks, int ranks_per_node,
 std::string ssc_plan_command(const Config& cfg, const PlanOptions& opt, const std::string& format,
                              const PlanModelOptions& model) {
   if (opt.only_rank >= 0)
-    throw DeckError(fmt::format("error: --rank {}: desync plan of a symmsquarecube deck prints every rank's share; "
+    throw DeckError(fmt::format("desync: error: --rank {}: desync plan of a symmsquarecube deck prints every rank's share; "
                                 "allowed: --rank only with a [matrix] deck", opt.only_rank));
   if (opt.nb > 1)
-    throw DeckError(fmt::format("error: --nb {}: symmsquarecube blocks have one width; allowed: --nb only with a [matrix] deck",
+    throw DeckError(fmt::format("desync: error: --nb {}: symmsquarecube blocks have one width; allowed: --nb only with a [matrix] deck",
                                 opt.nb));
   if (opt.spy_grid >= 0)
-    throw DeckError(fmt::format("error: --spy-grid {}: a symmsquarecube plan has no sparse matrix; allowed: --spy-grid only "
+    throw DeckError(fmt::format("desync: error: --spy-grid {}: a symmsquarecube plan has no sparse matrix; allowed: --spy-grid only "
                                 "with a [matrix] deck",
                                 opt.spy_grid));
   if (model.latency_us > 0 && model.bandwidth_MiBps <= 0)
-    throw DeckError(fmt::format("error: --latency {} without --bandwidth; allowed: --latency together with --bandwidth",
+    throw DeckError(fmt::format("desync: error: --latency {} without --bandwidth; allowed: --latency together with --bandwidth",
                                 model.latency_us));
   int ppn = opt.ranks_per_node;
   if (ppn <= 0) {

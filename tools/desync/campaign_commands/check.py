@@ -1,10 +1,9 @@
 """`desync-campaign check CAMPAIGN.toml`: `desync check DECK --set ... --ranks P` for every point
 (campaign_run.check_point); exit status 1 when a point is refused."""
 
-import json
-
 from ..campaign_launch import resolve_binary
 from ..campaign_run import check_environment, check_point, select
+from ..json_out import dump_json
 from .options import common
 
 
@@ -29,5 +28,5 @@ def run(args, campaign):
     print("%d point(s): %d valid, %d refused" % (len(points), len(points) - len(bad), len(bad)))
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"campaign": campaign.name, "points": results}, fh, indent=2)
+            dump_json({"campaign": campaign.name, "points": results}, fh, indent=2)
     return 1 if bad else 0

@@ -1,11 +1,11 @@
 """`desync-campaign collect CAMPAIGN.toml`: one table with a row per point (campaign_collect.py),
 written as CSV (and HDF5, JSON), with a short table printed."""
 
-import json
 import os
 
 from ..campaign_collect import cell, collect, default_metric, write_csv, write_h5
 from ..campaign_run import output_dir
+from ..json_out import dump_json
 from .options import common
 
 
@@ -30,7 +30,7 @@ def run(args, campaign):
         print("wrote %s" % args.h5)
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"campaign": campaign.name, "columns": columns, "units": units,
+            dump_json({"campaign": campaign.name, "columns": columns, "units": units,
                        "rows": [{c: r[c] for c in columns} for r in rows]}, fh, indent=2)
     done = sum(1 for r in rows if r["status"] == "complete")
     if done < len(rows):

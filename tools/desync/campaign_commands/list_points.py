@@ -2,9 +2,8 @@
 and the state of its result file (campaign_run.point_rows). The module is not called list.py, so
 that it shadows no builtin where it is imported."""
 
-import json
-
 from ..campaign_run import output_dir, point_rows
+from ..json_out import dump_json
 from .options import common
 
 
@@ -25,5 +24,5 @@ def run(args, campaign):
     print("%d point(s) in %s" % (len(rows), outdir))
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"campaign": campaign.name, "points": rows}, fh, indent=2)
+            dump_json({"campaign": campaign.name, "points": rows}, fh, indent=2)
     return 0

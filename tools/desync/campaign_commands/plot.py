@@ -1,12 +1,12 @@
 """`desync-campaign plot CAMPAIGN.toml`: the combined picture, a metric against a key or scaling
 bars (campaign_plot.py), with every series printed."""
 
-import json
 import os
 
 from ..campaign import value_text
 from ..campaign_plot import close, draw_campaign
 from ..campaign_run import output_dir
+from ..json_out import dump_json
 from .options import common
 
 
@@ -55,7 +55,7 @@ def run(args, campaign):
     print("wrote %s" % path)
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(result, fh, indent=2)
+            dump_json(result, fh, indent=2)
     return 0
 
 

@@ -2,7 +2,6 @@
 other with mpiexec, one progress line per point (campaign_run.py: the rules; run_logged: one run
 with its log)."""
 
-import json
 import os
 import shutil
 import sys
@@ -11,6 +10,7 @@ from ..campaign_launch import (deck_text, exit_meaning, launch_command, point_en
                                shell_line)
 from ..campaign_run import output_dir, run_logged, select
 from ..errors import DesyncError
+from ..json_out import dump_json
 from .options import common
 
 
@@ -99,7 +99,7 @@ def run(args, campaign):
         print("failed: %s: %s" % (pid, reason))
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"campaign": campaign.name, "output_dir": outdir, "counts": counts,
+            dump_json({"campaign": campaign.name, "output_dir": outdir, "counts": counts,
                        "points": report, "failed": [{"id": a, "reason": b} for a, b in failed]},
                       fh, indent=2)
     return 1 if failed else 0

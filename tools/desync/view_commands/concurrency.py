@@ -1,11 +1,10 @@
 """`desync-view concurrency FILE -o OUT.png`: ranks of each contention domain in a work phase over
 time, one panel per domain (concurrency_plot.py)."""
 
-import json
-
 from ..concurrency_plot import analyse, draw_concurrency
 from ..formatting import rank_ranges
 from ..h5file import open_output, root_attributes
+from ..json_out import dump_json
 from .options import add_window_args, finite_number, picture_path, positive_int
 
 
@@ -36,7 +35,7 @@ def run(args):
                "saturation": args.saturation, "times_s": result["times"].tolist(),
                "domains": {str(d): dict(c, series=result["series"][d].tolist()) for d, c in result["domains"].items()}}
         with open(args.json, "w") as fh:
-            json.dump(out, fh, indent=1)
+            dump_json(out, fh, indent=1)
         print("wrote %s" % args.json)
     return 0
 

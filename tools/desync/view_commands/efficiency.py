@@ -1,12 +1,11 @@
 """`desync-view efficiency FILE`: the POP efficiencies (load balance, communication and parallel
 efficiency) and the ideal-network replay's serialization and transfer efficiency (efficiency.py)."""
 
-import json
-
 from ..efficiency import analyse
 from ..errors import DesyncError
 from ..h5file import open_output
 from ..phase_classes import work_phases
+from ..json_out import dump_json
 
 
 def register(sub):
@@ -25,7 +24,7 @@ def run(args):
     print(report(result, args.file))
     if args.json:
         with open(args.json, "w") as out:
-            json.dump(result, out, indent=1)
+            dump_json(result, out, indent=1)
         print("wrote %s" % args.json)
     return 0
 

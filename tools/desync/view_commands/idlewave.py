@@ -1,10 +1,9 @@
 """`desync-view idlewave FILE`: idle waves, their source, speed, decay, sigma_eff and the
 contention model (idle_waves.py); "no idle wave" (exit status 0) when no idle period stands out."""
 
-import json
-
 from ..h5file import open_output
 from ..idle_waves import analyse
+from ..json_out import dump_json
 from .options import finite_number
 
 
@@ -30,7 +29,7 @@ def run(args):
     print(report(result, args.file))
     if args.json:
         with open(args.json, "w") as out:
-            json.dump(result, out, indent=1)
+            dump_json(result, out, indent=1)
         print("wrote %s" % args.json)
     return 0
 

@@ -1,9 +1,8 @@
 """`desync-view overlap FILE`: the overlap of communication and compute in the OSU and IMB-NBC
 definitions (overlap.py)."""
 
-import json
-
 from ..overlap import analyse
+from ..json_out import dump_json
 
 
 def register(sub):
@@ -19,7 +18,7 @@ def run(args):
     print(report(result, args.file))
     if args.json:
         with open(args.json, "w") as out:
-            json.dump(result, out, indent=1)
+            dump_json(result, out, indent=1)
         print("wrote %s" % args.json)
     return 0
 

@@ -1,9 +1,8 @@
 """`desync-view plan-plot PLAN.json -o OUT.png`: the spy density and the rank x rank communication
 volume of `desync plan DECK --ranks P --format json` (plan_plot.py)."""
 
-import json
-
 from ..plan_plot import analyse, draw_plan, read_plan
+from ..json_out import dump_json
 from .options import picture_path
 
 
@@ -40,6 +39,6 @@ def run(args):
     print("wrote %s" % args.output)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(result, f, indent=1)
+            dump_json(result, f, indent=1)
         print("wrote %s" % args.json)
     return 0

@@ -1,13 +1,13 @@
 """`desync-view ppam FILE`: the PPAM'22 analysis set, z-scored idle times, histograms per domain,
 correlation, phase space, PCA + k-means (ppam.py); -o draws the panels."""
 
-import json
 
 import numpy as np
 
 from ..h5file import open_output, root_attributes
-from ..ppam import analyse, draw_panels, json_safe
+from ..ppam import analyse, draw_panels
 from ..window import select_window
+from ..json_out import dump_json
 from .options import add_window_args, picture_path, positive_int
 
 
@@ -36,7 +36,7 @@ def run(args):
         print("wrote %s" % args.output)
     if args.json:
         with open(args.json, "w") as out:
-            json.dump(json_safe(result), out, indent=1)
+            dump_json(result, out)
         print("wrote %s" % args.json)
     return 0
 

@@ -1,10 +1,9 @@
 """`desync-view saturation FILE -o OUT.png`: the saturation curves b(N) per kernel with N_s and the
 min(N b1, b_S) model (saturation_plot.py)."""
 
-import json
-
 from ..h5file import open_output
-from ..saturation_plot import analyse, draw, finite_or_none
+from ..saturation_plot import analyse, draw
+from ..json_out import dump_json
 from .options import picture_path
 
 
@@ -22,7 +21,7 @@ def run(args):
     print(format_text(args.file, r))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(finite_or_none(r), out, indent=1, allow_nan=False)
+            dump_json(r, out)
         print("wrote %s" % args.json)
     title = "saturation: %s, tolerance %g (star: N_s; dashed: min(N b1, b_S))" % (args.file, r["tolerance"])
     fig = draw(r, title)

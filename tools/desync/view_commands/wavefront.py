@@ -1,10 +1,9 @@
 """`desync-view wavefront FILE`: computational wavefronts (slope, r, amplitude), the concurrency
 per contention domain and the lock-step vs. wave-phase averages (wavefronts.py)."""
 
-import json
-
 from ..h5file import open_output
 from ..wavefronts import analyse
+from ..json_out import dump_json
 from .options import int_list, positive_int
 
 
@@ -23,7 +22,7 @@ def run(args):
     print(report(result, args.file))
     if args.json:
         with open(args.json, "w") as out:
-            json.dump(result, out, indent=1)
+            dump_json(result, out, indent=1)
         print("wrote %s" % args.json)
     return 0
 
