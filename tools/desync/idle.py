@@ -10,9 +10,13 @@ from .phases import phase_intervals, valid
 IDLE_PHASES = FALLBACK_IDLE
 
 
-def idle_times(tl, phases=IDLE_PHASES):
-    """idle[p, n] (s) summed over the idle phases present, end[p, n] the latest idle phase end."""
+def idle_times(tl, phases=IDLE_PHASES, named=False):
+    """idle[p, n] (s) summed over the idle phases present, end[p, n] the latest idle phase end.
+    named: the phases are the user's (--phases): each must be a phase of the file."""
     intervals = phase_intervals(tl)
+    if named and [p for p in phases if p not in intervals]:
+        raise DesyncError("--phases %s: %s not a phase of this file; allowed: %s"
+                          % (",".join(phases), ", ".join(p for p in phases if p not in intervals), ", ".join(intervals)))
     present = [p for p in phases if p in intervals]
     if not present:
         raise DesyncError("no idle phase in this file (looked for %s; phases: %s)"

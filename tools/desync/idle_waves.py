@@ -305,7 +305,7 @@ def analyse(f, phases=None, threshold=0.2, min_idle=None, sigma=1.0):
         raise DesyncError("sigma must be positive, got %g" % sigma)
     window = select_window(f)
     tl = read_timeline(f, window)
-    idle, end, present = idle_times(tl, phases or idle_phases(f))
+    idle, end, present = idle_times(tl, phases or idle_phases(f), named=bool(phases))
     source = injection(f) or recorded_delay(tl, delay_phases(f))
     # lock-step iteration time: median over ranks and iterations of the iteration phase
     intervals = phase_intervals(tl, iteration=True)

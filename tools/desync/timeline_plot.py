@@ -21,6 +21,8 @@ Options beyond the rank/iteration window:
                  beside it as OUT_heatmap.<suffix>, with a note (--no-heatmap: do not).
 """
 
+import math
+
 import numpy as np
 
 from .errors import DesyncError
@@ -80,6 +82,8 @@ def parse_time_window(text):
         t0, t1 = (float(p) if p.strip() else None for p in parts)
     except ValueError:
         raise ValueError("expected numbers in T0:T1 (seconds), got %r" % text)
+    if any(t is not None and not (math.isfinite(t) and t >= 0) for t in (t0, t1)):
+        raise ValueError("T0 and T1 are seconds after the window's first event: finite numbers >= 0, got %r" % text)
     if t0 is not None and t1 is not None and t1 <= t0:
         raise ValueError("T1 must be larger than T0 in %r" % text)
     return t0, t1

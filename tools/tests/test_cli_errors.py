@@ -59,10 +59,15 @@ class CliErrorTest(TriadFileTest):
     def test_bad_option_values_name_the_option(self):
         # Usage errors (status 2) naming the option, never "a damaged file, or a bug of the tools".
         for args, said in ((("wavefront", self.h5, "--steps", "a,b"), "argument --steps: 'a,b'"),
-                           (("wavefront", self.h5, "--samples", "0"), "argument --samples: 0: allowed: an integer >= 1"),
+                           (("wavefront", self.h5, "--samples", "0"), "argument --samples: '0': allowed: an integer in [1, 1000000]"),
+                           (("concurrency", self.h5, "-o", self.path("c.png"), "--samples", "50000000"),
+                            "argument --samples: '50000000': allowed: an integer in [1, 1000000]"),  # not an exhausted memory
+                           (("timeline", self.h5, "-o", self.path("t.png"), "--dpi", "100000"), "argument --dpi: '100000'"),
+                           (("timeline", self.h5, "-o", self.path("t.png"), "--time", "-1:0"), "finite numbers >= 0"),
+                           (("idlewave", self.h5, "--phases", "wait,nosuch"), "nosuch not a phase of this file"),
                            (("wavefront", self.h5, "--steps", "100"), "--steps 100: not in the window"),
                            (("timeline", self.h5, "-o", self.path("t.xyz")), "a picture's name ends in one of"),
-                           (("timeline", self.h5, "-o", self.path("t.png"), "--dpi", "0"), "argument --dpi: 0"),
+                           (("timeline", self.h5, "-o", self.path("t.png"), "--dpi", "0"), "argument --dpi: '0'"),
                            (("idlewave", self.h5, "--threshold", "nan"), "argument --threshold: 'nan': allowed: a finite"),
                            (("idlewave", self.h5, "--sigma", "-1"), "argument --sigma: '-1'"),
                            (("ppam", self.h5, "--k", "99"), "--k 99: the window has")):

@@ -7,6 +7,7 @@ from ..campaign import value_text
 from ..campaign_plot import close, draw_campaign
 from ..campaign_run import output_dir
 from ..json_out import dump_json
+from ..view_commands.options import bounded_int
 from .options import common
 
 
@@ -24,7 +25,7 @@ def register(sub):
     p.add_argument("-o", "--output", metavar="OUT.png",
                    help="picture (default: OUTDIR/NAME_Y_vs_X.png, OUTDIR/NAME_scaling_Y.png)")
     p.add_argument("--title", help="title line")
-    p.add_argument("--dpi", type=int, default=150, help="resolution (default 150)")
+    p.add_argument("--dpi", type=bounded_int(10, 1200), default=150, help="resolution (default 150)")
     p.set_defaults(func=run)
 
 

@@ -5,7 +5,7 @@ from ..concurrency_plot import analyse, draw_concurrency
 from ..formatting import rank_ranges
 from ..h5file import open_output, root_attributes
 from ..json_out import dump_json
-from .options import add_window_args, finite_number, picture_path, positive_int
+from .options import add_window_args, bounded_int, finite_number, picture_path
 
 
 def register(sub):
@@ -13,7 +13,7 @@ def register(sub):
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", type=picture_path, required=True, metavar="OUT.png")
     add_window_args(p)
-    p.add_argument("--samples", type=positive_int, metavar="S",
+    p.add_argument("--samples", type=bounded_int(1, 10**6), metavar="S",
                    help="instants (default: 20 per iteration, at least 1000, at most 20000)")
     p.add_argument("--saturation", type=finite_number(0, low_open=True), metavar="N_S", help="the domain's saturation point, drawn as a line")
     p.add_argument("--json", metavar="OUT.json", help="also write the series and per-domain numbers as JSON")

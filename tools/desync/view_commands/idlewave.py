@@ -4,14 +4,14 @@ contention model (idle_waves.py); "no idle wave" (exit status 0) when no idle pe
 from ..h5file import open_output
 from ..idle_waves import analyse
 from ..json_out import dump_json
-from .options import finite_number
+from .options import finite_number, name_list
 
 
 def register(sub):
     p = sub.add_parser("idlewave", help="idle waves: source, speed, decay, sigma_eff")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
-    p.add_argument("--phases", metavar="P1,P2", help="idle phases (default: wait, sync, barrier, the global reductions)")
+    p.add_argument("--phases", type=name_list, metavar="P1,P2", help="idle phases (default: wait, sync, barrier, the global reductions)")
     p.add_argument("--threshold", type=finite_number(0, 1, low_open=True), default=0.2,
                    help="an idle period: excess over the rank's median above this share of the largest (default 0.2)")
     p.add_argument("--min-idle", type=finite_number(0), default=None, metavar="K",
@@ -24,7 +24,7 @@ def register(sub):
 
 def run(args):
     with open_output(args.file) as f:
-        result = analyse(f, tuple(args.phases.split(",")) if args.phases else None, args.threshold,
+        result = analyse(f, tuple(args.phases) if args.phases else None, args.threshold,
                          args.min_idle, args.sigma)
     print(report(result, args.file))
     if args.json:

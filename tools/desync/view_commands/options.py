@@ -39,6 +39,28 @@ def positive_int(text):
     return v
 
 
+def bounded_int(low, high):
+    """An argparse type: an integer in [low, high] (--samples, --dpi: a value beyond them would
+    exhaust the memory or the picture size, and be blamed on the file)."""
+    def parse(text):
+        try:
+            v = int(text)
+        except ValueError:
+            v = None
+        if v is None or not low <= v <= high:
+            raise argparse.ArgumentTypeError("%r: allowed: an integer in [%d, %d]" % (text, low, high))
+        return v
+    return parse
+
+
+def name_list(text):
+    """P1,P2,... (--phases): non-empty names."""
+    names = [x.strip() for x in text.split(",")]
+    if not names or not all(names):
+        raise argparse.ArgumentTypeError("%r: allowed: phase names separated by commas (wait,sync)" % text)
+    return names
+
+
 def int_list(text):
     """K1,K2,... (--steps): deck iteration numbers, negative ones are warm-up iterations."""
     try:

@@ -14,7 +14,7 @@ from ..timeline import read_timeline
 from ..timeline_plot import LONG_RUN_ITERATIONS, MIN_ITERATION_PIXELS, draw_timeline, too_long, zoom_time
 from ..wavefront_overlay import window_fronts
 from ..window import select_window
-from .options import add_window_args, int_list, picture_path, positive_int, time_window
+from .options import add_window_args, bounded_int, int_list, picture_path, time_window
 
 
 def register(sub):
@@ -23,7 +23,7 @@ def register(sub):
     p.add_argument("-o", "--output", type=picture_path, required=True, metavar="OUT.png")
     add_window_args(p)
     p.add_argument("--title", help="title line (workload and verdict are always shown)")
-    p.add_argument("--dpi", type=positive_int, default=150, help="resolution (default 150)")
+    p.add_argument("--dpi", type=bounded_int(10, 1200), default=150, help="resolution (default 150)")
     p.add_argument("--no-messages", action="store_true",
                    help="do not draw message lines and collective parts (drawn when the file has /messages or /collectives)")
     p.add_argument("--time", type=time_window, metavar="T0:T1",

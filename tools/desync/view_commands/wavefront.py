@@ -4,14 +4,14 @@ per contention domain and the lock-step vs. wave-phase averages (wavefronts.py).
 from ..h5file import open_output
 from ..wavefronts import analyse
 from ..json_out import dump_json
-from .options import int_list, positive_int
+from .options import bounded_int, int_list
 
 
 def register(sub):
     p = sub.add_parser("wavefront", help="computational wavefronts (slope, r, amplitude) and concurrency per domain")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--steps", type=int_list, metavar="K1,K2", help="iterations to report (default: 5 evenly spread)")
-    p.add_argument("--samples", type=positive_int, default=200, help="instants for the concurrency count (default 200)")
+    p.add_argument("--samples", type=bounded_int(1, 10**6), default=200, help="instants for the concurrency count (default 200)")
     p.add_argument("--json", metavar="OUT.json", help="also write the result as JSON")
     p.set_defaults(func=run)
 
