@@ -278,6 +278,8 @@ def main(doc_path, h5_path):
         rows = list(documented(doc_path))
     except (OSError, UnicodeDecodeError) as exc:
         raise Unreadable(f"{doc_path}: cannot read the document: {one_line(exc)}")
+    if not any(group is None for group, _, _, _ in rows):
+        raise Unreadable(f"{doc_path}: not desync's docs/output.md (no table of root attributes in it)")
     problems = []
     with open_checked(h5_path) as f:
         sizes = file_sizes(f, problems)

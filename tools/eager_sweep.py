@@ -67,6 +67,8 @@ def parse_limits(text):
         raise argparse.ArgumentTypeError("--limits wants integers in bytes, comma-separated: %r" % text)
     if not limits or any(x <= 0 for x in limits):
         raise argparse.ArgumentTypeError("--limits wants positive byte counts: %r" % text)
+    if len(set(limits)) != len(limits):  # two runs would write one eager_<limit>.h5
+        raise argparse.ArgumentTypeError("--limits names a limit twice: %r; give each once" % text)
     return limits
 
 

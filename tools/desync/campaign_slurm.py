@@ -188,11 +188,18 @@ def write_script(campaign, points, outdir, binary, include_all=False, script_pat
     script, table, chosen = build(campaign, points, outdir, binary, include_all, path)
     if script is None:
         return None
-    os.makedirs(outdir, exist_ok=True)
     tsv = table_path(campaign, outdir, table)
-    with open(tsv, "w") as fh:
-        fh.write(table)
+    # The script first: a script path that cannot be written leaves no table (nor folder) behind.
+    if script_path is None:
+        os.makedirs(outdir, exist_ok=True)
     with open(path, "w") as fh:
         fh.write(script)
     os.chmod(path, 0o755)
+    try:
+        os.makedirs(outdir, exist_ok=True)
+        with open(tsv, "w") as fh:
+            fh.write(table)
+    except OSError:
+        os.remove(path)
+        raise
     return path, tsv, chosen

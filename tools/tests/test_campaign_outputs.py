@@ -16,7 +16,7 @@ sys.path.insert(0, HERE)
 
 from campaign_fixture import DECK, CampaignCase  # noqa: E402
 from desync.campaign_collect import collect  # noqa: E402
-from desync.campaign_slurm import build, table_path  # noqa: E402
+from desync.campaign_slurm import build, table_path, write_script  # noqa: E402
 from desync.errors import DesyncError  # noqa: E402
 from synthetic_files import stamp_run, write_synthetic, write_synthetic_spmv  # noqa: E402
 
@@ -121,6 +121,12 @@ class SlurmTest(CampaignCase):
         with self.assertRaises(DesyncError) as cm:
             build(c, c.points(), self.dir, "d")
         self.assertIn("[slurm] nodes = 2, but point threads5_ppn4_ranks16 needs 4 nodes", str(cm.exception))
+        # A script path that cannot be written leaves neither a points table nor the folder.
+        c = self.campaign(self.BODY)
+        outdir = os.path.join(self.dir, "never")
+        with self.assertRaises(OSError):
+            write_script(c, c.points(), outdir, "d", script_path=os.path.join(self.dir, "no", "such", "x.sbatch"))
+        self.assertFalse(os.path.exists(outdir))
 
 
 class CollectPlotTest(CampaignCase):
