@@ -235,11 +235,17 @@ def required_for(row):
 def file_workload(f):
     """[run] workload of the file's resolved deck, or None."""
     try:
-        import tomllib
         text = f["config/resolved"][()]
         text = text.decode("utf-8") if isinstance(text, bytes) else str(text)
-        return tomllib.loads(text).get("run", {}).get("workload")
     except Exception:  # noqa: BLE001 -- no workload known: no row becomes required
+        return None
+    try:
+        import tomllib
+        return tomllib.loads(text).get("run", {}).get("workload")
+    except ImportError:  # Python < 3.11: the one line it needs, as desync writes it
+        m = re.search(r"^\[run\][^\[]*?^workload = ['\"](\w+)['\"]", text, re.M | re.S)
+        return m.group(1) if m else None
+    except Exception:  # noqa: BLE001
         return None
 
 

@@ -128,14 +128,16 @@ int dispatch(int argc, char** argv, int rank) {
   bool force = false;
 
   auto* run = app.add_subcommand("run", "run the experiment a deck describes and write its HDF5 file");
-  run->add_option("deck", deck, "deck file (TOML), see docs/decks.md")->required();
+  run->add_option("deck", deck, "deck file (TOML), see docs/decks.md")->required()
+      ->check(non_empty_file_name);
   run->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   run->add_option("-o,--output", output, "output HDF5 file (default: [run] output, else DECK.h5)")
       ->check(non_empty_file_name);
   run->add_flag("-f,--force", force, "replace the output file if it exists");
 
   auto* check = app.add_subcommand("check", "validate a deck and print the resolved configuration");
-  check->add_option("deck", deck, "deck file (TOML)")->required();
+  check->add_option("deck", deck, "deck file (TOML)")->required()
+      ->check(non_empty_file_name);
   check->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   check->add_option("--ranks", check_ranks, "also check rank-dependent values for this many ranks")
       ->check(CLI::Range(1, max_ranks));
@@ -146,8 +148,11 @@ int dispatch(int argc, char** argv, int rank) {
   auto* simulate = app.add_subcommand(
       "simulate", std::string("run the deck's experiment on a modelled cluster (SimGrid) and write the same HDF5 file") +
                       (desync::simulator_available() ? "" : " [not compiled in: SimGrid was not found]"));
-  simulate->add_option("deck", deck, "deck file (TOML), see docs/decks.md")->required();
-  simulate->add_option("--platform", sim_opt.platform, "platform file (TOML), see docs/simulate.md and platforms/")->required();
+  simulate->add_option("deck", deck, "deck file (TOML), see docs/decks.md")->required()
+      ->check(non_empty_file_name);
+  simulate->add_option("--platform", sim_opt.platform, "platform file (TOML), see docs/simulate.md and platforms/")
+      ->required()
+      ->check(non_empty_file_name);
   simulate->add_option("--ranks", sim_opt.ranks, "virtual ranks (default: every node of the platform, full)")
       ->check(CLI::Range(1, desync::max_simulated_ranks));
   simulate->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
@@ -162,7 +167,8 @@ int dispatch(int argc, char** argv, int rank) {
   desync::PlanModelOptions plan_model;
   auto* plan = app.add_subcommand("plan", "partition and halo plan of the deck's matrix, or the communication plan of a "
                                           "symmsquarecube deck, for P ranks (runs no kernel)");
-  plan->add_option("deck", deck, "deck file (TOML) with a [matrix] table or [run] workload = \"symmsquarecube\"")->required();
+  plan->add_option("deck", deck, "deck file (TOML) with a [matrix] table or [run] workload = \"symmsquarecube\"")->required()
+      ->check(non_empty_file_name);
   plan->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   plan->add_option("--ranks", plan_opt.ranks, "number of (virtual) ranks")->required()->check(CLI::Range(1, max_ranks));
   plan->add_option("--ranks-per-node", plan_opt.ranks_per_node, "ranks per node, for intra/inter-node flags (default: a symmsquarecube deck's [placement], else all on one)")

@@ -63,11 +63,10 @@ std::string probe(const Config& cfg, const OutputTarget& out, double min_bytes) 
   ::unlink(probe.c_str());
   const double room = free_bytes(dir.string());
   if (room >= 0 && room < min_bytes)
-    return fail(fmt::format("the file system of {} has {} free, the file needs at least {} ([run] warmup + iterations = {}; "
-                            "`desync check {} --ranks P` itemizes it; fewer [run] iterations or a [record] window or "
-                            "stride make it smaller)",
-                            dir.string(), format_bytes(room), format_bytes(min_bytes),
-                            cfg.run.warmup + cfg.run.iterations, cfg.deck_path));
+    return fail(fmt::format("the file system of {} has {} free, the file needs at least {} (`desync check {} --ranks P` "
+                            "itemizes it; fewer iterations, or a [record] window or stride where the workload has "
+                            "[record], make it smaller)",
+                            dir.string(), format_bytes(room), format_bytes(min_bytes), cfg.deck_path));
   return {};
 }
 

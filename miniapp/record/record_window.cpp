@@ -16,8 +16,10 @@ KeptRows kept_rows(std::int64_t rows, std::int64_t warmup, std::int64_t begin, s
     k.clipped = fmt::format("[record] window = [{}, {}] reaches past the recorded iterations {}..{}; kept up to {}",
                             begin, end, first, last - 1, last - 1);
   else if (begin >= last)  // the load refuses such a window for a whole run: this one stopped early
-    k.clipped = fmt::format("[record] window = [{}, {}] starts after the recorded iterations {}..{}; /timeline keeps "
-                            "no iteration", begin, end, first, last - 1);
+    k.clipped = rows > 0 ? fmt::format("[record] window = [{}, {}] starts after the recorded iterations {}..{}; /timeline "
+                                       "keeps no iteration", begin, end, first, last - 1)
+                         : fmt::format("[record] window = [{}, {}]: the run recorded no iteration; /timeline keeps none",
+                                       begin, end);
   if (begin < first) begin += (first - begin + stride - 1) / stride * stride;  // keeps the stride's phase
   for (std::int64_t it = begin; it < std::min(end, last); it += stride) {
     k.row.push_back(it + warmup);

@@ -82,6 +82,9 @@ struct Program {
   // [comm] communicators splits the program's collectives into N_DUP pipelined parts (else the
   // value changes nothing in a simulation, and make_program says so).
   bool uses_communicators = false;
+  // The platform's [core] keys the program reads (divide_time, gemm_flops): a --pset of another
+  // changes nothing in this simulation, and simulate says so.
+  std::vector<std::string> core_keys;
   // The workload's own run-level results (datasets, /metrics, the printed report) from every
   // rank's simulated timeline (common time base), computed by the real run's code and given to
   // every rank's result; empty: none (the ping-pong's /pingpong tables).

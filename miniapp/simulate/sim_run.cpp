@@ -139,7 +139,7 @@ void check_simulation_memory(const Config& cfg, int ranks, double rows, double e
   const double limit = limited ? cfg.run.memory_limit_gib * 1073741824.0 : node_available_bytes();
   if (limit > 0 && m.total() > limit)
     throw DeckError(fmt::format("{}: error: simulating {} rank(s) x {} iterations needs about {}, but {} {}; give fewer "
-                                "--ranks or [run] iterations{}",
+                                "--ranks or iterations{}",
                                 limited ? locate(cfg, "run.memory_limit_gib") : cfg.deck_path, ranks,
                                 static_cast<std::int64_t>(rows), m.describe(),
                                 limited ? "[run] memory_limit_gib allows" : "this machine has", format_bytes(limit),
@@ -233,12 +233,22 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   // message logs the program implies.
   const WorkloadModule& module = workload_module(cfg.run.workload);
   const double planned_rows = static_cast<double>(planned_iterations(cfg, ranks));
-  const double events = std::max<double>(module.output_shape ? module.output_shape(cfg, ranks).events : 0,
-                                         static_cast<double>(iteration_event_names().size()));
+  const int shape_events = module.output_shape ? module.output_shape(cfg, ranks).events : 0;
+  const double events = shape_events > 0 ? shape_events : static_cast<double>(iteration_event_names().size());
   check_simulation_memory(cfg, ranks, planned_rows, events, 0.0);
   const sim::Program prog = sim::make_program(cfg, platform, ranks);
   check_simulation_memory(cfg, ranks, static_cast<double>(prog.iterations),
                           static_cast<double>(prog.event_names.size()), message_bytes(cfg, prog));
+  // A --pset of a [core] key this program does not read would change nothing: said.
+  for (const std::string& set : opt.platform_sets) {
+    if (set.rfind("core.", 0) != 0) continue;
+    const std::string key = set.substr(5, set.find('=') - 5);
+    if (std::find(prog.core_keys.begin(), prog.core_keys.end(), key) != prog.core_keys.end()) continue;
+    std::string reads;
+    for (const std::string& k : prog.core_keys) reads += (reads.empty() ? "[core] " : ", ") + k;
+    log::warn("command line (--pset {}): [core] {}: no effect on this simulation of {} (it reads {})\n", set, key,
+              cfg.run.workload, reads.empty() ? "no [core] key" : reads);
+  }
   const OutputTarget out = output_target(cfg, opt.output, opt.force);
   check_output_path(cfg, out, 8.0 * static_cast<double>(prog.iterations * prog.event_names.size()) * ranks + message_bytes(cfg, prog) + 65536.0, comm);
 

@@ -82,9 +82,9 @@ void check_record_window(const Config& cfg, int ranks) {
   const std::int64_t last = planned_iterations(cfg, std::max(ranks, 1)) - warm - 1;
   if (rw.window_end <= first || rw.window_begin > last)
     throw DeckError(fmt::format("{}: error: [record] window = [{}, {}]: holds none of the run's iterations {}..{} "
-                                "(warm-up {}..-1, measured 0..{}); allowed: first in {}..{}, end > first",
+                                "({}measured 0..{}); allowed: [first, end) with first in {}..{} and end > first",
                                 locate(cfg, "record.window"), rw.window_begin, rw.window_end, first, last,
-                                first, last, first, last));
+                                warm > 0 ? fmt::format("warm-up {}..-1, ", first) : "", last, first, last));
 }
 
 MemoryEstimate estimate_memory(const Config& cfg, int rank, int size) {

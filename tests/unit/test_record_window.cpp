@@ -105,10 +105,12 @@ TEST(RecordWindow, AWindowOutsideTheRunIsRefused) {
     EXPECT_THROW(check_record_window(window("[20, 21]"), ranks), DeckError);
   }
   EXPECT_THROW(validate_for_ranks(window("[20, 21]"), 2), DeckError);  // run and check --ranks
-  // A run stopped before the window's first iteration keeps none of it, and says so.
+  // A run stopped before the window's first iteration keeps none of it, and says so; one that
+  // recorded nothing at all says that.
   const KeptRows k = kept_rows(8, 2, 10, 15, 1);
   EXPECT_TRUE(k.row.empty());
   EXPECT_NE(k.clipped.find("no iteration"), std::string::npos) << k.clipped;
+  EXPECT_NE(kept_rows(0, 2, 10, 15, 1).clipped.find("the run recorded no iteration"), std::string::npos);
 }
 
 TEST(DomainThreads, ShareSplitsCoresOverRanks) {

@@ -168,7 +168,7 @@ def main(argv=None):
 
     try:
         layout = measure_layout()
-    except (RuntimeError, OSError) as exc:
+    except (RuntimeError, ValueError, KeyError, OSError) as exc:
         print("calibrate_platform: %s" % exc, file=sys.stderr)
         return 1
     max_n = args.max_n or layout["cores_per_domain"]

@@ -84,8 +84,8 @@ def main(argv=None):
     args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
     outputs = [getattr(args, k) for k in OUTPUT_ARGS if isinstance(getattr(args, k, None), str)]
     try:
-        code = run_guarded(parser.prog, lambda a: a.func(a, load_campaign(a.campaign)), args,
-                           [args.campaign] + result_files(args), outputs, args.command)
+        code = run_guarded(parser.prog, lambda a: a.func(a, load_campaign(a.campaign)), args, [args.campaign],
+                           outputs, args.command, protected=result_files(args))
     except KeyboardInterrupt:
         parser.exit(130, "%s: interrupted; run again to resume\n" % parser.prog)
     return code

@@ -66,9 +66,9 @@ def _inside(path, folder):
 
 def refuse_clashes(inputs, outputs):
     """An output that is one of the inputs (trace RUN.h5 -o RUN.h5 would destroy the run), a
-    folder holding an input (otf2 RUN.h5 -o . --force would replace the folder), a path inside an
-    input folder (an OTF2 archive's anchor file), or that two options name: a DesyncError before
-    anything runs."""
+    folder holding an input (otf2 RUN.h5 -o . --force would replace the folder), an existing file
+    of an input folder (an OTF2 archive's anchor file; a new file beside it harms nothing), or
+    that two options name: a DesyncError before anything runs."""
     outs = [p for p in outputs if p]
     for i, out in enumerate(outs):
         for src in inputs:
@@ -80,9 +80,9 @@ def refuse_clashes(inputs, outputs):
             if os.path.isdir(out) and _inside(src, out):
                 raise DesyncError("%s: the output would replace the folder that holds the input %s; choose another "
                                   "output name" % (out, src), path=out)
-            if os.path.isdir(src) and _inside(out, src):
-                raise DesyncError("%s: the output lies inside the input %s; choose another output name" % (out, src),
-                                  path=out)
+            if os.path.isdir(src) and _inside(out, src) and os.path.exists(out):
+                raise DesyncError("%s: the output would replace a file of the input %s; choose another output name"
+                                  % (out, src), path=out)
         for other in outs[:i]:
             if _same_file(out, other):
                 raise DesyncError("%s is named as two outputs; give each its own name" % out, path=out)
@@ -168,12 +168,13 @@ def failure(exc, inputs):
                      % (type(exc).__name__, one_line(exc) or "no message", TRACEBACK_ENV), opened)
 
 
-def run_guarded(prog, func, args, inputs=(), outputs=(), reader=None):
+def run_guarded(prog, func, args, inputs=(), outputs=(), reader=None, protected=()):
     """func(args)'s exit status, or, when it raises, the status of failure() after printing
     "PROG: error: MESSAGE" (one line) and removing the outputs it wrote. reader names the command
-    in messages about missing datasets (h5file.set_reader)."""
+    in messages about missing datasets (h5file.set_reader); protected: further files no output may
+    replace, not named in messages (a campaign's result files, which may be hundreds)."""
     try:
-        refuse_clashes(list(inputs), list(outputs))
+        refuse_clashes(list(inputs) + list(protected), list(outputs))
     except DesyncError as exc:
         sys.stderr.write("%s: error: %s\n" % (prog, one_line(exc)))
         return 2

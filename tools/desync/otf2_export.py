@@ -64,11 +64,12 @@ def export_otf2(path, output, ranks=slice(None), iterations=slice(None), include
     output = os.path.abspath(output)
     if os.path.exists(output) and not force:
         raise DesyncError("%s exists; give another -o or --force to replace it" % output)
-    if os.path.exists(output) and not os.path.isfile(os.path.join(output, "traces.otf2")):
+    if os.path.exists(output) and not os.path.isfile(os.path.join(output, "traces.otf2")) \
+            and not (os.path.isdir(output) and not os.listdir(output)):
         # --force replaces an earlier archive, never another folder or file (-o . would be the
         # working folder).
-        raise DesyncError("%s exists and is not an OTF2 archive (no traces.otf2 in it); --force replaces only an archive: "
-                          "give another -o" % output)
+        raise DesyncError("%s exists and is not an OTF2 archive (no traces.otf2 in it); --force replaces only an archive "
+                          "or an empty folder: give another -o" % output)
     with open_output(path) as f:
         window = select_window(f, ranks, iterations, include_warmup, stride)
         tl = read_timeline(f, window)

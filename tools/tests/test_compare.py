@@ -58,7 +58,7 @@ class CompareTest(unittest.TestCase):
             f.attrs["iterations"] = np.int64(int(f.attrs["iterations"]) + 5)
         code, out, err = run_view("compare", self.base, self.other)
         self.assertEqual(code, 0, err)
-        self.assertIn("warning: iterations differs", out)
+        self.assertIn("warning: iterations differs", err)
 
     def test_not_a_desync_file(self):
         bogus = os.path.join(self.tmp.name, "x.h5")

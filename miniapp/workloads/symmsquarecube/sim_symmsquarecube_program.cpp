@@ -93,6 +93,7 @@ Program symmsquarecube_program(const Config& cfg, const Platform& platform, int 
   const int p = m.p, nd = static_cast<int>(cfg.comm.communicators);
 
   Program prog;
+  prog.core_keys = {"gemm_flops"};
   prog.workload = "symmsquarecube";
   prog.event_names = ssc_events(c.algorithm);
   const int last_event = static_cast<int>(prog.event_names.size()) - 1;

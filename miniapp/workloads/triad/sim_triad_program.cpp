@@ -27,6 +27,7 @@ Program triad_program(const Config& cfg, const Platform& platform, int ranks) {
     throw DeckError(platform.path + ": error: [core] divide_time is 0 (or missing), but [triad] kernel = \"divide\" in " +
                     cfg.deck_path + " needs it: the seconds of one dependent divide on one core (tools/calibrate_platform.py measures it)");
   p.steps = compute_then_exchange(cfg, {{core_bound ? Op::core : Op::memory, 0}});
+  if (core_bound) p.core_keys = {"divide_time"};
   const double bpe = triad_bytes_per_element(t.kernel, t.write_allocate);
   p.model = core_bound ? fmt::format("triad divide: core-bound, elements x {} divides x divide_time = {} s per divide", t.divides,
                                      platform.divide_time)

@@ -1,6 +1,8 @@
 """`desync-view compare BASE OTHER`: the improvement of run OTHER over the paired run BASE
 (compare.py)."""
 
+import sys
+
 from ..compare import compare_files
 
 
@@ -13,6 +15,8 @@ def register(sub):
 
 def run(args):
     r = compare_files(args.base, args.other)
+    for w in r["warnings"]:  # first, on stderr: the numbers below may not compare like with like
+        print("warning: " + w, file=sys.stderr)
     print("base   %s: total time %.6g s" % (args.base, r["base"]["total_time"]))
     print("other  %s: total time %.6g s" % (args.other, r["other"]["total_time"]))
     print("improvement (T_base / T_other - 1)   %+.2f %%" % (100 * r["improvement"]))
@@ -20,6 +24,4 @@ def run(args):
     if r["gflops_change"] is not None:
         print("performance (P_other / P_base - 1)   %+.2f %% (%.4g vs %.4g Gflop/s)"
               % (100 * r["gflops_change"], r["other"]["gflops"], r["base"]["gflops"]))
-    for w in r["warnings"]:
-        print("warning: " + w)
     return 0
