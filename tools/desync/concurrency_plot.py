@@ -78,7 +78,7 @@ def analyse(f, ranks=slice(None), iterations=slice(None), include_warmup=False, 
     present = [p for p in work if p in intervals]
     if not present:
         raise DesyncError("no work phase in this file (looked for %s; phases: %s)"
-                          % (", ".join(work), ", ".join(intervals)))
+                          % (", ".join(work) or "none: /phases names no phase of class work", ", ".join(intervals) or "none"))
     domains = read_per_rank(f, "topology/contention_domain")
     domains = np.zeros(len(tl.ranks), int) if domains is None else np.asarray(domains)[tl.ranks]
     cpusets = read_per_rank(f, "topology/process_cpuset", "text")

@@ -20,7 +20,8 @@ def idle_times(tl, phases=IDLE_PHASES, named=False):
     present = [p for p in phases if p in intervals]
     if not present:
         raise DesyncError("no idle phase in this file (looked for %s; phases: %s)"
-                          % (", ".join(phases), ", ".join(intervals)))
+                          % (", ".join(phases) or "none: /phases names no phase of class wait or sync",
+                             ", ".join(intervals) or "none"))
     idle = np.zeros(tl.events.shape[:2])
     end = np.full(tl.events.shape[:2], np.nan)
     for p in present:

@@ -24,6 +24,7 @@ Writing the file (and the choices a trace cannot make: contention domains, cores
 trace_output.py."""
 
 import collections
+import os
 
 import numpy as np
 
@@ -60,6 +61,8 @@ def read_classes(path):
     """A --classes file: lines `ROUTINE CLASS` (# comments), CLASS one of post, wait, sync,
     communication, work."""
     table = dict(CLASSES)
+    if not os.path.isfile(path):  # an input: a usage error (exit 2), not an output failure
+        raise DesyncError("--classes %s: %s" % (path, "is a folder" if os.path.isdir(path) else "no such file"))
     with open(path) as fh:
         for n, line in enumerate(fh, 1):
             words = line.split("#")[0].split()

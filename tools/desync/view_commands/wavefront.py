@@ -38,6 +38,8 @@ def report(result, path):
                         "; along the communication graph %.4g hops/s, median |r| %.3f"
                         % (w["median_slope_hops_per_s"], w["median_abs_r_hops"]) if "median_slope_hops_per_s" in w else "",
                         w["median_amplitude_s"] * 1e3))
+    if not w["steps"]:
+        lines.append("  none fitted: a front needs at least 3 ranks whose step ends differ")
     for s in w["steps"]:
         lines.append("  step %d: slope %.4g ranks/s (r %.3f)%s, amplitude %.3g ms%s"
                      % (s["iteration"], s["slope_ranks_per_s"], s["r"], hops(s), s["amplitude_s"] * 1e3,
