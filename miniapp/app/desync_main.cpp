@@ -41,6 +41,26 @@ constexpr int max_ranks = 1 << 24;
 const CLI::Validator non_empty_file_name(
     [](const std::string& v) { return v.empty() ? std::string("an empty file name") : std::string(); }, "FILE", "non-empty");
 
+// A whole number in [lo, hi]: CLI::Range alone answers "Value abc not in range" for a word and
+// takes 1e3 as 1000.
+CLI::Validator integer_in(long long lo, long long hi) {
+  return CLI::Validator(
+      [lo, hi](const std::string& v) {
+        std::size_t used = 0;
+        long long x = 0;
+        try {
+          x = std::stoll(v, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != v.size() || x < lo || x > hi)
+          return "'" + desync::log::printable(v, 40) + "': allowed: an integer in [" + std::to_string(lo) + ", " +
+                 std::to_string(hi) + "]";
+        return std::string();
+      },
+      "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]", "integer_in");
+}
+
 std::string joined(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
@@ -140,7 +160,7 @@ int dispatch(int argc, char** argv, int rank) {
       ->check(non_empty_file_name);
   check->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   check->add_option("--ranks", check_ranks, "also check rank-dependent values for this many ranks")
-      ->check(CLI::Range(1, max_ranks));
+      ->check(integer_in(1, max_ranks));
 
   auto* info = app.add_subcommand("info", "print Kokkos, MPI and hwloc information");
 
@@ -154,7 +174,7 @@ int dispatch(int argc, char** argv, int rank) {
       ->required()
       ->check(non_empty_file_name);
   simulate->add_option("--ranks", sim_opt.ranks, "virtual ranks (default: every node of the platform, full)")
-      ->check(CLI::Range(1, desync::max_simulated_ranks));
+      ->check(integer_in(1, desync::max_simulated_ranks));
   simulate->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
   simulate->add_option("--pset", sim_opt.platform_sets, "override a platform value: table.key=value (repeatable)")
       ->allow_extra_args(false);
@@ -170,18 +190,18 @@ int dispatch(int argc, char** argv, int rank) {
   plan->add_option("deck", deck, "deck file (TOML) with a [matrix] table or [run] workload = \"symmsquarecube\"")->required()
       ->check(non_empty_file_name);
   plan->add_option("--set", sets, "override a deck value: table.key=value (repeatable)")->allow_extra_args(false);
-  plan->add_option("--ranks", plan_opt.ranks, "number of (virtual) ranks")->required()->check(CLI::Range(1, max_ranks));
+  plan->add_option("--ranks", plan_opt.ranks, "number of (virtual) ranks")->required()->check(integer_in(1, max_ranks));
   plan->add_option("--ranks-per-node", plan_opt.ranks_per_node, "ranks per node, for intra/inter-node flags (default: a symmsquarecube deck's [placement], else all on one)")
-      ->check(CLI::Range(1, max_ranks));
+      ->check(integer_in(1, max_ranks));
   plan_opt.nb = 0;  // not given: the deck's block width ([chebfd] nb), else 1
   plan->add_option("--nb", plan_opt.nb, "vectors per block, message bytes scale with it (default: the deck's, e.g. [chebfd] nb; else 1)")
-      ->check(CLI::Range(1, 4096));
+      ->check(integer_in(1, 4096));
   plan->add_option("--rank", plan_opt.only_rank, "scan only this rank (fast; no global nnz or bandwidth)")
-      ->check(CLI::Range(0, max_ranks - 1));
+      ->check(integer_in(0, max_ranks - 1));
   plan->add_option("--format", plan_format, "output format")->check(CLI::IsMember({"text", "json"}));
   plan->add_option("--spy-grid", plan_opt.spy_grid, "json: nonzeros of a G x G grid of row/column blocks, for "
                                                     "desync_view.py plan-plot (default min(256, nr); 0: none)")
-      ->check(CLI::Range(0, 1024));
+      ->check(integer_in(0, 1024));
   plan->add_option("--bandwidth", plan_model.bandwidth_MiBps,
                    "symmsquarecube: link bandwidth in MiB/s (2^20 B/s) for the model time (default: volumes only)")
       ->check(CLI::Range(1e-3, 1e12));
