@@ -49,7 +49,8 @@ std::string probe(const Config& cfg, const OutputTarget& out, double min_bytes) 
   const std::string partial = OutputGenerations::link_for(out.path);
   if (fs::exists(fs::symlink_status(partial, ec)) && !out.overwrite)
     return fail(partial + " exists: what an earlier run to this file had done when it was killed. Open it (desync-view "
-                "summary " + partial + "), move it and " + partial + ".0/.1 away, or pass --force to replace them");
+                "summary " + partial + "), move it and the generations it names (" + partial +
+                ".TAG.0/.1) away, or pass --force to replace them");
   const fs::path dir = directory_of(out.path);
   const fs::file_status ds = fs::status(dir, ec);
   if (!fs::exists(ds)) return fail("directory " + dir.string() + " does not exist");
