@@ -90,6 +90,10 @@ def write_imported(trace, built, output, source_path, force=False, options="", d
     output = os.path.abspath(output)
     if os.path.exists(output) and not force:
         raise DesyncError("%s exists; give another -o or --force to replace it" % output)
+    if os.path.isdir(output):
+        raise DesyncError("%s is a folder; give the file to write with -o" % output)
+    if not os.path.isdir(os.path.dirname(output)):  # said of -o, not of the temporary name beside it
+        raise DesyncError("%s: folder %s does not exist" % (output, os.path.dirname(output)))
     # The time origin: rank 0's first iteration (kept in /import/time_origin); shifted in place,
     # as a copy would double the largest array of the import.
     ev = built["events"]
@@ -163,6 +167,10 @@ def write_imported(trace, built, output, source_path, force=False, options="", d
                 ds("phases/" + key, _fixed([row[k] for row in desc]), "text")
             if len(trace.messages):
                 _write_messages(f, trace, origin, p)
+        # mkstemp's file is private (0600); the result is a file like any other the user writes.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, output)
     except BaseException:
         if os.path.exists(tmp):
