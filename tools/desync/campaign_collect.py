@@ -111,6 +111,9 @@ def collect(campaign, outdir):
                 state, detail = "unreadable", str(exc)
         if state == "unreadable":  # a row all the same (the resume rule runs it again), and why
             sys.stderr.write("warning: point %s: %s\n" % (p.id, " ".join(detail.split())))
+        elif state == "stale":  # its numbers are another run's than the point's: said, not only tabulated
+            sys.stderr.write("warning: point %s: stale (%s); its row holds that run's numbers\n"
+                             % (p.id, " ".join(detail.split())))
         row["status"] = state
         if rec is not None:
             row.update(rec)

@@ -36,8 +36,9 @@ std::string ssc_plan_text(const SscPlan& p) {
                               p.layers);
   if (p.algorithm == SscAlgorithm::twofive) s += fmt::format(" (c = {}, {} Cannon steps per product)", p.layers, p.cannon_steps);
   s += fmt::format(", N_DUP {}\n", p.n_dup);
-  s += fmt::format("nodes: {} of {} consecutive ranks (natural placement, rank = (k*p + i)*p + j)\n", p.nodes,
-                   p.ranks_per_node);
+  const int last_node = p.ranks - (p.nodes - 1) * p.ranks_per_node;  // a last node may hold fewer
+  s += fmt::format("nodes: {} of {} consecutive ranks{} (natural placement, rank = (k*p + i)*p + j)\n", p.nodes,
+                   p.ranks_per_node, last_node < p.ranks_per_node ? fmt::format(", the last of {}", last_node) : "");
   s += fmt::format("blocks: {} x {} of {} rows (last {}); largest block {} B = {} MiB (the model's n)\n", p.p, p.p,
                    p.block_rows, p.last_block_rows, p.block_bytes, mib_text(static_cast<double>(p.block_bytes)));
   if (model)
