@@ -82,6 +82,18 @@ def plan_runs(command, limits, var, prefix):
     return runs
 
 
+def own_options(command):
+    """The first option in the run command that the sweep sets itself, or None: a second -o or
+    comm.eager_limit would make desync refuse or one of the two silently win."""
+    for i, a in enumerate(command):
+        if a in ("-o", "--output") or a.startswith("--output=") or (a.startswith("-o") and not a.startswith("--")):
+            return a
+        value = command[i + 1] if a == "--set" and i + 1 < len(command) else (a[len("--set="):] if a.startswith("--set=") else None)
+        if value is not None and value.replace(" ", "").startswith("comm.eager_limit="):
+            return "--set " + value
+    return None
+
+
 def recorded(path, var):
     """(total time, gflops or None, the recorded lines about the swept variable) from a file."""
     from desync.h5file import open_output, read
@@ -102,8 +114,8 @@ def main(argv=None):
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--limits", type=parse_limits, required=True, help="eager limits in bytes, comma-separated")
     p.add_argument("--library", choices=["openmpi", "mpich", "intel"], help="default: detected")
-    p.add_argument("--transport", choices=["vader", "tcp", "ucx"], default="vader",
-                   help="Open MPI's transport whose limit to set (default vader: one node)")
+    p.add_argument("--transport", choices=["vader", "tcp", "ucx"],
+                   help="Open MPI's transport whose limit to set (default vader: one node); Open MPI only")
     p.add_argument("--prefix", default="eager", help="output files PREFIX_L.h5 (default eager)")
     p.add_argument("--dry-run", action="store_true", help="print the runs, do not start them")
     p.add_argument("--force", action="store_true",
@@ -123,8 +135,15 @@ def main(argv=None):
     library = args.library or detect_library()
     if library is None:
         p.error("cannot tell the MPI library (no ompi_info, mpichversion or I_MPI_ROOT); give --library")
+    if args.transport is not None and library != "openmpi":
+        p.error("--transport %s: the transport is Open MPI's choice; %s has one eager-limit variable (%s); "
+                "leave --transport out" % (args.transport, library, variable(library, None)))
+    bad = own_options(command)
+    if bad:
+        p.error("the run command gives %s; the sweep sets it per run (-o PREFIX_L.h5, --set "
+                "comm.eager_limit=L): leave it out, use --prefix for the file names" % bad)
     try:
-        var = variable(library, args.transport)
+        var = variable(library, args.transport or "vader")
     except ValueError as exc:
         p.error(str(exc))
     runs = plan_runs(command + (["--force"] if args.force else []), args.limits, var, args.prefix)

@@ -41,7 +41,14 @@ def select(points, only):
 
 
 def output_dir(campaign, override=None):
-    return override or campaign.output_dir
+    """The campaign's result folder: --output-dir, else [campaign] output_dir. A file there is an
+    error (listed, every point would be "missing"; run would fail at the first point)."""
+    path = override or campaign.output_dir
+    if os.path.exists(path) and not os.path.isdir(path):
+        given = "--output-dir %s" % path if override else "[campaign] output_dir = %r in %s" % (path, campaign.path)
+        raise DesyncError("%s: a file, not a folder; the result files go into a folder (a missing "
+                          "one is made by `run`)" % given)
+    return path
 
 
 def run_logged(argv, env, log_path, timeout):

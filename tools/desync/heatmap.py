@@ -28,6 +28,10 @@ def draw_heatmap(matrix, ranks, iterations, title):
     fig.colorbar(img, ax=ax, label="idle time minus mean (ms)")
     ax.set_xlabel("iteration (deck numbering)")
     ax.set_ylabel("MPI rank")
+    from matplotlib.ticker import MaxNLocator
+
+    for axis in (ax.xaxis, ax.yaxis):  # ranks and iterations are whole: no tick at rank 0.5
+        axis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     return fig

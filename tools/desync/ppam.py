@@ -297,8 +297,11 @@ def draw_panels(result, title):
     if ks:
         a_sil.bar(ks, vals, color=["C3" if k == c["k"] else "C0" for k in ks])
         a_sil.axhline(0, color="grey", lw=0.8)
-    a_sil.set(xlabel="k", ylabel="mean silhouette", ylim=(-1, 1),
-              title="silhouette per k (red: chosen k = %d)" % c["k"])
+    # k = 1 (one socket or domain) has no silhouette, and a --k beyond the scan no bar: said, not red
+    chosen = ("red: chosen k = %d" % c["k"] if c["k"] in ks else
+              "chosen k = 1: one cluster has no silhouette" if c["k"] == 1 else
+              "chosen k = %d: beyond the scan" % c["k"])
+    a_sil.set(xlabel="k", ylabel="mean silhouette", ylim=(-1, 1), title="silhouette per k (%s)" % chosen)
     if not ks:
         a_sil.text(0.5, 0.5, "needs at least 3 ranks", ha="center", transform=a_sil.transAxes)
     for axis in (a_hm.xaxis, a_hm.yaxis, a_corr.xaxis, a_corr.yaxis, a_sil.xaxis):

@@ -193,6 +193,12 @@ class CollectPlotTest(CampaignCase):
         self.assertEqual(code, 2, text)
         self.assertIn("would replace the input file", text)
         self.assertTrue(h5py.is_hdf5(result))
+        # A file as the result folder: said, not every point "missing"
+        for command in ("list", "collect"):
+            code, text = self.cli(command, self.cfile, "--output-dir", result)
+            self.assertEqual(code, 2, text)
+            self.assertIn("--output-dir %s: a file, not a folder" % result, text)
+            self.assertNotIn("point(s)", text)
         with h5py.File(os.path.join(self.dir, "t.h5"), "r") as f:
             self.assertEqual(f["gflops"].attrs["units"], b"Gflop/s")
             self.assertEqual(f["gflops"][2], self.gflops["scheme-nonsplit_barrier-true_ranks3"])

@@ -54,6 +54,23 @@ class EagerSweepTest(unittest.TestCase):
             code, _, err = self.run_tool("--limits", "1024", "--library", "intel", "--prefix", prefix, "--", "true")
             self.assertEqual(code, 2)
             self.assertIn("--force", err)
+        # --transport is Open MPI's: for MPICH it would be silently ignored
+        code, _, err = self.run_tool("--limits", "1024", "--library", "mpich", "--transport", "tcp",
+                                     "--dry-run", "--", "desync", "run", "d.toml")
+        self.assertEqual(code, 2)
+        self.assertIn("--transport tcp", err)
+        self.assertIn("MPIR_CVAR_CH4_EAGER_MAX_MSG_SIZE", err)
+        # what the sweep sets per run, given again in the command: refused, not doubled
+        for given in (["-o", "mine.h5"], ["-omine.h5"], ["--output=mine.h5"], ["--set", "comm.eager_limit=9"],
+                      ["--set=comm.eager_limit=9"]):
+            code, out, err = self.run_tool("--limits", "1024", "--library", "intel", "--dry-run", "--",
+                                           "desync", "run", "d.toml", *given)
+            self.assertEqual(code, 2, given)
+            self.assertIn("the sweep sets it per run", err)
+            self.assertEqual(out, "")
+        code, _, err = self.run_tool("--limits", "1024", "--library", "intel", "--dry-run", "--",
+                                     "desync", "run", "d.toml", "--set", "comm.eager=on")
+        self.assertEqual(code, 0, err)
         code, _, err = self.run_tool("--limits", "-5", "--", "x")
         self.assertEqual(code, 2)
         self.assertIn("positive", err)

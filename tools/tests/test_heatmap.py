@@ -11,7 +11,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from desync.heatmap import idle_minus_mean  # noqa: E402
+from desync.heatmap import draw_heatmap, idle_minus_mean  # noqa: E402
 from desync.timeline import read_timeline  # noqa: E402
 from desync.window import select_window  # noqa: E402
 from synthetic_files import DELAY_ITERATION, write_synthetic  # noqa: E402
@@ -37,6 +37,16 @@ class Heatmap(unittest.TestCase):
                                  capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertGreater(os.path.getsize(out), 5000)
+
+    def test_rank_ticks_are_whole_numbers(self):
+        import matplotlib.pyplot as plt
+        fig = draw_heatmap(np.zeros((3, 4)), np.arange(3), np.arange(4), "t")
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        for ticks in (ax.get_yticks(), ax.get_xticks()):
+            self.assertTrue(len(ticks) > 0)
+            np.testing.assert_array_equal(ticks, np.round(ticks))
+        plt.close(fig)
 
 
 if __name__ == "__main__":

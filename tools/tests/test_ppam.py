@@ -127,6 +127,17 @@ class Analysis(unittest.TestCase):
         self.assertEqual(r["clustering"]["k"], 1)
         self.assertIsNone(r["clustering"]["silhouette"])
 
+    def test_silhouette_panel_says_a_chosen_k_without_a_bar(self):
+        from desync.ppam import draw_panels
+        import matplotlib.pyplot as plt
+        for k, said in ((1, "chosen k = 1: one cluster has no silhouette"), (2, "red: chosen k = 2"),
+                        (8, "chosen k = 8: beyond the scan")):
+            r = self.run_analysis(k=k, domains=[0] * 4 + [1] * 4, packages=[0] * 4 + [1] * 4)
+            fig = draw_panels(r, "t")
+            self.assertIn(said, [a.get_title() for a in fig.axes
+                                if a.get_xlabel() == "k"][0])
+            plt.close(fig)
+
     def test_command_writes_panels_and_json(self):
         write_synthetic_idle(self.path, two_groups(), domains=[0] * 4 + [1] * 4, packages=[0] * 4 + [1] * 4)
         png, out = os.path.join(self.dir.name, "p.png"), os.path.join(self.dir.name, "p.json")
