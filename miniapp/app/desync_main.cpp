@@ -223,13 +223,31 @@ int dispatch(int argc, char** argv, int rank) {
     // One line, like every other error of desync (CLI11's own adds a second one). -o given to a
     // command that writes nothing is named as such (CLI11 would list it as "not expected: x.h5 -o").
     std::string what = e.what();
-    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+      // An option of another command (plan --pset, check --ranks): named with the commands that
+      // take it, not listed as "not expected".
+      for (CLI::App* given : {run, check, plan, simulate, info}) {
+        if (!given->parsed()) continue;
+        for (int i = argc - 1; i >= 1; --i) {
+          std::string a = argv[i];
+          if (a.size() < 2 || a[0] != '-' || a == "--") continue;
+          if (const auto eq = a.find('='); eq != std::string::npos) a.resize(eq);
+          if (given->get_option_no_throw(a) != nullptr) continue;
+          std::string owners;
+          for (const CLI::App* other : {run, check, plan, simulate, info})
+            if (other != given && other->get_option_no_throw(a) != nullptr)
+              owners += (owners.empty() ? "`desync " : ", `desync ") + other->get_name() + "`";
+          if (!owners.empty())
+            what = desync::log::printable(a, 40) + ": an option of " + owners + ", not of `desync " + given->get_name() + "`";
+        }
+      }
       for (auto* writes_nothing : {check, plan, info}) {
         if (!writes_nothing->parsed()) continue;
         for (int i = 1; i < argc; ++i)
           if (std::string a = argv[i]; a == "-o" || a == "--output" || a.rfind("--output=", 0) == 0)
             what = "-o/--output: `desync " + writes_nothing->get_name() + "` writes no file (-o is for run and simulate)";
       }
+    }
     // A misspelt command ("runn") leaves no command parsed: CLI11 says only that one is required.
     std::vector<std::string> commands;
     bool any_parsed = false;
