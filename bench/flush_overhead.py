@@ -15,7 +15,7 @@ durations. Printed:
     max(60 s, 100 x the last flush's duration) after the last, so the share is the cost per flush
     divided by that interval; goal <= 1 %.
 
-    bench/flush_overhead.py --desync BIN [--mpiexec mpiexec] [--preflags "a;b"] [--np 2]
+    bench/flush_overhead.py --desync BIN [--mpiexec mpiexec] [--preflags "a b"] [--np 2]
                             [--deck inputs/quickstart.toml] [--iterations 1500] [--interval 1]
                             [--repeats 3] [--workdir DIR]
 
@@ -42,7 +42,7 @@ def loop_seconds(path):
 
 
 def run(a, out, interval):
-    cmd = [a.mpiexec, "-n", str(a.np), *[p for p in a.preflags.split(";") if p], a.desync, "run", a.deck, "-o", out,
+    cmd = [a.mpiexec, "-n", str(a.np), *a.preflags.replace(";", " ").split(), a.desync, "run", a.deck, "-o", out,
            "--force", "--set", f"run.iterations={a.iterations}", "--set", f"record.flush_seconds={interval}",
            "--set", "run.progress_interval=0"]
     p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
@@ -56,7 +56,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--desync", required=True)
     ap.add_argument("--mpiexec", default="mpiexec")
-    ap.add_argument("--preflags", default="", help="';'-separated launcher flags")
+    ap.add_argument("--preflags", default="", help="launcher flags separated by ';' or spaces")
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--deck", default=os.path.join(os.path.dirname(__file__), "..", "inputs", "quickstart.toml"))
     ap.add_argument("--iterations", type=int, default=1500)

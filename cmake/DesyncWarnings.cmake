@@ -3,7 +3,10 @@ add_library(desync_flags INTERFACE)
 target_compile_options(desync_flags INTERFACE
   $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-Wall -Wextra -Wshadow -Wno-unused-parameter>)
 if(desync_ENABLE_SANITIZERS)
-  target_compile_options(desync_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  # -fno-sanitize-recover: undefined behaviour ends the program (exit non-zero) instead of a line
+  # that a passing test would print and ctest would not read.
+  target_compile_options(desync_flags INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=undefined
+                                                -fno-omit-frame-pointer)
   target_link_options(desync_flags INTERFACE -fsanitize=address,undefined)
 endif()
 # Architecture flags (desync_ARCH, top-level CMakeLists.txt; docs/build_native.md): on desync's own

@@ -20,6 +20,9 @@ std::string run_verdict(const WorkloadResult& r, const Timeline& tl, MPI_Comm co
     // A run stopped before any result was checked (a saturation sweep stopped before its first
     // N, collbench inside its first cell) passed nothing: said as such, not as "passed".
     if (e[6] > 0 && e[5] == 0) return "not done: the run stopped before any result was checked";
+    // Nothing checked on any rank (a 0-byte ping-pong, toy messages shorter than their stamp): a
+    // pass would claim what was never looked at.
+    if (e[5] == 0) return "not done: nothing was checked (no result element or message of this run is one its check covers)";
     return "passed";
   }
   std::string why;

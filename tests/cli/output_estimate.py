@@ -93,7 +93,7 @@ def main():
     ap.add_argument("--only", default="", help="a regular expression: decks to run (default all)")
     ap.add_argument("--jobs", type=int, default=2, help="points run at a time (default 2)")
     a = ap.parse_args()
-    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
+    env_all = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
     os.makedirs(a.workdir, exist_ok=True)
     decks = sorted(os.path.relpath(d, a.inputs) for d in glob.glob(os.path.join(a.inputs, "**", "*.toml"), recursive=True))
     decks = [d for d in decks if not d.startswith(("campaigns/", "paper/"))]
@@ -106,6 +106,11 @@ def main():
     def run_point(k, deck, extra):
         """One point: (row, None) when it ran, (None, why) when it could not."""
         path = os.path.join(a.inputs, deck)
+        # Two points run side by side: each its own launcher scratch space (Open MPI's session
+        # folder race, as in deck_fuzz.py), for its `check` singletons and its runs.
+        scratch = os.path.join(a.workdir, f"scratch_{k}")
+        os.makedirs(scratch, exist_ok=True)
+        env = dict(env_all, TMPDIR=scratch, OMPI_MCA_orte_tmpdir_base=scratch, PRTE_MCA_prte_tmpdir_base=scratch)
         sets, out = accepted_overrides(a.desync, path, SHORTEN + extra, env)
         if sets is None:
             return None, f"not run: {out}"

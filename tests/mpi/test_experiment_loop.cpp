@@ -83,7 +83,13 @@ TEST(ExperimentLoop, FlushesAreDueByTimeAndHappenAfterTheSameIterationOnEveryRan
   // second and a flush found due at one happens at the next: one or more (two on an idle machine),
   // in order, inside the run.
   const std::vector<std::int64_t> at = run_with_hook(hook, MPI_COMM_WORLD, true, 1600);
-  ASSERT_GE(at.size(), 1u);
+  // Agreed before any rank may return: an ASSERT on one rank alone would leave the others in the
+  // MPI_Bcast below until the test's timeout.
+  int lo = static_cast<int>(at.size()), hi = lo;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  ASSERT_EQ(lo, hi) << "the ranks flushed different numbers of times";
+  ASSERT_GE(lo, 1);
   for (std::size_t k = 0; k < at.size(); ++k) {
     EXPECT_GT(at[k], 0);
     EXPECT_LE(at[k], 1600);
@@ -93,10 +99,7 @@ TEST(ExperimentLoop, FlushesAreDueByTimeAndHappenAfterTheSameIterationOnEveryRan
   }
   EXPECT_TRUE(hook.rows_ok);
   std::vector<std::int64_t> first(at);
-  int count = static_cast<int>(at.size());
-  MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  ASSERT_EQ(count, static_cast<int>(at.size()));
-  MPI_Bcast(first.data(), count, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  MPI_Bcast(first.data(), lo, MPI_INT64_T, 0, MPI_COMM_WORLD);
   EXPECT_EQ(first, at);
 }
 

@@ -10,6 +10,7 @@ in any row's first event). Exit 0 when all hold, 1 otherwise.
 """
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -34,7 +35,9 @@ def main():
     ap.add_argument("--desync", required=True)
     ap.add_argument("--work", required=True)
     args = ap.parse_args()
-    os.makedirs(args.work, exist_ok=True)
+    # An earlier run's file must not stand in for this one's: the folder starts empty.
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
     deck, out = os.path.join(args.work, "stop.toml"), os.path.join(args.work, "stop.h5")
     with open(deck, "w") as fh:
         fh.write(DECK)

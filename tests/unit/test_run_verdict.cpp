@@ -28,7 +28,10 @@ TEST(RunVerdict, AStopBeforeAnyCheckIsNotDone) {
 
 TEST(RunVerdict, CompleteRunsAndFailuresAreUnchanged) {
   WorkloadResult r(Timeline({}, 0, 0));
-  EXPECT_EQ(verdict_of(r), "passed");  // nothing to check (a 0-byte ping-pong) and not stopped
+  // Nothing to check (a 0-byte ping-pong) and not stopped: not a pass
+  EXPECT_EQ(verdict_of(r), "not done: nothing was checked (no result element or message of this run is one its check covers)");
+  if (comm_rank(MPI_COMM_WORLD) == 0) r.messages_checked = 1;
+  EXPECT_EQ(verdict_of(r), "passed");
   r.stop_signal = 15;
   if (comm_rank(MPI_COMM_WORLD) == 0) r.element_errors = 2;
   EXPECT_EQ(verdict_of(r), "failed: 2 vector elements wrong");

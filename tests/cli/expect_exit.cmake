@@ -1,5 +1,6 @@
 # Runs COMMAND and checks: exit code EXPECT_CODE, stderr+stdout matching EXPECT_REGEX (exactly
-# once if EXPECT_ONCE), and neither NO_FILE nor a temporary NO_FILE.<tag>.tmp existing afterwards.
+# once if EXPECT_ONCE) and not FAIL_REGEX, and neither NO_FILE nor a temporary NO_FILE.<tag>.tmp
+# existing afterwards. A refusal (EXPECT_CODE 2, 3) or a success (0, cmake/DesyncExpectOutput.cmake).
 if(NO_FILE)
   file(REMOVE ${NO_FILE} ${NO_FILE}.tmp)
 endif()
@@ -16,6 +17,13 @@ string(REGEX MATCHALL "${EXPECT_REGEX}" hits "${all}")
 list(LENGTH hits n)
 if(n EQUAL 0)
   message(FATAL_ERROR "message not found: ${EXPECT_REGEX}")
+endif()
+if(FAIL_REGEX)
+  string(REPLACE ";" "<SC>" FAIL_REGEX "${FAIL_REGEX}")
+  string(REGEX MATCH "${FAIL_REGEX}" bad "${all}")
+  if(bad)
+    message(FATAL_ERROR "the output holds '${bad}' (FAIL_REGEX ${FAIL_REGEX})")
+  endif()
 endif()
 if(EXPECT_ONCE AND NOT n EQUAL 1)
   message(FATAL_ERROR "message printed ${n} times, expected once (rank 0 only)")
