@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "comm/staging.hpp"
@@ -203,7 +204,8 @@ void Exchange::send_parallel(Exchange& x, const char* base) {
   const Piece* pieces = x.send_pieces_.data();
   const std::pair<int, int>* groups = x.send_groups_.data();
   using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
-  Kokkos::parallel_for("desync::comm::parallel_send", Policy(0, static_cast<int>(x.send_groups_.size())), [=](int m) {
+  static const std::string label = "desync::comm::parallel_send";  // once: Kokkos copies a literal per launch
+  Kokkos::parallel_for(label, Policy(0, static_cast<int>(x.send_groups_.size())), [=](int m) {
     for (int i = groups[m].first; i < groups[m].second; ++i) {
       const Piece& p = pieces[i];
       if (st.post) st.post[i] = now();

@@ -1,5 +1,7 @@
 #include "comm/halo_exchange.hpp"
 
+#include <string>
+
 namespace desync {
 namespace {
 
@@ -48,13 +50,15 @@ HaloExchange<View>::HaloExchange(const HaloPlan& plan, std::int32_t rows, const 
 template <class View>
 void HaloExchange<View>::pack_rows(const HaloExchange& h, const View& x) {
   const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>> rows(0, static_cast<std::int32_t>(h.plan_.send_index_host.size()));
-  Kokkos::parallel_for("desync::comm::halo_pack", rows, PackRows<View, value_type>{h.plan_.send_index, x, h.send_});
+  static const std::string label = "desync::comm::halo_pack";  // once: Kokkos copies a literal per launch
+  Kokkos::parallel_for(label, rows, PackRows<View, value_type>{h.plan_.send_index, x, h.send_});
 }
 
 template <class View>
 void HaloExchange<View>::pack_block(const HaloExchange& h, const View& u) {
   const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>> rows(0, static_cast<std::int32_t>(h.plan_.send_index_host.size()));
-  Kokkos::parallel_for("desync::comm::halo_pack_block", rows, PackBlock<View, value_type>{h.plan_.send_index, u, h.send_, h.nb_});
+  static const std::string label = "desync::comm::halo_pack_block";
+  Kokkos::parallel_for(label, rows, PackBlock<View, value_type>{h.plan_.send_index, u, h.send_, h.nb_});
 }
 
 template <class View>

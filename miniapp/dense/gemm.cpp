@@ -4,6 +4,7 @@
 
 #include <KokkosBlas3_gemm.hpp>
 #include <stdexcept>
+#include <string>
 
 namespace desync {
 
@@ -44,7 +45,9 @@ void gemm(const char* trans_a, const char* trans_b, double alpha, const ConstDen
     if (beta == 0.0) {
       Kokkos::deep_copy(c, 0.0);
     } else if (beta != 1.0) {
-      Kokkos::parallel_for("desync::dense::scale", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(std::size_t j) {
+      // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+      static const std::string scale_label = "desync::dense::scale";
+      Kokkos::parallel_for(scale_label, Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(std::size_t j) {
         for (std::size_t i = 0; i < m; ++i) c(i, j) *= beta;
       });
     }

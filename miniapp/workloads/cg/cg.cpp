@@ -88,7 +88,9 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
     mark(tl, it, cg_event::post_end);
     halo.wait();
     mark(tl, it, cg_event::wait_end);
-    Kokkos::parallel_for("desync::cg::spmv", RowPolicy(0, n), product);
+    // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+    static const std::string spmv_label = "desync::cg::spmv";
+    Kokkos::parallel_for(spmv_label, RowPolicy(0, n), product);
     ExecSpace().fence();
     mark(tl, it, cg_event::spmv_end);
   };
@@ -98,14 +100,18 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
     halo.post(p);
     mark(tl, it, cg_event::post_end);
     overlap_exchange(halo.exchange(), static_cast<std::int64_t>(inner_h.size()), [&](std::int64_t b0, std::int64_t e0) {
-      Kokkos::parallel_for("desync::cg::spmv_inner", RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)),
+      // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+      static const std::string spmv_inner_label = "desync::cg::spmv_inner";
+      Kokkos::parallel_for(spmv_inner_label, RowPolicy(static_cast<std::int32_t>(b0), static_cast<std::int32_t>(e0)),
                            ListedRows{product, inner});
       ExecSpace().fence();
     });
     mark(tl, it, cg_event::interior_end);
     halo.wait();
     mark(tl, it, cg_event::wait_end);
-    Kokkos::parallel_for("desync::cg::spmv_outer", RowPolicy(0, static_cast<std::int32_t>(outer_h.size())), ListedRows{product, outer});
+    // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+    static const std::string spmv_outer_label = "desync::cg::spmv_outer";
+    Kokkos::parallel_for(spmv_outer_label, RowPolicy(0, static_cast<std::int32_t>(outer_h.size())), ListedRows{product, outer});
     ExecSpace().fence();
     mark(tl, it, cg_event::spmv_end);
   };
@@ -173,7 +179,9 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
     residual.push_back(std::sqrt(rr));
     if (rr <= restart_rr) {  // rare: outside the phases, before the delay slot
       double err = 0.0;
-      Kokkos::parallel_reduce("desync::cg::error", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i, double& acc) {
+      // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+      static const std::string error_label = "desync::cg::error";
+      Kokkos::parallel_reduce(error_label, RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i, double& acc) {
         const double e = x(i) - x_star(first + i);
         acc += e * e;
       }, err);
@@ -182,7 +190,8 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
       ++solves;
       Kokkos::deep_copy(x, 0.0);
       Kokkos::deep_copy(r, b);
-      Kokkos::parallel_for("desync::cg::restart", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = b(i); });
+      static const std::string restart_label = "desync::cg::restart";
+      Kokkos::parallel_for(restart_label, RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = b(i); });
       ExecSpace().fence();
       rr = rr0;
     }

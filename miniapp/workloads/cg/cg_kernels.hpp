@@ -5,6 +5,8 @@
 // update of x and r with <r, r>, and the new direction. Traffic per row (docs/method.md,
 // section 17): dot 16 B, update 48 B (read x, p, r, q; write x, r), direction 24 B (read r, p;
 // write p).
+#include <string>
+
 #include "core/types.hpp"
 #include "workloads/spmv/spmv_kernels.hpp"
 
@@ -28,7 +30,9 @@ constexpr std::int32_t lanes = 16;
 
 inline double dot(const Vector& a, const Vector& b, std::int32_t n) {
   double s = 0.0;
-  Kokkos::parallel_reduce("desync::cg::dot", RowPolicy(0, (n + lanes - 1) / lanes), KOKKOS_LAMBDA(std::int32_t k, double& acc) {
+  // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+  static const std::string dot_label = "desync::cg::dot";
+  Kokkos::parallel_reduce(dot_label, RowPolicy(0, (n + lanes - 1) / lanes), KOKKOS_LAMBDA(std::int32_t k, double& acc) {
     const std::int32_t i = k * lanes;
     double p0 = 0.0, p1 = 0.0, p2 = 0.0, p3 = 0.0;
     if (i + lanes <= n) {
@@ -49,7 +53,9 @@ inline double dot(const Vector& a, const Vector& b, std::int32_t n) {
 // x += alpha p, r -= alpha q; returns the local <r, r>.
 inline double update(const Vector& x, const Vector& r, const Vector& p, const Vector& q, double alpha, std::int32_t n) {
   double rr = 0.0;
-  Kokkos::parallel_reduce("desync::cg::update", RowPolicy(0, (n + lanes - 1) / lanes), KOKKOS_LAMBDA(std::int32_t k, double& acc) {
+  // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+  static const std::string update_label = "desync::cg::update";
+  Kokkos::parallel_reduce(update_label, RowPolicy(0, (n + lanes - 1) / lanes), KOKKOS_LAMBDA(std::int32_t k, double& acc) {
     const std::int32_t i = k * lanes, end = i + lanes < n ? i + lanes : n;
     double part[4] = {0.0, 0.0, 0.0, 0.0};
     for (std::int32_t j = i; j < end; ++j) {
@@ -65,7 +71,9 @@ inline double update(const Vector& x, const Vector& r, const Vector& p, const Ve
 
 // p = r + beta p, fenced.
 inline void direction(const Vector& p, const Vector& r, double beta, std::int32_t n) {
-  Kokkos::parallel_for("desync::cg::direction", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = r(i) + beta * p(i); });
+  // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+  static const std::string direction_label = "desync::cg::direction";
+  Kokkos::parallel_for(direction_label, RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = r(i) + beta * p(i); });
   ExecSpace().fence();
 }
 

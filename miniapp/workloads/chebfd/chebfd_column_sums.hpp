@@ -89,13 +89,15 @@ class ColumnSums {
 
   // Like reduce_rows: begin 0 writes out, another begin adds into out through scratch.
   template <int R, class E>
-  void reduce(const char* label, std::int64_t begin, std::int64_t end, const E& e, double* out, double* scratch) const {
+  void reduce(const std::string& label, std::int64_t begin, std::int64_t end, const E& e, double* out, double* scratch) const {
     double* dst = begin == 0 ? out : scratch;
     const std::int64_t items = end - begin;
     const int teams = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(teams_, (items + m_ - 1) / m_)));
     const Teams<R, E> k{e, begin, end, nb_, m_, teams, slots_, partial_};
     Kokkos::parallel_for(label, Kokkos::TeamPolicy<Space>(teams, team_).set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes())), k);
-    Kokkos::parallel_for("desync::chebfd::column_sums", Kokkos::TeamPolicy<Space>(slots_, std::min(team_, total_team_)),
+    // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+    static const std::string column_sums_label = "desync::chebfd::column_sums";
+    Kokkos::parallel_for(column_sums_label, Kokkos::TeamPolicy<Space>(slots_, std::min(team_, total_team_)),
                          Total{partial_, total_, teams, slots_});
     Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(dst, slots_), total_);
     if (begin != 0)

@@ -10,6 +10,8 @@
 // are the host mapping's (on a GPU up to nvcc's fused multiply-adds); only the dots round
 // differently. The host build keeps one item per work item (chebfd_kernels.hpp); tests force this
 // mapping on the host space (tests/unit/test_chebfd_elements.cpp).
+#include <string>
+
 #include "matrix/sell_matrix.hpp"
 #include "workloads/chebfd/chebfd_column_sums.hpp"
 #include "workloads/chebfd/chebfd_kernels.hpp"
@@ -154,7 +156,7 @@ struct SellLocalElement {
 
 // The fused step over rows [begin, end) of f (NON-SPLIT, PIPELINE) on CRS.
 template <class Space = ExecSpace, BlockMapping M = block_mapping_for<Space>, class T, bool Init>
-void fused_rows(const char* label, std::int64_t begin, std::int64_t end, const Fused<T, Init>& f, const ColumnSums<Space>& sums,
+void fused_rows(const std::string& label, std::int64_t begin, std::int64_t end, const Fused<T, Init>& f, const ColumnSums<Space>& sums,
                 double* out, double* scratch) {
   if constexpr (M == BlockMapping::element_per_thread)
     sums.template reduce<Traits<T>::R>(label, begin, end, FusedElement<T, Init>{f}, out, scratch);
@@ -164,7 +166,7 @@ void fused_rows(const char* label, std::int64_t begin, std::int64_t end, const F
 
 // The fused step over chunks [begin, end) of a on SELL-C-sigma.
 template <class T, bool Init, class Space = ExecSpace, BlockMapping M = block_mapping_for<Space>>
-void fused_chunks(const char* label, std::int64_t begin, std::int64_t end, const SellMatrix<T>& a, unsigned value_count,
+void fused_chunks(const std::string& label, std::int64_t begin, std::int64_t end, const SellMatrix<T>& a, unsigned value_count,
                   const Values<T>& u, const Values<T>& w, const Values<T>& x, std::size_t x_off, int nb, const Step& st,
                   const ColumnSums<Space>& sums, double* out, double* scratch) {
   if constexpr (M == BlockMapping::element_per_thread) {
@@ -181,7 +183,7 @@ void fused_chunks(const char* label, std::int64_t begin, std::int64_t end, const
 
 // SPLIT-WAIT's remote part and tail over rows [begin, end).
 template <class Space = ExecSpace, BlockMapping M = block_mapping_for<Space>, class T, bool Init>
-void remote_rows(const char* label, std::int64_t begin, std::int64_t end, const RemoteTail<T, Init>& f, const ColumnSums<Space>& sums,
+void remote_rows(const std::string& label, std::int64_t begin, std::int64_t end, const RemoteTail<T, Init>& f, const ColumnSums<Space>& sums,
                  double* out, double* scratch) {
   if constexpr (M == BlockMapping::element_per_thread)
     sums.template reduce<Traits<T>::R>(label, begin, end, RemoteElement<T, Init>{f}, out, scratch);
@@ -192,11 +194,12 @@ void remote_rows(const char* label, std::int64_t begin, std::int64_t end, const 
 // SPLIT-WAIT's local part over rows [begin, end) on CRS.
 template <class Space = ExecSpace, BlockMapping M = block_mapping_for<Space>, class T, bool Init>
 void local_rows(std::int64_t begin, std::int64_t end, const LocalPart<T, Init>& f) {
+  static const std::string label = "desync::chebfd::local";  // once: Kokkos copies a literal per launch
   if constexpr (M == BlockMapping::element_per_thread)
-    Kokkos::parallel_for("desync::chebfd::local", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(begin * f.nb, end * f.nb),
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(begin * f.nb, end * f.nb),
                          LocalElement<T, Init>{f.row_ptr, f.col, f.val, f.u, f.w, f.nb, f.s});
   else
-    Kokkos::parallel_for("desync::chebfd::local",
+    Kokkos::parallel_for(label,
                          Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>(static_cast<std::int32_t>(begin),
                                                                                      static_cast<std::int32_t>(end)),
                          f);
@@ -209,7 +212,9 @@ void local_chunks(std::int64_t begin, std::int64_t end, const SellMatrix<T>& a, 
   if constexpr (M == BlockMapping::element_per_thread) {
     with_chunk(a.chunk, [&](auto c) {
       constexpr int C = decltype(c)::value;
-      Kokkos::parallel_for("desync::chebfd::local_sell",
+      // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+      static const std::string local_sell_label = "desync::chebfd::local_sell";
+      Kokkos::parallel_for(local_sell_label,
                            Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(begin * C * nb, end * C * nb),
                            SellLocalElement<T, Init, C>{a.chunk_ptr, a.row_of, a.col, a.val, u, w, nb, st});
     });
@@ -224,12 +229,12 @@ void local_chunks(std::int64_t begin, std::int64_t end, const SellMatrix<T>& a, 
 // chunk height), among the heaviest units of the CUDA build (docs/build_cuda.md, "The device half
 // as a unity build"). A call with another space or scalar instantiates as usual.
 #define DESYNC_CHEBFD_DISPATCHERS(EXTERN, T, INIT, M)                                                                         \
-  EXTERN template void fused_rows<ExecSpace, M, T, INIT>(const char*, std::int64_t, std::int64_t, const Fused<T, INIT>&,       \
+  EXTERN template void fused_rows<ExecSpace, M, T, INIT>(const std::string&, std::int64_t, std::int64_t, const Fused<T, INIT>&,       \
                                                          const ColumnSums<ExecSpace>&, double*, double*);                     \
   EXTERN template void fused_chunks<T, INIT, ExecSpace, M>(                                                                   \
-      const char*, std::int64_t, std::int64_t, const SellMatrix<T>&, unsigned, const Values<T>&, const Values<T>&,            \
+      const std::string&, std::int64_t, std::int64_t, const SellMatrix<T>&, unsigned, const Values<T>&, const Values<T>&,            \
       const Values<T>&, std::size_t, int, const Step&, const ColumnSums<ExecSpace>&, double*, double*);                       \
-  EXTERN template void remote_rows<ExecSpace, M, T, INIT>(const char*, std::int64_t, std::int64_t, const RemoteTail<T, INIT>&, \
+  EXTERN template void remote_rows<ExecSpace, M, T, INIT>(const std::string&, std::int64_t, std::int64_t, const RemoteTail<T, INIT>&, \
                                                           const ColumnSums<ExecSpace>&, double*, double*);                    \
   EXTERN template void local_rows<ExecSpace, M, T, INIT>(std::int64_t, std::int64_t, const LocalPart<T, INIT>&);             \
   EXTERN template void local_chunks<T, INIT, ExecSpace, M>(std::int64_t, std::int64_t, const SellMatrix<T>&, const Values<T>&, \

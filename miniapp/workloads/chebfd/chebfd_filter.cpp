@@ -4,6 +4,7 @@
 #include "workloads/chebfd/chebfd_filter.hpp"
 
 #include <algorithm>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -150,8 +151,9 @@ void Filter<T>::product_split(const Values<T>& u, const Values<T>& w, int b, int
   halo_ex_.wait();
   mark(sw_wait_end);
   const std::size_t h = static_cast<std::size_t>(rows) * nb_;
-  if (init) remote_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, true>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, col_sums_, slot(b, p), partial_.data());
-  else remote_rows("desync::chebfd::remote", 0, rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, col_sums_, slot(b, p), partial_.data());
+  static const std::string remote_label = "desync::chebfd::remote";  // once, as fused()'s
+  if (init) remote_rows(remote_label, 0, rows, RemoteTail<T, true>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, col_sums_, slot(b, p), partial_.data());
+  else remote_rows(remote_label, 0, rows, RemoteTail<T, false>{value_count_, remote_.row_ptr, remote_.col, remote_.val, u, w, x, x_off, h, nb_, st}, col_sums_, slot(b, p), partial_.data());
   mark(remote_end);
 }
 
@@ -159,7 +161,8 @@ template <class T>
 template <bool Init, bool Sell>
 void Filter<T>::fused(const Values<T>& u, const Values<T>& w, std::size_t x_off, const Step& st, std::int64_t b0,
                       std::int64_t e0, double* out) {
-  const char* label = Init ? "desync::chebfd::init" : "desync::chebfd::fused";
+  // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+  static const std::string label = Init ? "desync::chebfd::init" : "desync::chebfd::fused";
   if constexpr (Sell)
     fused_chunks<T, Init>(label, b0, e0, *sell_, value_count_, u, w, x, x_off, nb_, st, col_sums_, out, partial_.data());
   else

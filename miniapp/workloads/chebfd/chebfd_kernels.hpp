@@ -7,6 +7,8 @@
 //   step (Init = false): w = 2a(H u) + 2b u - w;  eta += conj(u) w;  mu += |u|^2;  x += gc w
 //   init (Init = true) : w = a(H u) + b u;        eta, mu as above;   x = g0c0 u + g1c1 w
 // (the caller passes 2 alpha, 2 beta for steps and alpha, beta for the init).
+#include <string>
+
 #include "core/types.hpp"
 
 namespace desync::chebfd {
@@ -177,7 +179,7 @@ struct RemoteTail {
 // differently from the one-piece sum (begin = 0 writes out directly), the filtered vectors do not.
 // Space: the default execution space; the benchmarks also pass a one-thread host space.
 template <class Space = ExecSpace, class F>
-void reduce_rows(const char* label, std::int64_t begin, std::int64_t end, const F& f, double* out, double* scratch) {
+void reduce_rows(const std::string& label, std::int64_t begin, std::int64_t end, const F& f, double* out, double* scratch) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>;
   double* dst = begin == 0 ? out : scratch;
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> r(dst, f.value_count);
@@ -189,7 +191,7 @@ void reduce_rows(const char* label, std::int64_t begin, std::int64_t end, const 
 // reduce_rows of a fused step with the block width fixed at compile time where it is one of the
 // common small widths (the same numbers as the runtime-width functor, summed in the same order).
 template <class Space = ExecSpace, class T, bool Init>
-void reduce_fused(const char* label, std::int64_t begin, std::int64_t end, const Fused<T, Init>& f, double* out,
+void reduce_fused(const std::string& label, std::int64_t begin, std::int64_t end, const Fused<T, Init>& f, double* out,
                   double* scratch) {
   switch (f.nb) {
     case 1: reduce_rows<Space>(label, begin, end, f.template fixed<1>(), out, scratch); break;

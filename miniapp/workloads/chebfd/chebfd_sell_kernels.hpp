@@ -5,6 +5,8 @@
 // from memory for k = 0 and from L1 for the other columns (C x width x 12 B, a few KiB).
 // Each element's product sums the row's entries in CRS order, so w and x are bitwise those of
 // the CRS kernels; the dots are summed per chunk first, so they differ by rounding.
+#include <string>
+
 #include "workloads/chebfd/chebfd_kernels.hpp"
 #include "matrix/sell_matrix.hpp"
 
@@ -122,7 +124,7 @@ Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>> sell_items(std::int6
 // Chunks [begin, end) of the fused step, its sums added into out like reduce_rows (chunk begin
 // 0 writes out directly); the chunk height fixed at compile time, chosen once per launch.
 template <class T, bool Init, class Space = ExecSpace, SellMapping M = sell_mapping_for<Space>>
-void reduce_sell_fused(const char* label, std::int64_t begin, std::int64_t end, const SellMatrix<T>& a, unsigned value_count,
+void reduce_sell_fused(const std::string& label, std::int64_t begin, std::int64_t end, const SellMatrix<T>& a, unsigned value_count,
                        const Values<T>& u, const Values<T>& w, const Values<T>& x, std::size_t x_off, int nb, const Step& st,
                        double* out, double* scratch) {
   double* dst = begin == 0 ? out : scratch;
@@ -145,7 +147,9 @@ void sell_local_part(std::int64_t begin, std::int64_t end, const SellMatrix<T>& 
                      int nb, const Step& st) {
   with_chunk(a.chunk, [&](auto c) {
     constexpr int C = decltype(c)::value;
-    Kokkos::parallel_for("desync::chebfd::local_sell", sell_items<M, C, ExecSpace>(begin, end),
+    // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+    static const std::string local_sell_label = "desync::chebfd::local_sell";
+    Kokkos::parallel_for(local_sell_label, sell_items<M, C, ExecSpace>(begin, end),
                          SellLocalPart<T, Init, C, M>{a.chunk_ptr, a.row_of, a.col, a.val, u, w, nb, st});
   });
 }
@@ -155,7 +159,7 @@ void sell_local_part(std::int64_t begin, std::int64_t end, const SellMatrix<T>& 
 // that calls it (the filter, test_sell_mapping, test_chebfd_elements, bench_chebfd).
 #define DESYNC_CHEBFD_SELL_REDUCTION(EXTERN, T, INIT, M)                                                           \
   EXTERN template void reduce_sell_fused<T, INIT, ExecSpace, M>(                                                   \
-      const char*, std::int64_t, std::int64_t, const SellMatrix<T>&, unsigned, const Values<T>&, const Values<T>&, \
+      const std::string&, std::int64_t, std::int64_t, const SellMatrix<T>&, unsigned, const Values<T>&, const Values<T>&, \
       const Values<T>&, std::size_t, int, const Step&, double*, double*);
 // F(EXTERN, T, INIT, M) for Init false and true (the filter's first step and the others).
 #define DESYNC_CHEBFD_FOR_INIT(F, EXTERN, T, M) F(EXTERN, T, false, M) F(EXTERN, T, true, M)

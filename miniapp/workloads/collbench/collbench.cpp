@@ -64,6 +64,7 @@ void collbench_tables(const Config& cfg, const CollbenchShape& shape, const std:
   for (std::int64_t s = 0; s < nsizes; ++s)
     for (std::int64_t o = 0; o < nops; ++o) {
       std::vector<double> v;
+      v.reserve(static_cast<std::size_t>(reps));
       for (std::int64_t i = 0; i < reps; ++i) {
         const std::int64_t it = (s * nops + o) * reps + i;
         if (it < done) v.push_back(duration[static_cast<std::size_t>(it)]);

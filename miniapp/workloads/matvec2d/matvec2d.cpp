@@ -90,7 +90,9 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
     double* yb = diag ? ysum.data() : ycol.data();  // the diagonal broadcasts its reduction
 
     const auto product = [&] {
-      Kokkos::parallel_for("desync::matvec2d::product", Kokkos::RangePolicy<ExecSpace>(0, rm), KOKKOS_LAMBDA(std::int64_t i) {
+      // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+      static const std::string product_label = "desync::matvec2d::product";
+      Kokkos::parallel_for(product_label, Kokkos::RangePolicy<ExecSpace>(0, rm), KOKKOS_LAMBDA(std::int64_t i) {
         double s = 0;
         for (std::int64_t k = 0; k < rj; ++k) s += a(i, k) * x(k);
         part(i) = s;

@@ -27,13 +27,16 @@ Vector uninitialized(const char* label, Index n) {
 // The kernels' launches, one function each (KernelSweep's Launch).
 template <class Kernel>
 void launch(const Arrays& x) {
-  Kokkos::parallel_for(Kernel::label, workers_policy<WorkerPolicy>(x.workers), Kernel{x});
+  static const std::string label = Kernel::label;  // once: timed, and Kokkos copies a literal per launch
+  Kokkos::parallel_for(label, workers_policy<WorkerPolicy>(x.workers), Kernel{x});
 }
 
 // Refused at load where not available (saturation_rules.cpp, its module's deck rule); the host
 // space is then the default one, so the arrays are the workers' own.
 void launch_triad_nt(const Arrays& x) {
-  Kokkos::parallel_for("desync::saturation::triad_nt", workers_policy<HostWorkerPolicy>(x.workers), TriadNt{x});
+  // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+  static const std::string triad_nt_label = "desync::saturation::triad_nt";
+  Kokkos::parallel_for(triad_nt_label, workers_policy<HostWorkerPolicy>(x.workers), TriadNt{x});
 }
 
 }  // namespace

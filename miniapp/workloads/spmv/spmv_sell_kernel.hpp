@@ -4,6 +4,8 @@
 // column feed C multiply-adds at once; CRS (spmv_kernels.hpp) chains one row's additions, which
 // on a CPU costs an addition latency per nonzero (docs/method.md, section 15). Each row's sum
 // is bitwise the CRS sum: the same entries in the same order, padding adding 0 * x(0).
+#include <string>
+
 #include "core/types.hpp"
 #include "matrix/sell_matrix.hpp"
 
@@ -55,11 +57,15 @@ template <int C, class Space = ExecSpace, SellMapping M = sell_mapping_for<Space
 void sell_product_c(const SellMatrix<double>& a, const Vector& x, const Vector& y, std::int64_t begin, std::int64_t end) {
   if constexpr (M == SellMapping::row_per_item) {
     using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>;
-    Kokkos::parallel_for("desync::spmv::local_sell_rows", Policy(begin * C, end * C),
+    // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+    static const std::string local_sell_rows_label = "desync::spmv::local_sell_rows";
+    Kokkos::parallel_for(local_sell_rows_label, Policy(begin * C, end * C),
                          SellRowProduct<C>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
   } else {
     using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>;
-    Kokkos::parallel_for("desync::spmv::local_sell", Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)),
+    // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+    static const std::string local_sell_label = "desync::spmv::local_sell";
+    Kokkos::parallel_for(local_sell_label, Policy(static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end)),
                          SellProduct<C>{a.chunk_ptr, a.row_of, a.col, a.val, x, y});
   }
 }

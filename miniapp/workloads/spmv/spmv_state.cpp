@@ -1,5 +1,7 @@
 #include "workloads/spmv/spmv_state.hpp"
 
+#include <string>
+
 #include "kokkos_compat/sparse_spmv.hpp"
 
 #include "comm/overlap.hpp"
@@ -33,7 +35,9 @@ void local_crs(SpmvState& s) {
   // with an MPI_Testall after each (a row is one work item).
   const spmv::LocalProduct f{s.a.local.row_ptr, s.a.local.col, s.a.local.val, s.x, s.y};
   overlap_exchange(s.halo.exchange(), s.a.rows, [&](std::int64_t b, std::int64_t e) {
-    Kokkos::parallel_for("desync::spmv::local", RowPolicy(static_cast<std::int32_t>(b), static_cast<std::int32_t>(e)), f);
+    // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+    static const std::string local_label = "desync::spmv::local";
+    Kokkos::parallel_for(local_label, RowPolicy(static_cast<std::int32_t>(b), static_cast<std::int32_t>(e)), f);
     ExecSpace().fence();
   });
   ExecSpace().fence();
@@ -48,7 +52,9 @@ void remote_kokkoskernels(SpmvState& s) {
 }
 
 void remote_crs(SpmvState& s) {
-  Kokkos::parallel_for("desync::spmv::remote", RowPolicy(0, s.a.rows),
+  // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+  static const std::string remote_label = "desync::spmv::remote";
+  Kokkos::parallel_for(remote_label, RowPolicy(0, s.a.rows),
                        spmv::RemoteUpdate{s.a.remote.row_ptr, s.a.remote.col, s.a.remote.val, s.x, s.y, s.a.rows});
   ExecSpace().fence();
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <string>
 
 #include "core/errors.hpp"
 
@@ -27,7 +28,9 @@ struct CrsApply {
 }  // namespace
 
 void StencilCrs::apply(const Vector& x, const Vector& y) const {
-  Kokkos::parallel_for("desync::stencil::crs_apply", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(0, rows),
+  // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+  static const std::string crs_apply_label = "desync::stencil::crs_apply";
+  Kokkos::parallel_for(crs_apply_label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(0, rows),
                        CrsApply{out, col, val, x, y});
   ExecSpace().fence();
 }

@@ -82,7 +82,9 @@ StencilHalo::StencilHalo(const StencilGrid& grid, bool corners, const Communicat
 
 void StencilHalo::pack(const Vector& x) {
   const auto n = static_cast<std::int64_t>(send_buf_.extent(0));
-  if (n > 0) Kokkos::parallel_for("desync::stencil::halo_pack", Policy(0, n), Gather{send_index_, x, send_buf_});
+  // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+  static const std::string halo_pack_label = "desync::stencil::halo_pack";
+  if (n > 0) Kokkos::parallel_for(halo_pack_label, Policy(0, n), Gather{send_index_, x, send_buf_});
   ExecSpace().fence();  // the buffer must be complete before MPI reads it
 }
 
@@ -92,7 +94,9 @@ void StencilHalo::wait() { exchange_->complete(); }
 
 void StencilHalo::unpack(const Vector& x) {
   const auto n = static_cast<std::int64_t>(recv_buf_.extent(0));
-  if (n > 0) Kokkos::parallel_for("desync::stencil::halo_unpack", Policy(0, n), Scatter{recv_index_, recv_buf_, x});
+  // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+  static const std::string halo_unpack_label = "desync::stencil::halo_unpack";
+  if (n > 0) Kokkos::parallel_for(halo_unpack_label, Policy(0, n), Scatter{recv_index_, recv_buf_, x});
   ExecSpace().fence();
 }
 

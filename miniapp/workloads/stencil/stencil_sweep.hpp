@@ -10,6 +10,7 @@
 #include "kokkos_compat/staging_space.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/device_copy.hpp"
@@ -83,11 +84,12 @@ inline constexpr SweepMapping sweep_mapping_for =
 template <class Space = ExecSpace, SweepMapping M = sweep_mapping_for<Space>>
 void sweep_stencil(const RunView& runs, const Vector& in, const Vector& out, std::int64_t wx, const StencilWeights& w) {
   const auto n = static_cast<std::int64_t>(runs.extent(0));
+  static const std::string label = "desync::stencil::sweep";  // once: Kokkos copies a literal per launch
   if constexpr (M == SweepMapping::run_per_team)
-    Kokkos::parallel_for("desync::stencil::sweep", Kokkos::TeamPolicy<Space>(static_cast<int>(n), Kokkos::AUTO),
+    Kokkos::parallel_for(label, Kokkos::TeamPolicy<Space>(static_cast<int>(n), Kokkos::AUTO),
                          StencilSweepTeams{runs, in, out, wx, w});
   else
-    Kokkos::parallel_for("desync::stencil::sweep", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, n),
                          StencilSweep{runs, in, out, wx, w});
 }
 

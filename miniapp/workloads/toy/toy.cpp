@@ -31,7 +31,9 @@ std::uint64_t mix(std::uint64_t x) {
 // no memory traffic), as the toys' OpenMP parallel loop of fixed duration.
 void compute(double seconds) {
   if (seconds <= 0.0) return;
-  Kokkos::parallel_for("desync::toy::compute",
+  // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
+  static const std::string compute_label = "desync::toy::compute";
+  Kokkos::parallel_for(compute_label,
                        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, compat::host_concurrency()),
                        [=](int) { busy_divide(seconds); });
   Kokkos::DefaultHostExecutionSpace().fence();

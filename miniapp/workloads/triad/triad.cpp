@@ -3,6 +3,7 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <string>
 
 #include "workloads/triad/neighbour_exchange.hpp"
 #include "core/mpi_util.hpp"
@@ -39,7 +40,9 @@ Arrays make_arrays(const TriadConfig& cfg, int rank, int size) {
 // The fence makes the sweep's end mark the kernel's end, not its launch's.
 std::function<void()> make_sweep(const TriadConfig& cfg, const Arrays& x) {
   const auto n = static_cast<Index>(x.a.extent(0));
-  const auto of = [n](const char* label, auto kernel) -> std::function<void()> {
+  // The label a std::string held by the sweep: Kokkos takes const std::string&, and a literal
+  // would become a new string (a heap allocation) at every launch.
+  const auto of = [n](std::string label, auto kernel) -> std::function<void()> {
     return [n, label, kernel] {
       triad::stream_for(label, n, kernel);
       ExecSpace().fence();

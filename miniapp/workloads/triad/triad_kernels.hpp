@@ -2,6 +2,8 @@
 // The compute phases of the triad experiment, as functors on the default execution space.
 // Array values are a function of the global element index, so verification can recompute them
 // without reading B, C or D (a corrupted input array is then caught too).
+#include <string>
+
 #include "core/types.hpp"
 #include "kokkos_compat/math.hpp"
 #include "kokkos_compat/staging_space.hpp"
@@ -77,7 +79,7 @@ struct FourPerThread {
 
 // Runs the element kernel f on [0, n) with the space's shape.
 template <class Space = ExecSpace, StreamShape S = stream_shape_for<Space>, class F>
-void stream_for(const char* label, Index n, const F& f) {
+void stream_for(const std::string& label, Index n, const F& f) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<Index>>;
   if constexpr (S == StreamShape::four_per_thread) {
     const Index q = (n + 3) / 4;
