@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/mix64.hpp"
+
 namespace desync {
 
 namespace {
@@ -39,16 +41,6 @@ Mat4 hopping_matrix(int d) {
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) m[a][b] = g1[a][b] - i1 * gd[a][b];
   return m;
-}
-
-// 64-bit finalizer (splitmix64 constants): a well-mixed hash of (seed, lattice index).
-std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
 }
 
 bool valid(LatticeBoundary b) { return b == LatticeBoundary::open || b == LatticeBoundary::periodic; }

@@ -11,7 +11,9 @@ namespace desync {
 
 class Progress {
  public:
-  Progress(std::int64_t total, double interval) : total_(total), interval_(interval), start_(now()), last_(start_) {}
+  // Off (interval 0) on every rank but 0, decided here: tick() runs every iteration.
+  Progress(std::int64_t total, double interval)
+      : total_(total), interval_(log::is_root() ? interval : 0.0), start_(now()), last_(start_) {}
 
   // Seconds left at the rate of the iterations so far: `elapsed` wall seconds, `paused` of them
   // outside the iterations, a share `frac` of them done.
@@ -22,7 +24,7 @@ class Progress {
   // paused: seconds spent outside the iterations so far (flushes of OUT.partial), left out of the
   // rate the estimate of the time left uses (the elapsed time printed is the wall time).
   void tick(std::int64_t done, double paused = 0.0) {
-    if (interval_ <= 0.0 || !log::is_root()) return;
+    if (interval_ <= 0.0) return;
     const double t = now();
     if (t - last_ < interval_) return;
     last_ = t;

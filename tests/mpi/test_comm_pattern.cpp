@@ -91,6 +91,23 @@ INSTANTIATE_TEST_SUITE_P(
                       Pattern{{1, 2, 3, -1, -2, -3}, Boundary::open}, Pattern{{2}, Boundary::periodic},
                       Pattern{{-3, 5}, Boundary::periodic}));
 
+// A stamp at the start of every piece that holds one and at the end, none overlapping: a piece
+// that did not arrive fails its message, not only a missing first piece.
+TEST(Exchange, StampsAtEveryPieceAndTheEnd) {
+  using V = std::vector<std::size_t>;
+  EXPECT_EQ(triad_stamp_positions(10, 0), V{});          // shorter than a stamp
+  EXPECT_EQ(triad_stamp_positions(24, 0), V{0});
+  EXPECT_EQ(triad_stamp_positions(30, 0), V{0});         // the end would overlap the start
+  EXPECT_EQ(triad_stamp_positions(100, 0), (V{0, 76}));  // whole: start and end
+  EXPECT_EQ(triad_stamp_positions(100, 40), (V{0, 40, 76}));
+  EXPECT_EQ(triad_stamp_positions(100, 60), (V{0, 60}));  // 76 would overlap 60..84
+  EXPECT_EQ(triad_stamp_positions(1000, 1), (V{0, 976}));  // pieces shorter than a stamp
+  const V many = triad_stamp_positions(1 << 20, 4096);
+  ASSERT_EQ(many.size(), 256u + 1u);
+  for (std::size_t k = 0; k < 256; ++k) EXPECT_EQ(many[k], k * 4096);
+  EXPECT_EQ(many.back(), (1u << 20) - 24);
+}
+
 TEST(Exchange, ZeroByteMessagesStillComplete) {
   TriadConfig cfg;
   cfg.message_bytes = 0;

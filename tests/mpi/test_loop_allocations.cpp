@@ -14,6 +14,7 @@
 #include <fstream>
 #include <new>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -68,8 +69,12 @@ void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::f
 namespace desync {
 namespace {
 
+// The shipped decks, from the folder ctest names (tests/CMakeLists.txt).
 std::string read_deck_file(const std::string& name) {
-  std::ifstream in(std::string(DESYNC_TEST_INPUTS) + "/" + name);
+  const char* inputs = std::getenv("DESYNC_TEST_INPUTS");
+  if (inputs == nullptr) throw std::runtime_error("DESYNC_TEST_INPUTS is not set (the inputs/ folder; ctest sets it)");
+  std::ifstream in(std::string(inputs) + "/" + name);
+  if (!in) throw std::runtime_error(std::string(inputs) + "/" + name + ": cannot read");
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();

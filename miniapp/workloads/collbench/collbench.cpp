@@ -13,6 +13,7 @@
 #include "comm/collectives.hpp"
 #include "comm/node_layout.hpp"
 #include "core/clock.hpp"
+#include "core/mix64.hpp"
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "loop/experiment_loop.hpp"
@@ -27,8 +28,12 @@ enum : int { begin, post_end, wait_end };
 }  // namespace collbench_event
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-// Element i of the column rank q's contribution: small integers, so float sums are exact.
-inline float pattern(int q, std::int64_t i) { return static_cast<float>((q * 7 + i) % 16); }
+// Element i of the column rank q's contribution: small integers (0 .. 15), so float sums are
+// exact, from a hash without a period (core/mix64.hpp): a part (N_DUP) or a block of another
+// offset delivered in its place does not hold the same values.
+inline float pattern(int q, std::int64_t i) {
+  return static_cast<float>(mix64(static_cast<std::uint64_t>(q), static_cast<std::uint64_t>(i)) >> 60);
+}
 
 int columns(const Config& cfg, const NodeLayout& l) {
   const int a = static_cast<int>(cfg.placement.active_ppn);

@@ -12,6 +12,7 @@
 
 #include "comm/communicators.hpp"
 #include "comm/exchange.hpp"
+#include "core/mix64.hpp"
 #include "core/mpi_util.hpp"
 #include "core/page_buffer.hpp"
 #include "kokkos_compat/scoped_region.hpp"
@@ -30,10 +31,11 @@ constexpr int reply_tag = channel_tags - 1;  // the bandwidth mode's zero-byte r
 
 using Role = PingpongRole;
 
-// The byte a message of size index s from rank `from` holds at position k: every byte of every
-// size differs from its neighbours' and from the other direction's.
+// The byte a message of size index s from rank `from` holds at position k: a hash without a
+// period (core/mix64.hpp), so fragments delivered in each other's place differ from what is
+// expected there, and the two directions and the sizes differ.
 inline unsigned char pattern(std::size_t k, int from, std::size_t s) {
-  return static_cast<unsigned char>((k * 131u + static_cast<std::size_t>(from) * 17u + s * 7u + 1u) & 0xffu);
+  return static_cast<unsigned char>(mix64(k, static_cast<std::uint64_t>(from), s) >> 56);
 }
 
 // The exchanges of one size, built before its repetitions. first: `out` carries the data (and,

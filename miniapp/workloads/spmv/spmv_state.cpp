@@ -1,6 +1,8 @@
 #include "workloads/spmv/spmv_state.hpp"
 
+#include <limits>
 #include <string>
+#include <utility>
 
 #include "kokkos_compat/sparse_spmv.hpp"
 
@@ -25,9 +27,8 @@ void local_sell(SpmvState& s) {
   // As below, a SELL chunk (C rows) being one work item.
   overlap_exchange(s.halo.exchange(), s.sell->chunks, [&](std::int64_t b, std::int64_t e) {
     spmv::sell_product_c<C>(*s.sell, s.x, s.y, b, e);
-    ExecSpace().fence();
+    ExecSpace().fence();  // each chunk's kernel done before MPI_Testall: no fence after the last
   });
-  ExecSpace().fence();
 }
 
 void local_crs(SpmvState& s) {
@@ -38,9 +39,8 @@ void local_crs(SpmvState& s) {
     // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
     static const std::string local_label = "desync::spmv::local";
     Kokkos::parallel_for(local_label, RowPolicy(static_cast<std::int32_t>(b), static_cast<std::int32_t>(e)), f);
-    ExecSpace().fence();
+    ExecSpace().fence();  // each chunk's kernel done before MPI_Testall: no fence after the last
   });
-  ExecSpace().fence();
 }
 
 void remote_none(SpmvState&) {}
@@ -60,6 +60,13 @@ void remote_crs(SpmvState& s) {
 }
 
 }  // namespace
+
+void SpmvState::poison_for_check() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::size_t rows = static_cast<std::size_t>(a.rows);
+  Kokkos::deep_copy(Kokkos::subview(y, std::make_pair(std::size_t{0}, rows)), nan);
+  Kokkos::deep_copy(Kokkos::subview(x, std::make_pair(rows, x.extent(0))), nan);
+}
 
 SpmvState::SpmvState(const SplitMatrix& a_, HaloExchange<Vector>& halo_, SpmvKernel kernel, const SellMatrix<double>* sell_, Vector x_,
                      Vector y_)

@@ -28,6 +28,11 @@ struct SpmvState {
   void local() { local_(*this); }    // y = A_local x, fenced
   void remote() { remote_(*this); }  // y += A_remote x_halo, fenced (nothing when the rank has no halo)
   void swap() { std::swap(x, y); }
+  // Before the checked (last) iteration: the product's rows and the input's halo at NaN. Once the
+  // iterates reach a fixed point (x = A x bitwise, e.g. stochastic values on a small matrix) a
+  // product that wrote nothing, or a halo that did not arrive, would leave the earlier, equal
+  // values and pass the check x = A y.
+  void poison_for_check();
 
  private:
   void (*local_)(SpmvState&);

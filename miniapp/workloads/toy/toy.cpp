@@ -10,6 +10,7 @@
 #include "comm/communicators.hpp"
 #include "comm/exchange.hpp"
 #include "comm/overlap.hpp"
+#include "core/mix64.hpp"
 #include "core/mpi_util.hpp"
 #include "inject/busy_work.hpp"
 #include "kokkos_compat/concurrency.hpp"
@@ -19,13 +20,6 @@
 namespace desync {
 namespace {
 
-// splitmix64: a well-mixed hash of (seed, sender, target, k), so both sides draw the same size.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 // The compute phase: every host thread of the rank busy for `seconds` (core-bound divisions,
 // no memory traffic), as the toys' OpenMP parallel loop of fixed duration.
@@ -39,10 +33,11 @@ void compute(double seconds) {
   Kokkos::DefaultHostExecutionSpace().fence();
 }
 
-// A message's bytes past its stamp: a pattern of (position, sender, target, k).
+// A message's bytes past its stamp: a hash of (position, sender, target, k), without a period
+// (core/mix64.hpp), so a fragment in another one's place does not hold the expected bytes.
 inline unsigned char pattern(std::size_t i, int sender, int target, int k) {
-  return static_cast<unsigned char>((i * 7u + static_cast<std::size_t>(sender) * 31u + static_cast<std::size_t>(target) * 13u +
-                                     static_cast<std::size_t>(k) * 3u + 5u) & 0xffu);
+  return static_cast<unsigned char>(
+      mix64(i, static_cast<std::uint64_t>(sender), static_cast<std::uint64_t>(target), static_cast<std::uint64_t>(k)) >> 56);
 }
 
 constexpr std::size_t stamp_bytes = 2 * sizeof(std::int64_t);  // sender, iteration
@@ -60,8 +55,9 @@ int toy_degree(const ToyConfig& c, int size) {
 
 std::int64_t toy_message_bytes(const ToyConfig& c, std::uint64_t seed, int sender, int target, int k) {
   const std::uint64_t span = static_cast<std::uint64_t>(c.max_bytes - c.min_bytes) + 1;
-  const std::uint64_t h = mix(mix(mix(mix(seed) ^ static_cast<std::uint64_t>(sender)) ^ static_cast<std::uint64_t>(target)) ^
-                              static_cast<std::uint64_t>(k));
+  // A hash of (seed, sender, target, k): both sides draw the same size without communicating.
+  const std::uint64_t h =
+      mix64(seed, static_cast<std::uint64_t>(sender), static_cast<std::uint64_t>(target), static_cast<std::uint64_t>(k));
   return c.min_bytes + static_cast<std::int64_t>(h % span);
 }
 

@@ -1,9 +1,12 @@
 #pragma once
 // The communication step of the triad-style benchmarks: one message of fixed size to each offset
 // partner and from each, through the communication layer (comm/exchange.hpp), then complete.
-// Buffers are allocated once; post() and wait() allocate nothing. Each message carries a stamp
-// (sender, iteration, offset index) that wait() checks, so a mismatched pattern is a
-// verification failure, not a silent success.
+// Buffers are allocated once; post() and wait() allocate nothing. Each message carries stamps
+// (sender, iteration, offset index and position) that wait() checks, so a mismatched pattern is
+// a verification failure, not a silent success: one at the start of every piece [comm]
+// fragment_bytes cuts it into (where a piece holds one) and one at its end, so a piece that did
+// not arrive, or arrived in another's place, fails too (a stamp at the start alone checked the
+// first piece only).
 #include <mpi.h>
 
 #include <cstdint>
@@ -15,6 +18,9 @@
 #include "workloads/triad/triad_config.hpp"
 
 namespace desync {
+
+// Positions of the stamps in a message of `bytes` cut by [comm] fragment_bytes (0: whole).
+std::vector<std::size_t> triad_stamp_positions(std::size_t bytes, std::int64_t fragment_bytes);
 
 class NeighbourExchange {
  public:
@@ -29,9 +35,15 @@ class NeighbourExchange {
   static constexpr std::int64_t stamp_bytes = 3 * sizeof(std::int64_t);
 
  private:
+  // A stamp's third word: the offset index and the stamp's position in its message.
+  static std::int64_t where(std::size_t offset_index, std::size_t at) {
+    return static_cast<std::int64_t>(at) * (std::int64_t{1} << 20) + static_cast<std::int64_t>(offset_index);
+  }
+
   int rank_;
   std::size_t bytes_;
   Partners partners_;
+  std::vector<std::size_t> stamp_at_;       // positions of the stamps within a message
   std::vector<unsigned char> send_, recv_;  // offset index i at i * bytes_
   Exchange exchange_;
   std::int64_t iteration_ = -1;
