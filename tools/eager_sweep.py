@@ -83,9 +83,12 @@ def plan_runs(command, limits, var, prefix):
 
 
 def own_options(command):
-    """The first option in the run command that the sweep sets itself, or None: a second -o or
-    comm.eager_limit would make desync refuse or one of the two silently win."""
-    for i, a in enumerate(command):
+    """The first option of desync's in the run command that the sweep sets itself, or None: a
+    second -o or comm.eager_limit would make desync refuse or one of the two silently win. Only
+    what follows desync's `run` is desync's (the launcher's -output-filename or srun's -o are not)."""
+    start = next((i + 1 for i, a in enumerate(command)
+                  if a == "run" and i > 0 and os.path.basename(command[i - 1]).startswith("desync")), 0)
+    for i, a in enumerate(command[start:], start):
         if a in ("-o", "--output") or a.startswith("--output=") or (a.startswith("-o") and not a.startswith("--")):
             return a
         value = command[i + 1] if a == "--set" and i + 1 < len(command) else (a[len("--set="):] if a.startswith("--set=") else None)

@@ -60,6 +60,10 @@ void Collectives::mirror(const void* device, std::size_t bytes) {
   if (mirrors_) mirrors_->add(device, bytes);
 }
 
+void Collectives::refresh_mirror(const void* device, std::size_t bytes) {
+  if (mirrors_) mirrors_->to_host(device, bytes);
+}
+
 namespace {
 std::size_t bytes_of(std::int64_t count, MPI_Datatype t) { return static_cast<std::size_t>(count * type_bytes(t)); }
 }  // namespace

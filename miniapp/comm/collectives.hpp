@@ -72,6 +72,10 @@ class Collectives {
   // operation. Direct: nothing.
   void mirror(const void* device, std::size_t bytes);
   bool staged() const { return mirrors_ != nullptr; }
+  // Staged: copies a registered device buffer into its mirror (the workload poisoned the buffer
+  // before a checked iteration: a receive that delivers nothing must not leave the mirror's older,
+  // equal values to be copied back); direct: nothing.
+  void refresh_mirror(const void* device, std::size_t bytes);
 
   // Nonblocking operations on duplicate c of family f; each returns its request's slot.
   int ibcast(const CommFamily& f, int c, void* buf, std::int64_t count, MPI_Datatype t, int root);

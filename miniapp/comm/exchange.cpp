@@ -164,6 +164,10 @@ Exchange::Exchange(const Communicators& comms, Channel channel, const std::vecto
                    : (progress_ ? complete_with<false, true> : complete_with<false, false>);
 }
 
+void Exchange::poison_staged_recv() {
+  if (staging_) staging_->poison_recv();
+}
+
 std::int64_t Exchange::test_chunk(std::int64_t n) const {
   if (test_ == test_none || n <= 0) return n;
   const std::int64_t c = test_interval_ > 0 ? test_interval_ : (n + 15) / 16;

@@ -73,6 +73,10 @@ class Exchange {
   // [comm] test_interval (0: n/16, at least 1) with progress = "test", n otherwise.
   std::int64_t test_chunk(std::int64_t n) const;
 
+  // Staged ([comm] gpu_aware_mpi): the host receive buffer at 0xff bytes before a checked
+  // iteration (Staging::poison_recv); direct: nothing (the caller poisons its own buffer).
+  void poison_staged_recv();
+
   std::size_t send_messages() const { return send_pieces_.size(); }  // MPI messages per post()
   std::size_t recv_messages() const { return recv_pieces_.size(); }
 

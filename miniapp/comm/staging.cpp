@@ -1,5 +1,7 @@
 #include "comm/staging.hpp"
 
+#include <cstring>
+
 #include "kokkos_compat/staging_space.hpp"
 
 namespace desync {
@@ -29,6 +31,8 @@ const char* Staging::to_host(const void* device_send) {
 }
 
 char* Staging::recv_base() { return buf_->recv.data(); }
+
+void Staging::poison_recv() { std::memset(buf_->recv.data() + recv_.begin, 0xff, length(recv_)); }
 
 void Staging::to_device(void* device_recv) {
   compat::copy_from_staging(static_cast<char*>(device_recv) + recv_.begin, buf_->recv.data() + recv_.begin, length(recv_));

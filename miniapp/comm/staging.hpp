@@ -29,6 +29,9 @@ class Staging {
   char* recv_base();
   // Copies the receive range from the host receive buffer into device_recv.
   void to_device(void* device_recv);
+  // Fills the host receive range with 0xff bytes (NaN as doubles): before a checked iteration,
+  // so that a message that did not arrive cannot leave the previous one's bytes to be copied in.
+  void poison_recv();
 
  private:
   struct Buffers;

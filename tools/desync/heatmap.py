@@ -31,7 +31,7 @@ def draw_heatmap(matrix, ranks, iterations, title):
     from matplotlib.ticker import MaxNLocator
 
     for axis in (ax.xaxis, ax.yaxis):  # ranks and iterations are whole: no tick at rank 0.5
-        axis.set_major_locator(MaxNLocator(integer=True))
+        axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     return fig

@@ -300,6 +300,7 @@ def draw_panels(result, title):
     # k = 1 (one socket or domain) has no silhouette, and a --k beyond the scan no bar: said, not red
     chosen = ("red: chosen k = %d" % c["k"] if c["k"] in ks else
               "chosen k = 1: one cluster has no silhouette" if c["k"] == 1 else
+              "chosen k = %d: no silhouette scanned" % c["k"] if not ks else
               "chosen k = %d: beyond the scan" % c["k"])
     a_sil.set(xlabel="k", ylabel="mean silhouette", ylim=(-1, 1), title="silhouette per k (%s)" % chosen)
     if not ks:

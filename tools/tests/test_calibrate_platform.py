@@ -257,9 +257,9 @@ class TestEndToEnd(unittest.TestCase):
         work = tempfile.mkdtemp(prefix="calibrate_test.")
         self.addCleanup(shutil.rmtree, work, True)
         out = os.path.join(work, "p.toml")
-        flags = os.environ.get("DESYNC_MPIEXEC_PREFLAGS", "").replace(";", " ").split()
-        if not flags:
-            flags = ["--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+        given = os.environ.get("DESYNC_MPIEXEC_PREFLAGS")  # set by ctest, empty under MPICH: then none
+        flags = (given.replace(";", " ").split() if given is not None
+                 else ["--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else []))
         cmd = [sys.executable, os.path.join(TOOLS, "calibrate_platform.py"), "--quick",
                "--desync", _built_binary(), "--mpiexec", " ".join([_mpiexec()] + [shlex.quote(f) for f in flags]),
                "--workdir", os.path.join(work, "w"), "-o", out]

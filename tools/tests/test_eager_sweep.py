@@ -71,6 +71,12 @@ class EagerSweepTest(unittest.TestCase):
         code, _, err = self.run_tool("--limits", "1024", "--library", "intel", "--dry-run", "--",
                                      "desync", "run", "d.toml", "--set", "comm.eager=on")
         self.assertEqual(code, 0, err)
+        # the launcher's own -o... options are not desync's
+        for launcher in (["mpiexec", "-oversubscribe", "-n", "2"], ["srun", "-o", "log.txt"],
+                         ["mpiexec", "-outfile-pattern", "x", "-n", "2"]):
+            code, _, err = self.run_tool("--limits", "1024", "--library", "intel", "--dry-run", "--",
+                                         *launcher, "/opt/bin/desync", "run", "d.toml")
+            self.assertEqual(code, 0, (launcher, err))
         code, _, err = self.run_tool("--limits", "-5", "--", "x")
         self.assertEqual(code, 2)
         self.assertIn("positive", err)

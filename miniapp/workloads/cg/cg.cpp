@@ -144,6 +144,7 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   // allreduced <r, r>, so every rank restarts in the same iteration.
   const double restart_rr = 1e-24 * rr0;
   std::int64_t solves = 0;
+  std::int64_t since_restart = 0;  // iterations of the current solve (x = 0 at its start)
   double worst_error = 0.0;  // over completed solves
 
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
@@ -176,6 +177,7 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
     cg::direction(p, r, beta, n);
     tl.mark(it, cg_event::direction_end);
     rr = rr_new;
+    ++since_restart;
     residual.push_back(std::sqrt(rr));
     if (rr <= restart_rr) {  // rare: outside the phases, before the delay slot
       double err = 0.0;
@@ -194,6 +196,7 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
       Kokkos::parallel_for(restart_label, RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = b(i); });
       ExecSpace().fence();
       rr = rr0;
+      since_restart = 0;
     }
   });
 
@@ -202,7 +205,10 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   // gathered_check_rows rows A x is computed on the host from x as its owners hold it, so that
   // a halo delivered wrong during the iterations (which the recurrence followed) fails; above,
   // with one more SpMV through the exchange (the local product only is checked).
-  double sums[3] = {0, 0, 0};  // ||b - A x||^2, ||x - x*||^2, ||x*||^2
+  // ||b - A x||^2, ||x - x*||^2, ||x*||^2, and from the owners' x: ||x - x*||_A^2 (= (x* - x).(b - A x))
+  // and ||x*||_A^2 (= x*.b, the error's A-norm at x = 0).
+  double sums[5] = {0, 0, 0, 0, 0};
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
   const std::vector<double> x_owned = gather_owned_values(x, part, comm);
   if (x_owned.empty()) {
     res.verification_scope = fmt::format("{} rows, above {}: the true residual through the workload's own halo "
@@ -212,10 +218,15 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
     auto hq = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
     for (std::int32_t i = 0; i < n; ++i) sums[0] += (hb(i) - hq(i)) * (hb(i) - hq(i));
   } else {
-    cg::rows_off_product(rows_h, [&](GlobalIndex g) { return x_owned[static_cast<std::size_t>(g)]; }, hb.data(), &sums[0]);
+    std::vector<double> toward(static_cast<std::size_t>(n));  // x* - x, row by row
+    for (std::int32_t i = 0; i < n; ++i) {
+      toward[static_cast<std::size_t>(i)] = x_star(first + i) - hx(i);
+      sums[4] += x_star(first + i) * hb(i);
+    }
+    cg::rows_off_product(rows_h, [&](GlobalIndex g) { return x_owned[static_cast<std::size_t>(g)]; }, hb.data(), &sums[0],
+                         toward.data(), &sums[3]);
   }
   {
-    auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
     for (std::int32_t i = 0; i < n; ++i) {
       const double e = hx(i) - x_star(first + i);
       sums[1] += e * e;
@@ -226,7 +237,7 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
     res.result_norm2 = sum_of_squares(hx.data(), static_cast<std::size_t>(n));
     res.has_result_digest = true;
   }
-  MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, sums, 5, MPI_DOUBLE, MPI_SUM, comm);
   // The recurrence's residual of the x verified: after a restart in the last iteration that is
   // x = 0's, ||b||, not the completed solve's last residual (which `residual` keeps).
   const double bnorm = std::sqrt(rr0), true_res = std::sqrt(sums[0]), rec_res = std::sqrt(rr);
@@ -240,6 +251,12 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   // iterations without a restart (after a restart the current solve may have just begun).
   else if (!(std::fabs(true_res - rec_res) <= 1e-6 * bnorm))
     why = fmt::format("true residual {:.3e} differs from CG's recurrence {:.3e} (||b|| = {:.3e})", true_res, rec_res, bnorm);
+  // CG minimizes the error's A-norm over a growing space: one step from x = 0 lowers it by at
+  // least 4 kappa / (1 + kappa)^2 of ||x*||_A^2, far above rounding; updates that did nothing
+  // (x = 0, r = b: consistent with the recurrence) fail here, whatever the run's length.
+  else if (!x_owned.empty() && since_restart >= 1 && !(sums[3] <= (1.0 - 1e-12) * sums[4]))
+    why = fmt::format("the error's A-norm did not decrease in the current solve ({} iterations): ||x - x*||_A^2 = {:.6e}, "
+                      "at x = 0 {:.6e}", since_restart, sums[3], sums[4]);
   else if (solves == 0 && res.timeline.iterations() >= 20 && !(rec_res < bnorm))
     why = fmt::format("the residual did not decrease: {:.3e} from {:.3e}", rec_res, bnorm);
   else if (converged && !(error <= 1e-6))

@@ -35,11 +35,13 @@ HostRows host_rows(const LocalMatrix<double>& m);
 
 // Over the rank's rows i, d_i = y_i - (A v)_i with v(g) the value at global column g. Returns
 // the rows where |d_i| exceeds 1e-12 sum_k |a_ik v(g_k)| (the rounding of the sum in any order,
-// with or without fused multiply-adds); *d2, when given, gets sum d_i^2.
+// with or without fused multiply-adds); *d2, when given, gets sum d_i^2, and *wd, when w is
+// given, sum w_i d_i.
 template <class V>
-std::int64_t rows_off_product(const HostRows& a, const V& v, const double* y, double* d2 = nullptr) {
+std::int64_t rows_off_product(const HostRows& a, const V& v, const double* y, double* d2 = nullptr, const double* w = nullptr,
+                              double* wd = nullptr) {
   std::int64_t wrong = 0;
-  double sum = 0.0;
+  double sum = 0.0, weighted = 0.0;
   for (std::int32_t i = 0; i < a.rows; ++i) {
     double ref = 0.0, scale = 0.0;
     for (std::size_t k = a.row_ptr(i); k < a.row_ptr(i + 1); ++k) {
@@ -49,9 +51,11 @@ std::int64_t rows_off_product(const HostRows& a, const V& v, const double* y, do
     }
     const double d = y[i] - ref;
     sum += d * d;
+    if (w) weighted += w[i] * d;
     if (!(std::fabs(d) <= 1e-12 * scale + 1e-300)) ++wrong;
   }
   if (d2) *d2 = sum;
+  if (wd) *wd = weighted;
   return wrong;
 }
 

@@ -126,14 +126,16 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
     r.bytes_per_iteration = 8.0 * static_cast<double>(rm) * static_cast<double>(rj);
     ExperimentLoop loop(cfg, act.comm(), r, cfg.comm.sync);
     // A and x are the same every iteration, so y is too: the checked (last) iteration starts from
-    // NaN, or a reduction, broadcast or staging copy that delivered nothing there would still pass
-    // on an earlier iteration's values. Before the iteration's first mark: outside its phases.
+    // NaN, host mirrors included when staged, or a reduction, broadcast or staging copy that
+    // delivered nothing there would still pass on an earlier iteration's values. Before the
+    // iteration's first mark: outside its phases, in the run's wall time (one fill of y).
     const double nan = std::numeric_limits<double>::quiet_NaN();
     r.stop_signal = loop.run(total, [&](std::int64_t it) {
-      if (it == total - 1) {
-        Kokkos::deep_copy(ysum, nan);
-        Kokkos::deep_copy(ycol, nan);
-      }
+      if (it == total - 1)
+        for (const Vector* v : {&ysum, &ycol}) {
+          Kokkos::deep_copy(*v, nan);
+          coll.refresh_mirror(v->data(), v->size() * sizeof(double));  // staged: the mirror MPI writes too
+        }
       tl.mark(it, 0);
       product();
       tl.mark(it, 1);

@@ -66,6 +66,7 @@ void SpmvState::poison_for_check() {
   const std::size_t rows = static_cast<std::size_t>(a.rows);
   Kokkos::deep_copy(Kokkos::subview(y, std::make_pair(std::size_t{0}, rows)), nan);
   Kokkos::deep_copy(Kokkos::subview(x, std::make_pair(rows, x.extent(0))), nan);
+  halo.exchange().poison_staged_recv();  // staged: the host buffer the halo is copied in from
 }
 
 SpmvState::SpmvState(const SplitMatrix& a_, HaloExchange<Vector>& halo_, SpmvKernel kernel, const SellMatrix<double>* sell_, Vector x_,

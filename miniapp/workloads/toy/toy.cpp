@@ -20,7 +20,6 @@
 namespace desync {
 namespace {
 
-
 // The compute phase: every host thread of the rank busy for `seconds` (core-bound divisions,
 // no memory traffic), as the toys' OpenMP parallel loop of fixed duration.
 void compute(double seconds) {
@@ -136,7 +135,10 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
   const std::function<void(std::int64_t)> complete_and_compute =
       overlap ? std::function<void(std::int64_t)>(overlapped) : std::function<void(std::int64_t)>(plain);
 
+  // The bytes past the stamps are the same every iteration: the checked (last) iteration receives
+  // into 0xff bytes, or a fragment that did not arrive would leave an earlier one's equal bytes.
   r.stop_signal = loop.run(total, [&](std::int64_t it) {
+    if (it == total - 1) std::fill(recv.begin(), recv.end(), static_cast<unsigned char>(0xff));
     tl.mark(it, 0);
     for (const Slot& m : out)
       if (m.bytes >= stamp_bytes) {
