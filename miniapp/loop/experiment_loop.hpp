@@ -48,6 +48,22 @@ class ExperimentLoop {
     return finish();
   }
 
+  // run() whose last iteration is the one the workload checks: reset() runs before it, after the
+  // previous iteration's stop agreement and outside its phases (in the run's wall time), so that
+  // a result computed the same every iteration is recomputed there from a poisoned start
+  // (docs/method.md, section 7). The last iteration is peeled: nothing is tested per iteration.
+  template <class Reset, class Work>
+  int run_checked(std::int64_t iterations, Reset&& reset, Work&& work) {
+    start();
+    bool stop = false;
+    for (std::int64_t it = 0; it + 1 < iterations && !stop; ++it) stop = step(it, work, Nothing{});
+    if (!stop && iterations > 0) {
+      reset();
+      step(iterations - 1, work, Nothing{});
+    }
+    return finish();
+  }
+
   // The same loop cut into cells of per_cell iterations (it = cell * per_cell + i), for loops
   // with set-up between groups of iterations: message sizes and operations of the benchmarks,
   // a filter's blocks. begin_cell(cell) runs before a cell's first iteration (untimed set-up:

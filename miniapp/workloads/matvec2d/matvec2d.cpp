@@ -140,12 +140,13 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
     // delivered nothing there would still pass on an earlier iteration's values. Before the
     // iteration's first mark: outside its phases, in the run's wall time (one fill of y).
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    r.stop_signal = loop.run(total, [&](std::int64_t it) {
-      if (it == total - 1)
-        for (const Vector* v : {&ysum, &ycol}) {
-          Kokkos::deep_copy(*v, nan);
-          coll.refresh_mirror(v->data(), v->size() * sizeof(double));  // staged: the mirror MPI writes too
-        }
+    const auto reset = [&] {
+      for (const Vector* v : {&ysum, &ycol}) {
+        Kokkos::deep_copy(*v, nan);
+        coll.refresh_mirror(v->data(), v->size() * sizeof(double));  // staged: the mirror MPI writes too
+      }
+    };
+    r.stop_signal = loop.run_checked(total, reset, [&](std::int64_t it) {
       tl.mark(it, 0);
       product();
       tl.mark(it, 1);

@@ -89,10 +89,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
                          InitX{s.x, first});
     ExperimentLoop loop(cfg, comm, rows, sync);
     // The delay slot after the product, before the next exchange.
-    return loop.run(total, [&](std::int64_t it) {
-      if (it == total - 1) s.poison_for_check();  // outside the iteration's phases
-      iteration(s, tl, it);
-    });
+    return loop.run_checked(total, [&] { s.poison_for_check(); }, [&](std::int64_t it) { iteration(s, tl, it); });
   };
 
   WorkloadResult r(Timeline(spmv_event_names(cfg.params.get<SpmvConfig>().scheme), total, cfg.run.warmup));

@@ -175,12 +175,13 @@ WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
     // of each block, against the call's gemms).
     std::vector<const BlockBuffer*> poisoned{&m.b, &m.c, &m.d2, &m.d3, &m.r2, &m.r3, &m.t, &m.an, &m.bn};
     if (m.k != 0) poisoned.push_back(&m.a);
-    r.stop_signal = loop.run(total, [&](std::int64_t it) {
-      if (it == total - 1)
-        for (const BlockBuffer* v : poisoned) {
-          Kokkos::deep_copy(*v, nan);
-          m.coll->refresh_mirror(v->data(), v->size() * sizeof(double));
-        }
+    const auto reset = [&] {
+      for (const BlockBuffer* v : poisoned) {
+        Kokkos::deep_copy(*v, nan);
+        m.coll->refresh_mirror(v->data(), v->size() * sizeof(double));
+      }
+    };
+    r.stop_signal = loop.run_checked(total, reset, [&](std::int64_t it) {
       tl.mark(it, 0);
       call(m, it);
     });

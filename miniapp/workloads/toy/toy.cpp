@@ -137,8 +137,8 @@ WorkloadResult run_toy(const Config& cfg, MPI_Comm comm) {
 
   // The bytes past the stamps are the same every iteration: the checked (last) iteration receives
   // into 0xff bytes, or a fragment that did not arrive would leave an earlier one's equal bytes.
-  r.stop_signal = loop.run(total, [&](std::int64_t it) {
-    if (it == total - 1) std::fill(recv.begin(), recv.end(), static_cast<unsigned char>(0xff));
+  const auto reset = [&] { std::fill(recv.begin(), recv.end(), static_cast<unsigned char>(0xff)); };
+  r.stop_signal = loop.run_checked(total, reset, [&](std::int64_t it) {
     tl.mark(it, 0);
     for (const Slot& m : out)
       if (m.bytes >= stamp_bytes) {
