@@ -71,11 +71,33 @@ TEST(SymmSquareCube, EveryAlgorithmMatchesTheSerialProduct) {
           EXPECT_EQ(e[1], 2 * n * n) << "D^2 and D^3 wholly checked on layer 0";
           EXPECT_EQ(e[2], 0);
           EXPECT_TRUE(r.verification_skipped.empty());
+          EXPECT_TRUE(r.verification_scope.empty()) << "entry by entry: the whole check";
           ASSERT_NE(metric(r, "max_relative_error"), nullptr);
           EXPECT_LT(metric(r, "max_relative_error")->value, 1e-13);
           EXPECT_GT(metric(r, "tflops")->value, 0.0);
         }
       }
+}
+
+// Above verify_n (here 0) the projection check (ssc_projection.hpp) covers every block entry of
+// layer 0 and passes every algorithm; the verdict is no longer "not done".
+TEST(SymmSquareCube, ProjectionCheckAboveVerifyN) {
+  const int size = comm_size(MPI_COMM_WORLD);
+  for (const std::string& alg : runnable(size))
+    for (const char* input : {"random", "purification"}) {
+      SCOPED_TRACE(alg + "input " + input);
+      const Config cfg = deck(alg + "n = 37\nverify_n = 0\ninput = \"" + input + "\"\n");
+      validate_for_ranks(cfg, size);
+      const WorkloadResult r = run_symmsquarecube(cfg, MPI_COMM_WORLD);
+      std::int64_t e[2] = {r.element_errors, r.elements_checked};
+      MPI_Allreduce(MPI_IN_PLACE, e, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+      EXPECT_EQ(e[0], 0);
+      EXPECT_EQ(e[1], 2 * 37 * 37) << "D^2 and D^3 wholly covered on layer 0";
+      EXPECT_TRUE(r.verification_skipped.empty()) << r.verification_skipped;
+      EXPECT_NE(r.verification_scope.find("projection"), std::string::npos) << "the verdict says how: " << r.verification_scope;
+      ASSERT_NE(metric(r, "max_relative_error"), nullptr);
+      EXPECT_LT(metric(r, "max_relative_error")->value, 64 * 37 * 2.3e-16);
+    }
 }
 
 TEST(SymmSquareCube, TwoTermReductionsGiveBitwiseTheSameBlocks) {

@@ -25,7 +25,7 @@ struct SymmSquareCubeConfig {
   SscAlgorithm algorithm = SscAlgorithm::optimized;
   std::int64_t replication = 2;  // "2.5d": c, mesh sqrt(P/c) x sqrt(P/c) x c
   SscInput input = SscInput::random;
-  std::int64_t verify_n = 1024;  // N up to this: D^2, D^3 checked against a serial product
+  std::int64_t verify_n = 1024;  // N up to this: D^2, D^3 checked against a serial product; above: by projection
   SourcePos replication_pos;
 };
 

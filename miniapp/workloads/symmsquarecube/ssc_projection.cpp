@@ -1,0 +1,104 @@
+#include "workloads/symmsquarecube/ssc_projection.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/types.hpp"
+#include "workloads/symmsquarecube/ssc_input.hpp"
+
+namespace desync {
+namespace {
+
+using Vec = Kokkos::View<double*, MemSpace>;
+
+// out(t) = sum over s < len of D(row0 + t, col0 + s) x(s), and out_abs(t) the same with |D| and
+// x_abs: one row per work item, its sum in column order (a deterministic result for a launch).
+struct RowTimes {
+  Vec x, x_abs, out, out_abs;
+  std::int64_t row0, col0, len, n;
+  std::uint64_t seed;
+  bool pur;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t t) const {
+    double s = 0, a = 0;
+    for (std::int64_t k = 0; k < len; ++k) {
+      const double d = ssc_entry(row0 + t, col0 + k, n, seed, pur);
+      s += d * x(k);
+      a += (d < 0 ? -d : d) * x_abs(k);
+    }
+    out(t) = s;
+    out_abs(t) = a;
+  }
+};
+
+std::vector<double> to_host(const Vec& v) {
+  std::vector<double> h(v.extent(0));
+  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), h.size()), v);
+  return h;
+}
+
+// Compares got (column-major nr x nc) times v with ref, row by row, into out.
+void compare(const std::vector<double>& got, const std::vector<double>& v, std::int64_t nr, const std::vector<double>& ref,
+             const std::vector<double>& ref_abs, std::int64_t ref0, double tol, SscCheck& out) {
+  const std::int64_t nc = static_cast<std::int64_t>(v.size());
+  std::vector<double> gv(static_cast<std::size_t>(nr), 0.0);
+  for (std::int64_t col = 0; col < nc; ++col)
+    for (std::int64_t r = 0; r < nr; ++r) gv[static_cast<std::size_t>(r)] += got[static_cast<std::size_t>(col * nr + r)] * v[static_cast<std::size_t>(col)];
+  for (std::int64_t r = 0; r < nr; ++r) {
+    const double scale = ref_abs[static_cast<std::size_t>(ref0 + r)];
+    const double e = std::abs(gv[static_cast<std::size_t>(r)] - ref[static_cast<std::size_t>(ref0 + r)]);
+    out.wrong += !(e <= tol * scale);
+    const double rel = scale > 0 ? e / scale : (e == 0 ? 0.0 : std::numeric_limits<double>::infinity());
+    out.max_error = std::max(out.max_error, std::isfinite(rel) ? rel : std::numeric_limits<double>::infinity());
+  }
+  for (double g : got) out.nonfinite += !std::isfinite(g);
+  out.checked += nr * nc;
+}
+
+}  // namespace
+
+double ssc_projection_weight(std::int64_t g, std::uint64_t seed) {
+  // Magnitude in [0.5, 1): a wrong entry cannot hide behind a tiny weight. The pair (g, 2^64 - 1)
+  // is none of D's (row, row) pairs.
+  const double u = unit_hash(static_cast<std::uint64_t>(g), ~std::uint64_t{0}, seed);
+  return u < 0.5 ? -(0.5 + u) : u;
+}
+
+SscCheck ssc_projection_check(const SymmSquareCubeConfig& c, std::uint64_t seed, const BlockCut& cut, int i, int j,
+                              const std::vector<double>& got2, const std::vector<double>& got3) {
+  const std::int64_t n = c.n, r0 = cut.first(i), nr = cut.rows(i), c0 = cut.first(j), nc = cut.rows(j);
+  const bool pur = c.input == SscInput::purification;
+  std::vector<double> v(static_cast<std::size_t>(nc)), v_abs(v.size());
+  for (std::int64_t col = 0; col < nc; ++col) {
+    v[static_cast<std::size_t>(col)] = ssc_projection_weight(c0 + col, seed);
+    v_abs[static_cast<std::size_t>(col)] = std::abs(v[static_cast<std::size_t>(col)]);
+  }
+  const auto to_device = [](const std::vector<double>& h, const char* name) {
+    Vec d(std::string(name), h.size());
+    Kokkos::deep_copy(d, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), h.size()));
+    return d;
+  };
+  const Vec vd = to_device(v, "desync::ssc::check_v"), vd_abs = to_device(v_abs, "desync::ssc::check_v_abs");
+  const auto un = static_cast<std::size_t>(n);
+  Vec y("desync::ssc::check_y", un), y_abs("desync::ssc::check_y_abs", un), z("desync::ssc::check_z", un),
+      z_abs("desync::ssc::check_z_abs", un), w("desync::ssc::check_w", static_cast<std::size_t>(nr)),
+      w_abs("desync::ssc::check_w_abs", static_cast<std::size_t>(nr));
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  // y = D_{:,j} v, z = D y (D^2 v: z's block-i rows), w = D_{i,:} z (D^3_{i,j} v).
+  Kokkos::parallel_for("desync::ssc::check_y", Policy(0, n), RowTimes{vd, vd_abs, y, y_abs, 0, c0, nc, n, seed, pur});
+  Kokkos::parallel_for("desync::ssc::check_z", Policy(0, n), RowTimes{y, y_abs, z, z_abs, 0, 0, n, n, seed, pur});
+  Kokkos::parallel_for("desync::ssc::check_w", Policy(0, nr), RowTimes{z, z_abs, w, w_abs, r0, 0, n, n, seed, pur});
+  const std::vector<double> zh = to_host(z), zh_abs = to_host(z_abs), wh = to_host(w), wh_abs = to_host(w_abs);
+  // Each projected row is a chain of at most three sums of N terms (and one of nc): the rounding
+  // of a componentwise product stays below (2 N + nc) eps times its absolute counterpart.
+  const double tol = 64.0 * static_cast<double>(n) * std::numeric_limits<double>::epsilon();
+  SscCheck out;
+  compare(got2, v, nr, zh, zh_abs, r0, tol, out);
+  compare(got3, v, nr, wh, wh_abs, 0, tol, out);
+  return out;
+}
+
+}  // namespace desync
