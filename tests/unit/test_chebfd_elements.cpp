@@ -72,9 +72,10 @@ void expect_same(const Outcome& a, const Outcome& b, const std::string& what) {
     EXPECT_NEAR(a.sums[k], b.sums[k], 1e-12 * (1.0 + std::fabs(a.sums[k]))) << what << ", slot " << k;
 }
 
-// Runs f(u, w, x, sums, out, scratch) on fresh copies of the same data; sums: the element
-// mapping's workspace (run: the workload's launch shape).
-template <class T, class Sums, class F>
+// Runs f(u, w, x, sums, out, scratch) of mapping M on fresh copies of the same data; sums: the
+// element mapping's workspace (run: the workload's launch shape); out where M's kernels write
+// the sums (device memory for the element mapping on a GPU), copied back after f.
+template <BlockMapping M, class T, class Sums, class F>
 Outcome run_with(const LocalMatrix<T>& m, int nb, const Sums& sums, F&& f) {
   constexpr int R = chebfd::Traits<T>::R;
   const std::size_t rows = static_cast<std::size_t>(m.rows), cols = rows + static_cast<std::size_t>(m.halo());
@@ -84,16 +85,18 @@ Outcome run_with(const LocalMatrix<T>& m, int nb, const Sums& sums, F&& f) {
   Outcome o;
   o.sums.assign(static_cast<std::size_t>((R + 1) * nb), 0.0);
   std::vector<double> scratch(o.sums.size());
-  f(u, w, x, sums, o.sums.data(), scratch.data());
+  const Kokkos::View<double*, chebfd::SumsMemory<ExecSpace, M>> out("out", o.sums.size());
+  f(u, w, x, sums, out.data(), scratch.data());
   Kokkos::fence();
+  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(o.sums.data(), o.sums.size()), out);
   o.w = flat(w);
   o.x = flat(x);
   return o;
 }
 
-template <class T, class F>
+template <BlockMapping M, class T, class F>
 Outcome run(const LocalMatrix<T>& m, int nb, F&& f) {
-  return run_with(m, nb, chebfd::ColumnSums<ExecSpace>(nb, chebfd::Traits<T>::R), std::forward<F>(f));
+  return run_with<M>(m, nb, chebfd::ColumnSums<ExecSpace>(nb, chebfd::Traits<T>::R), std::forward<F>(f));
 }
 
 template <class T, bool Init>
@@ -102,9 +105,9 @@ void fused_crs_agrees(const LocalMatrix<T>& m, int nb) {
   const chebfd::Step st{0.7, -0.2, 0.3, 0.1};
   const std::int64_t rows = m.rows, half = rows / 2;
   auto step = [&](auto mapping, bool two_launches) {
-    return run(m, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
+    constexpr BlockMapping M = decltype(mapping)::value;
+    return run<M>(m, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
       const chebfd::Fused<T, Init> f{vc, m.row_ptr, m.col, m.val, u, w, x, 0, nb, st};
-      constexpr BlockMapping M = decltype(mapping)::value;
       if (two_launches) {  // PIPELINE's chunks: the second adds into out
         chebfd::fused_rows<ExecSpace, M>("test", 0, half, f, sums, out, scratch);
         chebfd::fused_rows<ExecSpace, M>("test", half, rows, f, sums, out, scratch);
@@ -125,8 +128,9 @@ void fused_sell_agrees(const LocalMatrix<T>& m, int nb, int c, int sigma) {
   const chebfd::Step st{0.7, -0.2, 0.3, 0.1};
   const SellMatrix<T> s = make_sell(m.row_ptr, m.col, m.val, m.rows, c, sigma, "test");
   auto step = [&](auto mapping) {
-    return run(m, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
-      chebfd::fused_chunks<T, Init, ExecSpace, decltype(mapping)::value>("test", 0, s.chunks, s, vc, u, w, x, 0, nb, st, sums, out,
+    constexpr BlockMapping M = decltype(mapping)::value;
+    return run<M>(m, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
+      chebfd::fused_chunks<T, Init, ExecSpace, M>("test", 0, s.chunks, s, vc, u, w, x, 0, nb, st, sums, out,
                                                                          scratch);
     });
   };
@@ -144,7 +148,7 @@ void split_agrees(const LocalMatrix<T>& m, int nb, bool sell) {
   const std::size_t h = static_cast<std::size_t>(m.rows) * nb;
   auto step = [&](auto mapping) {
     constexpr BlockMapping M = decltype(mapping)::value;
-    return run(m, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
+    return run<M>(m, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
       if (sell)
         chebfd::local_chunks<T, Init, ExecSpace, M>(0, s.chunks, s, u, w, nb, st);
       else
@@ -218,7 +222,7 @@ Outcome fused_shape(const LocalMatrix<Complex>& m, int nb, chebfd::ElementLaunch
   constexpr int R = chebfd::Traits<Complex>::R;
   const chebfd::ColumnSums<ExecSpace, Depth, Columns> sums(nb, R, launch);
   if (rows_per_team) *rows_per_team = sums.rows_per_team();
-  return run_with(m, nb, sums, [&](auto u, auto w, auto x, const auto& s, double* out, double* scratch) {
+  return run_with<element>(m, nb, sums, [&](auto u, auto w, auto x, const auto& s, double* out, double* scratch) {
     const chebfd::Fused<Complex, false> f{static_cast<unsigned>((R + 1) * nb), m.row_ptr, m.col, m.val, u, w, x, 0, nb,
                                           chebfd::Step{0.7, -0.2, 0.3, 0.1}};
     s.template reduce<R>("test", 0, m.rows, chebfd::FusedElement<Complex, false>{f}, out, scratch);
@@ -229,7 +233,7 @@ TEST(ChebfdElements, LaunchShapesAgree) {
   const Matrices mx;
   for (int nb : widths()) {
     const std::string what = "launch shapes, nb = " + std::to_string(nb);
-    const Outcome by_item = run(mx.topi, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
+    const Outcome by_item = run<item>(mx.topi, nb, [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
       const chebfd::Fused<Complex, false> f{static_cast<unsigned>(3 * nb), mx.topi.row_ptr, mx.topi.col, mx.topi.val, u, w, x, 0, nb,
                                             chebfd::Step{0.7, -0.2, 0.3, 0.1}};
       chebfd::fused_rows<ExecSpace, BlockMapping::item_per_thread>("test", 0, mx.topi.rows, f, sums, out, scratch);

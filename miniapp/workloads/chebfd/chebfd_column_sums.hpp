@@ -6,12 +6,15 @@
 // blocks (256 x 256 threads, a quarter of an H200's resident threads) and keeps the whole value
 // array (nb (R + 1) doubles) per thread in shared memory, which at nb = 32 leaves 64-thread
 // blocks: the fused step ran at 0.06 of the triad. The sum is deterministic (the same launch,
-// the same bits) but not the host mapping's order.
+// the same bits) but not the host mapping's order. The sums stay in the space's memory: the
+// filter copies all of them to the host once, after its loops (a copy to pageable host memory
+// per launch cost a synchronous transfer each).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "kokkos_compat/staging_space.hpp"
 
@@ -23,6 +26,11 @@ enum class BlockMapping { item_per_thread, element_per_thread };
 template <class Space>
 inline constexpr BlockMapping block_mapping_for =
     compat::host_accessible<Space> ? BlockMapping::item_per_thread : BlockMapping::element_per_thread;
+
+// Where a mapping's kernels leave the sums (the `out` of every kernel below): the item mapping's
+// Kokkos reduction returns them to host memory, the element mapping's kernels write the space's.
+template <class Space, BlockMapping M>
+using SumsMemory = std::conditional_t<M == BlockMapping::element_per_thread, typename Space::memory_space, Kokkos::HostSpace>;
 
 // An element kernel is two calls: load(i, k) reads everything element (i, k) needs (the row's
 // product and the element's u, w, x) into registers, store(loaded, sums) writes w and x and adds
@@ -81,16 +89,16 @@ class ColumnSums {
     total_team_ = device ? 128 : 1;
     partial_ = Kokkos::View<double*, typename Space::memory_space>("desync::chebfd::team_sums",
                                                                    static_cast<std::size_t>(teams_) * slots_);
-    total_ = Kokkos::View<double*, typename Space::memory_space>("desync::chebfd::column_sums", slots_);
   }
   int team_size() const { return team_; }
   int teams() const { return teams_; }
   int rows_per_team() const { return m_; }
 
-  // Like reduce_rows: begin 0 writes out, another begin adds into out through scratch.
+  // Like reduce_rows: begin 0 writes out, another begin adds into out (the same additions, the
+  // same bits as reduce_rows' host sum of out and scratch). out: nb (R + 1) doubles in Space's
+  // memory (SumsMemory); scratch unused (the item mapping's). Returns when the sums are written.
   template <int R, class E>
-  void reduce(const std::string& label, std::int64_t begin, std::int64_t end, const E& e, double* out, double* scratch) const {
-    double* dst = begin == 0 ? out : scratch;
+  void reduce(const std::string& label, std::int64_t begin, std::int64_t end, const E& e, double* out, double*) const {
     const std::int64_t items = end - begin;
     const int teams = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(teams_, (items + m_ - 1) / m_)));
     const Teams<R, E> k{e, begin, end, nb_, m_, teams, slots_, partial_};
@@ -98,10 +106,9 @@ class ColumnSums {
     // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
     static const std::string column_sums_label = "desync::chebfd::column_sums";
     Kokkos::parallel_for(column_sums_label, Kokkos::TeamPolicy<Space>(slots_, std::min(team_, total_team_)),
-                         Total{partial_, total_, teams, slots_});
-    Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(dst, slots_), total_);
-    if (begin != 0)
-      for (int s = 0; s < slots_; ++s) out[s] += scratch[s];
+                         Total{partial_, Out(out, static_cast<std::size_t>(slots_)), teams, slots_, begin != 0});
+    // The callers mark the timeline after the kernel: it must have run (as the copy made it).
+    Space().fence();
   }
 
   // The launch functors below stay public: nvcc's generated kernel stubs name their types from
@@ -151,20 +158,26 @@ class ColumnSums {
   };
   // partial's column `slot` summed by one team (a strided pass, then the team's tree): a
   // sequential sum over 2 x 1000 teams cost 100-200 us of dependent loads per launch.
+  using Out = Kokkos::View<double*, typename Space::memory_space, Kokkos::MemoryUnmanaged>;
   struct Total {
-    Kokkos::View<double*, typename Space::memory_space> partial, total;
+    Kokkos::View<double*, typename Space::memory_space> partial;
+    Out total;
     int teams, slots;
+    bool add;  // a later piece of the items: added to what the earlier pieces left
     KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
       const int slot = team.league_rank();
       double s = 0;
       Kokkos::parallel_reduce(
           Kokkos::TeamThreadRange(team, teams), [&](int l, double& acc) { acc += partial(static_cast<std::size_t>(l) * slots + slot); }, s);
-      Kokkos::single(Kokkos::PerTeam(team), [&] { total(slot) = s; });
+      Kokkos::single(Kokkos::PerTeam(team), [&] {
+        if (add) total(slot) += s;
+        else total(slot) = s;
+      });
     }
   };
  private:
   int nb_ = 0, slots_ = 0, m_ = 1, team_ = 1, teams_ = 1, total_team_ = 1;
-  Kokkos::View<double*, typename Space::memory_space> partial_, total_;
+  Kokkos::View<double*, typename Space::memory_space> partial_;
 };
 
 }  // namespace desync::chebfd

@@ -152,7 +152,9 @@ struct SellLocalElement {
 };
 
 // The kernels with a space's mapping (M: forced by tests), used by the Filter and the benchmark.
-// sums: the element mapping's workspace (unused by the item mapping).
+// sums: the element mapping's workspace (unused by the item mapping); out: the value_count sums
+// in SumsMemory<Space, M> (device memory for the element mapping on a GPU); scratch: host, the
+// item mapping's.
 
 // The fused step over rows [begin, end) of f (NON-SPLIT, PIPELINE) on CRS.
 template <class Space = ExecSpace, BlockMapping M = block_mapping_for<Space>, class T, bool Init>

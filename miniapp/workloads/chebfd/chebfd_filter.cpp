@@ -85,7 +85,8 @@ Filter<T>::Filter(LocalMatrix<T> m, const HaloPlan& plan, const ChebfdConfig& c,
     items_ = rows;
   }
   x = Values<T>("desync::chebfd::x", static_cast<std::size_t>(rows) * static_cast<std::size_t>(c.ns));
-  sums_.assign(static_cast<std::size_t>(blocks_) * np_ * value_count_, 0.0);
+  sums_ = Sums("desync::chebfd::moment_sums", static_cast<std::size_t>(blocks_) * np_ * value_count_);
+  sums_host_.assign(sums_.extent(0), 0.0);
   partial_.assign(value_count_, 0.0);
   if constexpr (block_mapping_for<ExecSpace> == BlockMapping::element_per_thread) col_sums_ = ColumnSums<ExecSpace>(nb_, Traits<T>::R);
 }
@@ -182,7 +183,7 @@ void Filter<T>::local_part(const Values<T>& u, const Values<T>& w, const Step& s
 template <class T>
 int Filter<T>::run(Timeline& tl, ExperimentLoop& loop) {
   // The kernels add into the sums: a second run (compare_barrier) starts from zero as the first.
-  std::fill(sums_.begin(), sums_.end(), 0.0);
+  Kokkos::deep_copy(sums_, 0.0);
   const int signal = c_.scheme == ChebfdScheme::pipeline ? run_pipeline(tl, loop) : run_blocks(tl, loop);
   reduce_moments();
   return signal;
@@ -210,8 +211,10 @@ int Filter<T>::run_blocks(Timeline& tl, ExperimentLoop& loop) {
 
 template <class T>
 void Filter<T>::reduce_moments() {
-  // The one global reduction of the run: all moments of all blocks.
-  MPI_Allreduce(MPI_IN_PLACE, sums_.data(), static_cast<int>(sums_.size()), MPI_DOUBLE, MPI_SUM, comm_);
+  // The one copy from where the kernels wrote (device memory on a GPU) and the run's one global
+  // reduction: all moments of all blocks.
+  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(sums_host_.data(), sums_host_.size()), sums_);
+  MPI_Allreduce(MPI_IN_PLACE, sums_host_.data(), static_cast<int>(sums_host_.size()), MPI_DOUBLE, MPI_SUM, comm_);
   moments = Moments{np_, nb_, blocks_, {}, {}, {}};
   const std::size_t n = static_cast<std::size_t>(blocks_) * np_ * nb_;
   moments.eta_re.assign(n, 0.0);
@@ -221,7 +224,7 @@ void Filter<T>::reduce_moments() {
   for (int b = 0; b < blocks_; ++b)
     for (int p = 1; p <= np_; ++p)
       for (int k = 0; k < nb_; ++k) {
-        const double* sl = slot(b, p);
+        const double* sl = host_slot(b, p);
         const std::size_t e = (static_cast<std::size_t>(b) * np_ + p - 1) * nb_ + k;
         moments.eta_re[e] = sl[k * R];
         if (R == 2) moments.eta_im[e] = sl[k * R + 1];

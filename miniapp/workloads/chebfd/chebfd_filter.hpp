@@ -68,7 +68,9 @@ class Filter {
   const std::optional<SellMatrix<T>>& sell() const { return sell_; }
 
  private:
-  using Sums = std::vector<double>;
+  // The moments' sums of every block and degree, where this build's mapping writes them (device
+  // memory on a GPU: copied to the host once, after the loops), and their host copy.
+  using Sums = Kokkos::View<double*, SumsMemory<ExecSpace, block_mapping_for<ExecSpace>>>;
   void start(const Values<T>& u, int b);
   // One product step of block b at degree p (p = 1: the init): the scheme's, chosen at
   // construction (product_whole: NON-SPLIT, and PIPELINE's init; product_split: SPLIT-WAIT).
@@ -102,7 +104,11 @@ class Filter {
   FusedFn fused_fn_[2] = {nullptr, nullptr};  // [Init]
   LocalFn local_fn_[2] = {nullptr, nullptr};  // [Init]
   std::int64_t items_ = 0;
+  // Block b's sums of degree p where the kernels write them (Sums' memory).
   double* slot(int b, int p) { return sums_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_; }
+  const double* host_slot(int b, int p) const {
+    return sums_host_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_;
+  }
 
   const ChebfdConfig& c_;
   Scaling s_;
@@ -114,7 +120,8 @@ class Filter {
   std::optional<SellMatrix<T>> sell_;  // replaces full_ or local_ (remote_ stays CRS)
   HaloExchange<Values<T>> halo_ex_;
   Sums sums_;
-  Sums partial_;  // one chunk's sums (PIPELINE with progress = "test")
+  std::vector<double> sums_host_;
+  std::vector<double> partial_;  // one chunk's sums (PIPELINE with progress = "test"; the item mapping's)
   ColumnSums<ExecSpace> col_sums_;  // the element mapping's workspace (a GPU build's kernels)
 };
 

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -19,6 +18,7 @@
 #include "core/types.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "loop/experiment_loop.hpp"
+#include "loop/fault_injection.hpp"
 #include "workload/active_subset.hpp"
 #include "workload/block_cut.hpp"
 
@@ -119,17 +119,8 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
       coll.wait_all();
       tl.mark(it, 2);
     };
-    std::function<void(std::int64_t)> communicate =
+    const std::function<void(std::int64_t)> communicate =
         piped ? std::function<void(std::int64_t)>(pipelined) : std::function<void(std::int64_t)>(blocking);
-    // Fault injection for the tests (tests/cli, verify_lost_delivery_*): the last iteration's
-    // collectives are not called (its phases still marked), so its check must fail. Chosen once,
-    // here; unset in every normal run.
-    if (std::getenv("DESYNC_TEST_DROP_LAST_DELIVERY") != nullptr)
-      communicate = [&, send = communicate](std::int64_t it) {
-        if (it != total - 1) return send(it);
-        tl.mark(it, 2);
-        if (!piped) tl.mark(it, 3);
-      };
 
     // What the run is, before the loop: a flush during the run writes it (loop/flush_hook.hpp).
     r.flops_per_iteration = 2.0 * static_cast<double>(rm) * static_cast<double>(rj);
@@ -146,12 +137,22 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
         coll.refresh_mirror(v->data(), v->size() * sizeof(double));  // staged: the mirror MPI writes too
       }
     };
-    r.stop_signal = loop.run_checked(total, reset, [&](std::int64_t it) {
+    const auto work = [&](std::int64_t it) {
       tl.mark(it, 0);
       product();
       tl.mark(it, 1);
       communicate(it);
-    });
+    };
+    // The tests' fault injection (loop/fault_injection.hpp): the checked iteration without its
+    // collectives, its phases still marked.
+    const auto lost = [&](std::int64_t it) {
+      tl.mark(it, 0);
+      product();
+      tl.mark(it, 1);
+      tl.mark(it, 2);
+      if (!piped) tl.mark(it, 3);
+    };
+    r.stop_signal = test_drop_last_delivery() ? loop.run_checked(total, reset, work, lost) : loop.run_checked(total, reset, work);
 
     // y_j against a serial product of A's block row j with x.
     auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ycol);

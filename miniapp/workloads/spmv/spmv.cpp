@@ -9,6 +9,7 @@
 
 #include "comm/halo_exchange.hpp"
 #include "comm/halo_plan.hpp"
+#include "loop/fault_injection.hpp"
 #include "core/errors.hpp"
 #include "core/fingerprint.hpp"
 #include "core/mpi_util.hpp"
@@ -89,7 +90,11 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
                          InitX{s.x, first});
     ExperimentLoop loop(cfg, comm, rows, sync);
     // The delay slot after the product, before the next exchange.
-    return loop.run_checked(total, [&] { s.poison_for_check(); }, [&](std::int64_t it) { iteration(s, tl, it); });
+    const auto reset = [&] { s.poison_for_check(); };
+    const auto work = [&](std::int64_t it) { iteration(s, tl, it); };
+    if (test_drop_last_delivery())  // the tests' fault injection: the checked product without its halo
+      return loop.run_checked(total, reset, work, [&](std::int64_t it) { iteration_without_exchange(s, tl, it); });
+    return loop.run_checked(total, reset, work);
   };
 
   WorkloadResult r(Timeline(spmv_event_names(cfg.params.get<SpmvConfig>().scheme), total, cfg.run.warmup));

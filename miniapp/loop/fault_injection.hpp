@@ -1,0 +1,18 @@
+#pragma once
+// Fault injection for the tests (tests/cli/CMakeLists.txt, verify_lost_delivery_*): with
+// DESYNC_TEST_DROP_LAST_DELIVERY set, a workload runs its checked (last) iteration without the
+// delivery its check depends on (matvec2d: the collectives; spmv: the halo exchange), its phases
+// still marked, so that the check must fail; without the poisoned start of that iteration
+// (docs/method.md section 7) an earlier iteration's equal values would pass. Read once, chosen at
+// set-up through ExperimentLoop::run_checked's body for the checked iteration; unset in every
+// normal run.
+#include <cstdlib>
+
+namespace desync {
+
+inline bool test_drop_last_delivery() {
+  static const bool on = std::getenv("DESYNC_TEST_DROP_LAST_DELIVERY") != nullptr;
+  return on;
+}
+
+}  // namespace desync
