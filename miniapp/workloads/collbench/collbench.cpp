@@ -28,11 +28,11 @@ enum : int { begin, post_end, wait_end };
 }  // namespace collbench_event
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-// Element i of the column rank q's contribution: small integers (0 .. 15), so float sums are
-// exact, from a hash without a period (core/mix64.hpp): a part (N_DUP) or a block of another
-// offset delivered in its place does not hold the same values.
-inline float pattern(int q, std::int64_t i) {
-  return static_cast<float>(mix64(static_cast<std::uint64_t>(q), static_cast<std::uint64_t>(i)) >> 60);
+// Element i of the contribution of rank q of column `column`: small integers (0 .. 15), so
+// float sums are exact, from a hash without a period (core/mix64.hpp): a part (N_DUP), a block of
+// another offset or another column's data delivered in its place does not hold the same values.
+inline float pattern(int column, int q, std::int64_t i) {
+  return static_cast<float>(mix64(static_cast<std::uint64_t>(column), static_cast<std::uint64_t>(q), static_cast<std::uint64_t>(i)) >> 60);
 }
 
 int columns(const Config& cfg, const NodeLayout& l) {
@@ -228,7 +228,7 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
           count = part_of(c.sizes[static_cast<std::size_t>(s)] / 4, k, l.local).count;
           bcast = c.ops[static_cast<std::size_t>(o)] == CollOp::bcast;
           one = &one_of[c.mode == CollMode::nonblocking ? 1 : 0][bcast ? 0 : 1];
-          for (std::int64_t i = 0; i < count; ++i) send[static_cast<std::size_t>(i)] = pattern(fam->rank(), i);
+          for (std::int64_t i = 0; i < count; ++i) send[static_cast<std::size_t>(i)] = pattern(l.local, fam->rank(), i);
           bbuf = root ? send.data() : recv.data();
           std::fill(post_d.begin(), post_d.end(), nan);
           std::fill(wait_d.begin(), wait_d.end(), nan);
@@ -268,12 +268,12 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
           if (!complete) return;
           if (bcast) {
             const float* got = bbuf;
-            for (std::int64_t i = 0; i < count; ++i) wrong += got[i] != pattern(0, i);
+            for (std::int64_t i = 0; i < count; ++i) wrong += got[i] != pattern(l.local, 0, i);
             checked += count;
           } else if (root) {
             for (std::int64_t i = 0; i < count; ++i) {
               double sum = 0;
-              for (int q = 0; q < p; ++q) sum += pattern(q, i);
+              for (int q = 0; q < p; ++q) sum += pattern(l.local, q, i);
               wrong += static_cast<double>(recv[static_cast<std::size_t>(i)]) != sum;
             }
             checked += count;
