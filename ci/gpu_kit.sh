@@ -42,7 +42,7 @@ log() { printf '[gpu_kit] %s\n' "$*" >&2; }
 # staging of device buffers) and the benchmarks of run_checks.sh. Keep in step with the TESTS
 # table of ci/gpu_kit/run_checks.sh.
 tests=(test_triad_kernels test_triad_run test_spmv test_local_matrix test_sell_matrix test_sell_mapping test_chebfd_elements test_chebfd test_chebfd_bounds
-       test_stencil test_cg test_comm_options test_gpu_aware test_symmsquarecube test_collective_workloads test_labels
+       test_stencil test_cg test_comm_options test_gpu_aware test_symmsquarecube test_ssc_projection test_collective_workloads test_labels
        test_h5_roundtrip)
 benches=(bench_triad bench_spmv bench_chebfd bench_stencil bench_comm bench_halo)
 # The decks run_checks.sh runs (small ones, seconds each at 1 and 2 ranks).

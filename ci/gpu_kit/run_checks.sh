@@ -108,7 +108,7 @@ fi
 # Test programs (gtest) and the rank counts they run at here, 1 and 2 where the test allows them
 # (tests/CMakeLists.txt registers the same programs at these and more counts).
 TESTS="test_triad_kernels:1 test_triad_run:1,2 test_spmv:1,2 test_local_matrix:1,2 test_sell_matrix:1 test_sell_mapping:1 test_chebfd_elements:1 test_chebfd:1,2
-test_chebfd_bounds:1,2 test_stencil:1,2 test_cg:1,2 test_comm_options:1,2 test_gpu_aware:1,2 test_symmsquarecube:1
+test_chebfd_bounds:1,2 test_stencil:1,2 test_cg:1,2 test_comm_options:1,2 test_gpu_aware:1,2 test_symmsquarecube:1 test_ssc_projection:1
 test_collective_workloads:2 test_labels:1 test_h5_roundtrip:1,2"
 if wanted tests; then
   for t in $TESTS; do

@@ -12,7 +12,7 @@ std::string run_verdict(const WorkloadResult& r, const Timeline& tl, MPI_Comm co
                        r.verification_skipped.empty() ? 0 : 1};
   MPI_Allreduce(MPI_IN_PLACE, e, 8, MPI_INT64_T, MPI_SUM, comm);
   total_errors = e[0] + e[1] + e[2] + e[3] + e[4];
-  // A workload that could not verify (a ChebFD filter stopped early, a size above its reference)
+  // A workload that could not verify (a ChebFD filter stopped early, a run stopped before its last call)
   // still has what needs no reference checked: finite values, the timeline's order, messages.
   const std::string skipped = e[7] > 0 ? first_message(r.verification_skipped, comm) : std::string();
   if (total_errors == 0) {

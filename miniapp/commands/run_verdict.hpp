@@ -1,8 +1,8 @@
 #pragma once
 // The verdict a run records (root attribute `verification`, docs/output.md): "passed", "failed: ..."
 // with the counts of what was wrong, or "not done: ..." where the workload could not verify (a
-// size above its reference, a stop before any result was checked, a run that held nothing its
-// check covers: 0-byte ping-pongs, a toy on one rank). Collective over comm.
+// ChebFD filter stopped before its full degree, a stop before any result was checked, a run that
+// held nothing its check covers: 0-byte ping-pongs, a toy on one rank). Collective over comm.
 #include <mpi.h>
 
 #include <cstdint>

@@ -1,8 +1,9 @@
 #pragma once
-// Fault injection for the tests (tests/cli/CMakeLists.txt, verify_lost_delivery_*): with
+// Fault injection for the tests (tests/cli/CMakeLists.txt, verify_lost_delivery_*,
+// verify_lost_halo_*): with
 // DESYNC_TEST_DROP_LAST_DELIVERY set, a workload runs its checked (last) iteration without the
-// delivery its check depends on (matvec2d: the collectives; spmv: the halo exchange), its phases
-// still marked, so that the check must fail; without the poisoned start of that iteration
+// delivery its check depends on (its collectives, its halo exchange), its phases still marked, so
+// that the check must fail; without the poisoned start of that iteration
 // (docs/method.md section 7) an earlier iteration's equal values would pass. Read once, chosen at
 // set-up through ExperimentLoop::run_checked's body for the checked iteration; unset in every
 // normal run.

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -85,7 +86,9 @@ Outcome run_with(const LocalMatrix<T>& m, int nb, const Sums& sums, F&& f) {
   Outcome o;
   o.sums.assign(static_cast<std::size_t>((R + 1) * nb), 0.0);
   std::vector<double> scratch(o.sums.size());
+  // NaN before the kernels: a first launch (begin 0) must write its sums, not add to what is there.
   const Kokkos::View<double*, chebfd::SumsMemory<ExecSpace, M>> out("out", o.sums.size());
+  Kokkos::deep_copy(out, std::numeric_limits<double>::quiet_NaN());
   f(u, w, x, sums, out.data(), scratch.data());
   Kokkos::fence();
   Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(o.sums.data(), o.sums.size()), out);

@@ -80,7 +80,9 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
 
   const double barrier = barrier_cost(comm, cfg.params.get<SpmvConfig>().barrier_samples);
   const std::int64_t total = cfg.run.warmup + cfg.run.iterations;
-  const auto iteration = cfg.params.get<SpmvConfig>().scheme == SpmvScheme::nonsplit ? nonsplit_iteration : split_wait_iteration;
+  const bool nonsplit = cfg.params.get<SpmvConfig>().scheme == SpmvScheme::nonsplit;
+  const auto iteration = nonsplit ? nonsplit_iteration : split_wait_iteration;
+  const auto lost_iteration = nonsplit ? nonsplit_iteration_without_exchange : split_wait_iteration_without_exchange;
   // Returns the stop signal (0: all iterations ran); the timeline keeps the iterations done.
   // A run with a global sync is the "barrier" line of the papers' P_D (section 13).
   const bool synced = cfg.comm.sync != SyncMode::none;
@@ -93,7 +95,7 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
     const auto reset = [&] { s.poison_for_check(); };
     const auto work = [&](std::int64_t it) { iteration(s, tl, it); };
     if (test_drop_last_delivery())  // the tests' fault injection: the checked product without its halo
-      return loop.run_checked(total, reset, work, [&](std::int64_t it) { iteration_without_exchange(s, tl, it); });
+      return loop.run_checked(total, reset, work, [&](std::int64_t it) { lost_iteration(s, tl, it); });
     return loop.run_checked(total, reset, work);
   };
 

@@ -24,10 +24,10 @@ void nonsplit_iteration(SpmvState& s, Timeline& tl, std::int64_t it) {
   s.swap();
 }
 
-void iteration_without_exchange(SpmvState& s, Timeline& tl, std::int64_t it) {
+void nonsplit_iteration_without_exchange(SpmvState& s, Timeline& tl, std::int64_t it) {
   for (int e = nonsplit_event::begin; e <= nonsplit_event::wait_end; ++e) tl.mark(it, e);
   s.local();
-  tl.mark(it, nonsplit_event::local_end);  // both schemes have local and remote ends as events 3-5
+  tl.mark(it, nonsplit_event::local_end);
   s.remote();
   tl.mark(it, nonsplit_event::remote_end);
   s.swap();

@@ -24,4 +24,14 @@ void split_wait_iteration(SpmvState& s, Timeline& tl, std::int64_t it) {
   s.swap();
 }
 
+void split_wait_iteration_without_exchange(SpmvState& s, Timeline& tl, std::int64_t it) {
+  for (int e = split_wait_event::begin; e <= split_wait_event::post_end; ++e) tl.mark(it, e);
+  s.local();
+  tl.mark(it, split_wait_event::local_end);
+  tl.mark(it, split_wait_event::wait_end);
+  s.remote();
+  tl.mark(it, split_wait_event::remote_end);
+  s.swap();
+}
+
 }  // namespace desync

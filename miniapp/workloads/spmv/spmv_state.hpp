@@ -46,8 +46,10 @@ std::vector<std::string> spmv_event_names(SpmvScheme scheme);
 void nonsplit_iteration(SpmvState& s, Timeline& tl, std::int64_t it);
 // SPLIT-WAIT: post, local part, wait, remote part (communication overlaps the local part).
 void split_wait_iteration(SpmvState& s, Timeline& tl, std::int64_t it);
-// The tests' fault injection (loop/fault_injection.hpp): every event marked, the product computed
-// from the halo as it is, no exchange (either scheme: the same numbers).
-void iteration_without_exchange(SpmvState& s, Timeline& tl, std::int64_t it);
+// The tests' fault injection (loop/fault_injection.hpp): the scheme's iteration without its
+// exchange (no pack, post, wait or unpack), every event marked in its place, the product computed
+// from the halo as the poisoned start left it.
+void nonsplit_iteration_without_exchange(SpmvState& s, Timeline& tl, std::int64_t it);
+void split_wait_iteration_without_exchange(SpmvState& s, Timeline& tl, std::int64_t it);
 
 }  // namespace desync

@@ -4,11 +4,13 @@
 // D^2_{i,j} and D^3_{i,j} by a vector v (one value per column j of D, magnitudes in [0.5, 1), signs
 // from a hash) and compares with the same products taken the other way round from the generated
 // entries: y = D_{:,j} v, z = D y, so D^2_{i,j} v = z's rows of block i and D^3_{i,j} v = D_{i,:} z.
-// N^2 entries generated (in kernels on the default execution space), N + nr + nc doubles held.
-// A wrong entry delta of a block shows as at least delta / 2 in its row's projection; the bound is
-// componentwise (tolerance 64 N eps times the same products of absolute values, the rounding a
-// sum of N terms can reach whatever cancels), so a projection that cancels does not hide rounding
-// and a large one does not hide an error.
+// N^2 entries generated (in kernels on the default execution space); 4 N doubles held on the
+// device, 2 N on the host. A wrong entry delta of a block shows as at least delta / 2 in its
+// row's projection (unless other wrong entries of the row cancel it, which a hashed v makes
+// unlikely, not impossible). The bound is componentwise: 16 N eps times the same products of
+// absolute values, above what rounding can reach however much the projection cancels; so an
+// error is caught once it exceeds about 44 N eps times its row's absolute product (docs/method.md,
+// SymmSquareCube's Verification, gives that at N = 4096).
 #include <cstdint>
 #include <vector>
 
@@ -17,7 +19,8 @@
 namespace desync {
 
 // got2, got3 as for ssc_check. checked: the block entries the projections cover (2 nr nc); wrong:
-// projected rows beyond the bound (or not finite); max_error: max |got - ref| / (|D|..|v|) row.
+// projected rows beyond the bound (or not finite); max_error: the largest row's |got - ref| over
+// its absolute product (|D| |D_{:,j}| |v| or |D_{i,:}| |D| |D_{:,j}| |v|).
 SscCheck ssc_projection_check(const SymmSquareCubeConfig& c, std::uint64_t seed, const BlockCut& cut, int i, int j,
                               const std::vector<double>& got2, const std::vector<double>& got3);
 
