@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "workloads/registry.hpp"
 
@@ -19,7 +20,7 @@ std::string simulatable_list() {
 Program make_program(const Config& cfg, const Platform& platform, int ranks) {
   if (!simulatable(cfg.run.workload))
     throw DeckError(fmt::format("{}: error: [run] workload = \"{}\": desync simulate models {}; run it with desync run",
-                                cfg.deck_path, cfg.run.workload, simulatable_list()));
+                                locate(cfg, "run.workload"), cfg.run.workload, simulatable_list()));
   const WorkloadModule& m = workload_module(cfg.run.workload);
   for (const auto& [key, value] : changed_comm_keys(cfg, m.deck))
     if (!modelled_comm_key(key)) refuse(cfg, "comm", key, value, unmodelled_comm_reason(key));

@@ -126,5 +126,16 @@ TEST(DeckStencil, KeysAndErrors) {
   EXPECT_THROW(validate_for_ranks(deep, 5), DeckError) << "5 x 1: blocks of 4 < ca_steps";
 }
 
+// A rank count the workload cannot run on points at the deck's workload line (the key whose
+// choice brings the rule), as every other deck error points at its key.
+TEST(DeckWorkloads, RankCountErrorsNameTheWorkloadLine) {
+  const Config mv = load_deck("[run]\niterations = 3\nworkload = \"matvec2d\"\n", "mv.toml", {});
+  const std::string three = rank_error(mv, 3);
+  EXPECT_NE(three.find("mv.toml:3:12: error: workload \"matvec2d\" runs on a p x p mesh"), std::string::npos) << three;
+  const Config pp = load_deck("[run]\nworkload = \"pingpong\"\n", "pp.toml", {});
+  const std::string one = rank_error(pp, 1);
+  EXPECT_NE(one.find("pp.toml:2:12: error: workload \"pingpong\" needs at least 2 ranks"), std::string::npos) << one;
+}
+
 }  // namespace
 }  // namespace desync

@@ -23,7 +23,7 @@ void mesh_ranks(const Config& cfg, int active, int nranks) {
   const int p = static_cast<int>(std::lround(std::sqrt(active)));
   if (p * p != active)
     throw DeckError(fmt::format("{}: error: workload \"matvec2d\" runs on a p x p mesh, but the run has {}; allowed: "
-                                "a square number (4, 9, 16, ...)", cfg.deck_path, ranks_phrase(cfg, active, nranks)));
+                                "a square number (4, 9, 16, ...)", locate(cfg, "run.workload"), ranks_phrase(cfg, active, nranks)));
   check_blocks(cfg, "matvec2d.n", cfg.params.get<Matvec2dConfig>().n, p);
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "comm/collectives.hpp"
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "sim_model/sim_active.hpp"
 #include "sim_model/sim_collectives.hpp"
@@ -29,7 +30,7 @@ Program matvec2d_program(const Config& cfg, const Platform& platform, int ranks)
   // The real run's mesh rule (matvec2d_module.cpp), on the modelled placement.
   if (p * p != active)
     throw DeckError(fmt::format("{}: error: workload \"matvec2d\" runs on a p x p mesh, but the modelled run has {}; "
-                                "allowed: a square number (4, 9, 16, ...)", cfg.deck_path, ranks_phrase(cfg, active, ranks)));
+                                "allowed: a square number (4, 9, 16, ...)", locate(cfg, "run.workload"), ranks_phrase(cfg, active, ranks)));
   check_blocks(cfg, "[matvec2d] n", c.n, p);
   const bool piped = c.pipelined;
   const int ndup = static_cast<int>(cfg.comm.communicators);  // 1 unless pipelined (checked at load)

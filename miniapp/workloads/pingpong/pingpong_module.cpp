@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workloads/pingpong/pingpong.hpp"
@@ -18,7 +19,7 @@ void pingpong_ranks(const Config& cfg, int nranks) {
   const PingpongConfig& c = cfg.params.get<PingpongConfig>();
   if (nranks < 2)
     throw DeckError(fmt::format("{}: error: workload \"pingpong\" needs at least 2 ranks (pairs of rank i and i + P/2); "
-                                "the run has {}", cfg.deck_path, nranks));
+                                "the run has {}", locate(cfg, "run.workload"), nranks));
   if (c.pairs > nranks / 2)
     throw DeckError(fmt::format("{}: error: [pingpong] pairs = {}: {} rank(s) make at most {} pair(s); allowed: 0 (the "
                                 "mode's default) .. {}",

@@ -97,7 +97,7 @@ void saturation_layout(const Config& cfg, MPI_Comm comm) {
   std::int64_t elements = saturation_elements(c);
   if (problem.empty() && elements < saturation_max_n(c, comm_size(comm)))
     problem = fmt::format("{}: error: [saturation] size = {}: fewer elements than the {} workers of the largest N; allowed: "
-                          ">= max_n", cfg.deck_path, elements, saturation_max_n(c, comm_size(comm)));
+                          ">= max_n", locate(cfg, "saturation.size"), elements, saturation_max_n(c, comm_size(comm)));
   bcast_string(problem, 0, comm);
   if (!problem.empty()) throw DeckError(problem);
 }
