@@ -104,11 +104,10 @@ class Filter {
   FusedFn fused_fn_[2] = {nullptr, nullptr};  // [Init]
   LocalFn local_fn_[2] = {nullptr, nullptr};  // [Init]
   std::int64_t items_ = 0;
-  // Block b's sums of degree p where the kernels write them (Sums' memory).
-  double* slot(int b, int p) { return sums_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_; }
-  const double* host_slot(int b, int p) const {
-    return sums_host_.data() + (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_;
-  }
+  // Block b's sums of degree p: where the kernels write them (Sums' memory), and in the host copy.
+  std::size_t slot_offset(int b, int p) const { return (static_cast<std::size_t>(b) * np_ + p - 1) * value_count_; }
+  double* slot(int b, int p) { return sums_.data() + slot_offset(b, p); }
+  const double* host_slot(int b, int p) const { return sums_host_.data() + slot_offset(b, p); }
 
   const ChebfdConfig& c_;
   Scaling s_;

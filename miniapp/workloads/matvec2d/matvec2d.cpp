@@ -137,20 +137,20 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
         coll.refresh_mirror(v->data(), v->size() * sizeof(double));  // staged: the mirror MPI writes too
       }
     };
-    const auto work = [&](std::int64_t it) {
+    const auto iteration = [&](std::int64_t it, const auto& deliver) {
       tl.mark(it, 0);
       product();
       tl.mark(it, 1);
-      communicate(it);
+      deliver(it);
     };
+    const auto work = [&](std::int64_t it) { iteration(it, communicate); };
     // The tests' fault injection (loop/fault_injection.hpp): the checked iteration without its
     // collectives, its phases still marked.
     const auto lost = [&](std::int64_t it) {
-      tl.mark(it, 0);
-      product();
-      tl.mark(it, 1);
-      tl.mark(it, 2);
-      if (!piped) tl.mark(it, 3);
+      iteration(it, [&](std::int64_t i) {
+        tl.mark(i, 2);
+        if (!piped) tl.mark(i, 3);
+      });
     };
     r.stop_signal = test_drop_last_delivery() ? loop.run_checked(total, reset, work, lost) : loop.run_checked(total, reset, work);
 

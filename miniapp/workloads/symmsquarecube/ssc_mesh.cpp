@@ -8,6 +8,13 @@ void copy_block(const BlockBuffer& dst, const BlockBuffer& src, std::int64_t off
   Kokkos::deep_copy(Kokkos::subview(dst, r), Kokkos::subview(src, r));
 }
 
+std::vector<double> to_host(const BlockBuffer& v, std::int64_t n) {
+  std::vector<double> h(static_cast<std::size_t>(n));
+  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), h.size()),
+                    Kokkos::subview(v, std::pair<std::int64_t, std::int64_t>(0, n)));
+  return h;
+}
+
 void transfer_blocks(SscMesh& m, const CommFamily& f, const BlockTransfer* t, int n, int tag) {
   for (int x = 0; x < n; ++x)
     if (t[x].recv && t[x].from != f.rank()) m.coll->irecv(f, 0, t[x].dst->data(), t[x].recv_count, MPI_DOUBLE, t[x].from, tag + x);

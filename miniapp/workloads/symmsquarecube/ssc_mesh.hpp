@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "comm/collectives.hpp"
 #include "config/config.hpp"
@@ -49,6 +50,8 @@ inline DenseBlock block(const BlockBuffer& v, std::int64_t r, std::int64_t c) {
 
 // dst[off, off + n) = src[off, off + n): a block (part) "sent" to this rank itself.
 void copy_block(const BlockBuffer& dst, const BlockBuffer& src, std::int64_t off, std::int64_t n);
+// The first n values of v on the host (the checks' copies of the result blocks and vectors).
+std::vector<double> to_host(const BlockBuffer& v, std::int64_t n);
 
 // A blocking block transfer within family f (the study's blocking send and receive): this rank sends
 // `src` to family rank `to` if `send`, and receives `dst` from family rank `from` if `recv`; a

@@ -7,18 +7,16 @@
 #include <limits>
 #include <string>
 
-#include "core/types.hpp"
 #include "workloads/symmsquarecube/ssc_input.hpp"
+#include "workloads/symmsquarecube/ssc_mesh.hpp"
 
 namespace desync {
 namespace {
 
-using Vec = Kokkos::View<double*, MemSpace>;
-
 // out(t) = sum over s < len of D(row0 + t, col0 + s) x(s), and out_abs(t) the same with |D| and
 // x_abs: one row per work item, its sum in column order (a deterministic result for a launch).
 struct RowTimes {
-  Vec x, x_abs, out, out_abs;
+  BlockBuffer x, x_abs, out, out_abs;
   std::int64_t row0, col0, len, n;
   std::uint64_t seed;
   bool pur;
@@ -33,12 +31,6 @@ struct RowTimes {
     out_abs(t) = a;
   }
 };
-
-std::vector<double> to_host(const Vec& v) {
-  std::vector<double> h(v.extent(0));
-  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), h.size()), v);
-  return h;
-}
 
 // Compares got (column-major nr x nc) times v with ref, row by row, into out.
 void compare(const std::vector<double>& got, const std::vector<double>& v, std::int64_t nr, const std::vector<double>& ref,
@@ -77,13 +69,13 @@ SscCheck ssc_projection_check(const SymmSquareCubeConfig& c, std::uint64_t seed,
     v_abs[static_cast<std::size_t>(col)] = std::abs(v[static_cast<std::size_t>(col)]);
   }
   const auto to_device = [](const std::vector<double>& h, const char* name) {
-    Vec d(std::string(name), h.size());
+    BlockBuffer d(std::string(name), h.size());
     Kokkos::deep_copy(d, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), h.size()));
     return d;
   };
-  const Vec vd = to_device(v, "desync::ssc::check_v"), vd_abs = to_device(v_abs, "desync::ssc::check_v_abs");
+  const BlockBuffer vd = to_device(v, "desync::ssc::check_v"), vd_abs = to_device(v_abs, "desync::ssc::check_v_abs");
   const auto un = static_cast<std::size_t>(n);
-  Vec y("desync::ssc::check_y", un), y_abs("desync::ssc::check_y_abs", un), z("desync::ssc::check_z", un),
+  BlockBuffer y("desync::ssc::check_y", un), y_abs("desync::ssc::check_y_abs", un), z("desync::ssc::check_z", un),
       z_abs("desync::ssc::check_z_abs", un), w("desync::ssc::check_w", static_cast<std::size_t>(nr)),
       w_abs("desync::ssc::check_w_abs", static_cast<std::size_t>(nr));
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
@@ -91,7 +83,7 @@ SscCheck ssc_projection_check(const SymmSquareCubeConfig& c, std::uint64_t seed,
   Kokkos::parallel_for("desync::ssc::check_y", Policy(0, n), RowTimes{vd, vd_abs, y, y_abs, 0, c0, nc, n, seed, pur});
   Kokkos::parallel_for("desync::ssc::check_z", Policy(0, n), RowTimes{y, y_abs, z, z_abs, 0, 0, n, n, seed, pur});
   Kokkos::parallel_for("desync::ssc::check_w", Policy(0, nr), RowTimes{z, z_abs, w, w_abs, r0, 0, n, n, seed, pur});
-  const std::vector<double> zh = to_host(z), zh_abs = to_host(z_abs), wh = to_host(w), wh_abs = to_host(w_abs);
+  const std::vector<double> zh = to_host(z, n), zh_abs = to_host(z_abs, n), wh = to_host(w, nr), wh_abs = to_host(w_abs, nr);
   // To first order the rounding of both sides stays below (4 N + 2 nc) eps <= 6 N eps times the
   // absolute product: the blocks' own (D^3: two sums of N terms, whatever the algorithm's order),
   // the block times v (nc terms), the reference's chain (N, N and nc terms). 16 N eps keeps a

@@ -40,13 +40,6 @@ void mesh_shape(const SymmSquareCubeConfig& c, int size, int& p, int& layers) {
   }
 }
 
-std::vector<double> to_host(const BlockBuffer& v, std::int64_t n) {
-  std::vector<double> h(static_cast<std::size_t>(n));
-  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(h.data(), h.size()),
-                    Kokkos::subview(v, std::pair<std::int64_t, std::int64_t>(0, n)));
-  return h;
-}
-
 void (*algorithm_call(SscAlgorithm a, int ndup))(SscMesh&, std::int64_t) {
   switch (a) {
     case SscAlgorithm::original: return ssc_original;
