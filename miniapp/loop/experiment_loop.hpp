@@ -77,11 +77,26 @@ class ExperimentLoop {
   // iteration done, complete false when the run stopped inside the cell (nothing follows then).
   template <class BeginCell, class Work, class EndCell>
   int run_cells(std::int64_t cells, std::int64_t per_cell, BeginCell&& begin_cell, Work&& work, EndCell&& end_cell) {
+    return run_cells_checked(cells, per_cell, begin_cell, [](std::int64_t) {}, work, work, end_cell);
+  }
+  // run_cells() whose cells each end with the iteration the workload checks, as run_checked():
+  // reset_last(cell) runs before a cell's last iteration (after the previous one's stop
+  // agreement, outside its phases), which runs `checked` (the tests' fault injection,
+  // loop/fault_injection.hpp) or `work` again. For benchmarks that deliver the same data every
+  // repetition: what the check reads was delivered by the last one. Peeled: nothing is tested
+  // per iteration.
+  template <class BeginCell, class ResetLast, class Work, class Checked, class EndCell>
+  int run_cells_checked(std::int64_t cells, std::int64_t per_cell, BeginCell&& begin_cell, ResetLast&& reset_last, Work&& work,
+                        Checked&& checked, EndCell&& end_cell) {
     start();
     bool stop = false;
     for (std::int64_t cell = 0; cell < cells && !stop; ++cell) {
       begin_cell(cell);
-      for (std::int64_t i = 0; i < per_cell && !stop; ++i) stop = step(cell * per_cell + i, work, Nothing{});
+      for (std::int64_t i = 0; i + 1 < per_cell && !stop; ++i) stop = step(cell * per_cell + i, work, Nothing{});
+      if (!stop && per_cell > 0) {
+        reset_last(cell);
+        stop = step(cell * per_cell + per_cell - 1, checked, Nothing{});
+      }
       end_cell(cell, !stop);
     }
     return finish();

@@ -1,11 +1,11 @@
 // The experiment loop's two shapes (loop/experiment_loop.hpp): run() and run_cells() call the
-// workload's bodies in order, put the delay slot after every iteration's work (an [[inject]]
-// delay lands in the iteration it names, on the rank it names, and nowhere else), sync after it,
-// and run_cells() brackets each cell with its set-up and its end. A stop request ends both on
-// every rank after the same iteration and keeps the iterations done (last test: the stop request
-// stays recorded for the rest of the process). With a flush hook installed, flushes happen when
-// due, after the same iteration on every rank, and only for a loop over the run's result and all
-// of the hook's ranks.
+// workload's bodies in order (their _checked forms peel each checked iteration after its reset),
+// put the delay slot after every iteration's work (an [[inject]] delay lands in the iteration it
+// names, on the rank it names, and nowhere else), sync after it, and run_cells() brackets each
+// cell with its set-up and its end. A stop request ends both on every rank after the same
+// iteration and keeps the iterations done (last test: the stop request stays recorded for the
+// rest of the process). With a flush hook installed, flushes happen when due, after the same
+// iteration on every rank, and only for a loop over the run's result and all of the hook's ranks.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -161,6 +161,42 @@ TEST(ExperimentLoop, RunCellsBracketsEveryCell) {
   for (std::int64_t it = 0; it < 12; ++it) {
     EXPECT_EQ(std::isnan(tl.at(it, delay_end)), !(comm_rank(MPI_COMM_WORLD) == 0 && it == 5)) << "iteration " << it;
     EXPECT_FALSE(std::isnan(tl.at(it, sync_end))) << "iteration " << it;
+  }
+}
+
+// run_checked() and run_cells_checked() peel the checked iteration: the reset comes before it
+// (after the previous iteration's sync), the checked body runs it instead of the work, and the
+// iteration keeps its frame (its sync).
+TEST(ExperimentLoop, CheckedIterationsComeAfterTheirReset) {
+  Config cfg = small(6);
+  Timeline tl(events, 6, 0);
+  std::vector<std::string> order;
+  const auto work = [&](std::int64_t it) { order.push_back(std::to_string(it)), tl.mark(it, work_end); };
+  const auto checked = [&](std::int64_t it) { order.push_back("checked " + std::to_string(it)), tl.mark(it, work_end); };
+  {
+    ExperimentLoop loop(cfg, MPI_COMM_WORLD, tl, SyncMode::barrier);
+    EXPECT_EQ(loop.run_checked(3, [&] { order.push_back("reset"); }, work, checked), 0);
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"0", "1", "reset", "checked 2"}));
+  order.clear();
+  Timeline tc(events, 6, 0);
+  ExperimentLoop loop(cfg, MPI_COMM_WORLD, tc, SyncMode::barrier);
+  const int signal = loop.run_cells_checked(
+      2, 3, [&](std::int64_t c) { order.push_back("begin " + std::to_string(c)); },
+      [&](std::int64_t c) { order.push_back("reset " + std::to_string(c)); },
+      [&](std::int64_t it) { order.push_back(std::to_string(it)), tc.mark(it, work_end); },
+      [&](std::int64_t it) { order.push_back("checked " + std::to_string(it)), tc.mark(it, work_end); },
+      [&](std::int64_t c, bool complete) { order.push_back((complete ? "end " : "cut ") + std::to_string(c)); });
+  EXPECT_EQ(signal, 0);
+  const std::vector<std::string> want{"begin 0", "0", "1", "reset 0", "checked 2", "end 0",
+                                      "begin 1", "3", "4", "reset 1", "checked 5", "end 1"};
+  EXPECT_EQ(order, want);
+  ASSERT_EQ(tc.iterations(), 6);
+  for (std::int64_t it = 0; it < 6; ++it) {
+    EXPECT_LE(tc.at(it, work_end), tc.at(it, sync_end)) << "iteration " << it;
+    if (it > 0) {
+      EXPECT_LE(tc.at(it - 1, sync_end), tc.at(it, work_end)) << "iteration " << it;
+    }
   }
 }
 

@@ -17,6 +17,7 @@
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "loop/experiment_loop.hpp"
+#include "loop/fault_injection.hpp"
 #include "metrics/phase_stats.hpp"
 #include "workload/active_subset.hpp"
 
@@ -221,7 +222,23 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
     // check of what the last repetition delivered.
     bool bcast = false;
     const Repetition* one = nullptr;
-    r.stop_signal = loop.run_cells(
+    const auto repetition = [&](std::int64_t it) {
+      const std::int64_t i = it % reps;
+      tl.mark(it, collbench_event::begin);
+      (*one)(&post_d[static_cast<std::size_t>(i * ndup)], &wait_d[static_cast<std::size_t>(i * ndup)]);
+      tl.mark(it, collbench_event::post_end);
+      tl.mark(it, collbench_event::wait_end);
+    };
+    // The tests' fault injection (loop/fault_injection.hpp): the checked repetition without its collective.
+    const auto lost = [&](std::int64_t it) {
+      tl.mark(it, collbench_event::begin);
+      tl.mark(it, collbench_event::post_end);
+      tl.mark(it, collbench_event::wait_end);
+    };
+    // Chosen once: a cell's last repetition runs through it (one call per cell).
+    const std::function<void(std::int64_t)> checked_repetition =
+        test_drop_last_delivery() ? std::function<void(std::int64_t)>(lost) : std::function<void(std::int64_t)>(repetition);
+    r.stop_signal = loop.run_cells_checked(
         nsizes * nops, reps,
         [&](std::int64_t cell) {
           const std::int64_t s = cell / nops, o = cell % nops;
@@ -235,14 +252,8 @@ WorkloadResult run_collbench(const Config& cfg, MPI_Comm comm) {
           MPI_Barrier(act.comm());
           for (std::int64_t w = 0; w < cfg.run.warmup; ++w) (*one)(scratch.data(), scratch.data());
         },
-        [&](std::int64_t it) {
-          const std::int64_t i = it % reps;
-          if (i == reps - 1) std::fill(recv.begin(), recv.end(), -1.0f);  // what arrives last is checked
-          tl.mark(it, collbench_event::begin);
-          (*one)(&post_d[static_cast<std::size_t>(i * ndup)], &wait_d[static_cast<std::size_t>(i * ndup)]);
-          tl.mark(it, collbench_event::post_end);
-          tl.mark(it, collbench_event::wait_end);
-        },
+        // What arrives last is checked: the receive buffers start the cell's last repetition at -1.
+        [&](std::int64_t) { std::fill(recv.begin(), recv.end(), -1.0f); }, repetition, checked_repetition,
         [&](std::int64_t cell, bool complete) {
           const bool nb = c.mode == CollMode::nonblocking;
           // The post/wait split is known per part only here: rewrite post_end as the end of the

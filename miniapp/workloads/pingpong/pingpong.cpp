@@ -17,6 +17,7 @@
 #include "core/page_buffer.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "loop/experiment_loop.hpp"
+#include "loop/fault_injection.hpp"
 
 namespace desync {
 namespace {
@@ -242,31 +243,36 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
   };
   // One cell per message size: set-up and the untimed warm-up, then the timed repetitions (each
   // one iteration of the loop), then the check of what arrived (also after a stop inside the
-  // size: every repetition delivers the whole pattern). The role's repetition is chosen once.
+  // size: every repetition delivers the whole pattern). Every repetition delivers the same bytes,
+  // so the receive buffers start the last one poisoned again: what the check reads arrived then.
+  // The role's repetition is chosen once.
   std::int64_t checked = 0, wrong = 0;
   SizeExchanges x;
   std::size_t size_bytes = 0;
   int origin = -1;
   const bool receives = me.peer >= 0 && (!bw || !me.first);
-  const auto run_sizes = [&](const auto& one) {
-    return loop.run_cells(
+  // Receive buffers that differ from what must arrive in every byte. What arrives: the first rank
+  // of a ping-pong pair gets its own data back (the echo); every other receiver gets its
+  // partner's data, in every slot of a window.
+  const auto poison = [&](std::int64_t s) {
+    if (!receives) return;
+    for (std::size_t j = 0; j < window; ++j)
+      for (std::size_t k = 0; k < size_bytes; ++k)
+        recv[j * size_bytes + k] = static_cast<unsigned char>(pattern(k, origin, static_cast<std::size_t>(s)) ^ 0x5au);
+  };
+  const auto run_sizes_with = [&](const auto& one, const auto& last) {
+    return loop.run_cells_checked(
         nsizes, reps,
         [&](std::int64_t s) {
           size_bytes = static_cast<std::size_t>(c.sizes[static_cast<std::size_t>(s)]);
           x = build(comms, cfg.comm, c, me, size_bytes);
-          // The data this rank sends, and receive buffers that differ from what must arrive in
-          // every byte. What arrives last: the first rank of a ping-pong pair gets its own data
-          // back (the echo); every other receiver gets its partner's data, in every slot of a window.
           origin = !bw && me.first ? rank : me.peer;
           for (std::size_t k = 0; k < size_bytes; ++k) send[k] = pattern(k, rank, static_cast<std::size_t>(s));
-          if (receives)
-            for (std::size_t j = 0; j < window; ++j)
-              for (std::size_t k = 0; k < size_bytes; ++k)
-                recv[j * size_bytes + k] = static_cast<unsigned char>(pattern(k, origin, static_cast<std::size_t>(s)) ^ 0x5au);
+          poison(s);
           MPI_Barrier(comm);  // sizes start together; outside the timed repetitions
           for (std::int64_t w = 0; w < cfg.run.warmup; ++w) one(x, nullptr, 0);
         },
-        [&](std::int64_t it) { one(x, &tl, it); },
+        poison, [&](std::int64_t it) { one(x, &tl, it); }, [&](std::int64_t it) { last(x, &tl, it); },
         [&](std::int64_t s, bool) {
           if (!receives) return;
           for (std::size_t j = 0; j < window; ++j)
@@ -274,6 +280,8 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
           checked += static_cast<std::int64_t>(size_bytes * window);
         });
   };
+  // The tests' fault injection (loop/fault_injection.hpp): each size's last repetition delivers nothing.
+  const auto run_sizes = [&](const auto& one) { return test_drop_last_delivery() ? run_sizes_with(one, idle) : run_sizes_with(one, one); };
   if (me.peer < 0) r.stop_signal = run_sizes(idle);
   else if (!me.first) r.stop_signal = run_sizes(second);
   else if (bw) r.stop_signal = run_sizes(first_bandwidth);
