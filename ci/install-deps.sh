@@ -90,6 +90,16 @@ fi
 # The options both KokkosKernels builds share: the Kokkos just installed, nothing but the library.
 kk_common=(-DKokkos_ROOT="$prefix" -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF
            -DKokkosKernels_ENABLE_PERFTESTS=OFF)
+# No explicit instantiation (both builds): the kernels desync calls are instantiated in its own
+# translation units. The CUDA build adds its spaces' INST_* (build_kokkos_kernels_cuda).
+kk_no_eti=(-DKokkosKernels_ADD_DEFAULT_ETI=OFF
+           -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF
+           -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF
+           -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF
+           -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF
+           -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_OFFSET_INT=OFF
+           -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF
+           -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=OFF)
 
 arch_flags=()
 case "$arch" in
@@ -269,15 +279,7 @@ build_kokkos_kernels() {
   [ -e "$blas/libopenblas.so" ] || { log "no libopenblas.so in $blas (set DESYNC_BLAS_DIR)"; return 1; }
   log "building KokkosKernels into $prefix (no ETI; BLAS: $blas)"
   cmake_project "$work" kk "$work/src/packages/kokkos-kernels" "${kk_common[@]}" \
-    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_INSTALL_RPATH="$prefix/lib;$blas" \
-    -DKokkosKernels_ADD_DEFAULT_ETI=OFF \
-    -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF \
-    -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
-    -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
-    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
-    -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
-    -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF \
-    -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=OFF \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_INSTALL_RPATH="$prefix/lib;$blas" "${kk_no_eti[@]}" \
     -DKokkosKernels_ENABLE_TPL_BLAS=ON -DBLAS_LIBRARIES=openblas -DBLAS_LIBRARY_DIRS="$blas" \
     -DKokkosKernels_ENABLE_TPL_LAPACK=ON -DLAPACK_LIBRARIES=openblas -DLAPACK_LIBRARY_DIRS="$blas" \
     "-DF77_BLAS_MANGLE=(name,NAME) name ## _" ${DESYNC_KK_CMAKE_ARGS:-}
@@ -347,17 +349,9 @@ build_kokkos_kernels_cuda() {
   local work=$1 t0=$SECONDS
   log "building KokkosKernels into $prefix (no ETI, no TPLs)"
   cmake_project "$work" kk "$work/src/packages/kokkos-kernels" "${kk_common[@]}" \
-    -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_INSTALL_RPATH="$prefix/lib" \
-    -DKokkosKernels_ADD_DEFAULT_ETI=OFF \
-    -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF \
-    -DKokkosKernels_INST_FLOAT=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
-    -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
-    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
-    -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
-    -DKokkosKernels_INST_EXECSPACE_CUDA=OFF -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF \
-    -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF \
+    -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_INSTALL_RPATH="$prefix/lib" "${kk_no_eti[@]}" \
+    -DKokkosKernels_INST_EXECSPACE_CUDA=OFF \
     -DKokkosKernels_INST_MEMSPACE_CUDASPACE=OFF -DKokkosKernels_INST_MEMSPACE_CUDAUVMSPACE=OFF \
-    -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=OFF \
     -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF \
     -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_LAPACK=OFF ${DESYNC_KK_CMAKE_ARGS:-}
   log "KokkosKernels configured, built and installed in $((SECONDS - t0)) s"
