@@ -216,6 +216,53 @@ TEST(ChebfdElements, SplitWaitPartsMatchItemMapping) {
     }
 }
 
+// The item mapping's compile-time block widths (with_fixed_width: nb = 1, 2, 4, 8 on a host
+// space) give the runtime-width functors' bits, sums included: the same products summed in the
+// same order. Not bounded by a team's size (widths()): the item mapping has no teams.
+template <class T, bool Init>
+void fixed_widths_agree(const LocalMatrix<T>& m, int nb) {
+  const unsigned vc = static_cast<unsigned>((chebfd::Traits<T>::R + 1) * nb);
+  const chebfd::Step st{0.7, -0.2, 0.3, 0.1};
+  const LocalRemote<T> parts = split_local_remote(m, "test");
+  const std::size_t h = static_cast<std::size_t>(m.rows) * nb;
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+  const std::int32_t rows = static_cast<std::int32_t>(m.rows);
+  // fixed: through the dispatchers (with_fixed_width); else the runtime-width functors as they are.
+  auto both = [&](bool fixed) {
+    // No element-mapping workspace (its teams bound nb): the item mapping does not use one.
+    return run_with<item>(m, nb, chebfd::ColumnSums<ExecSpace>(), [&](auto u, auto w, auto x, const auto& sums, double* out, double* scratch) {
+      const chebfd::Fused<T, Init> f{vc, m.row_ptr, m.col, m.val, u, w, x, 0, nb, st};
+      const chebfd::LocalPart<T, Init> local{parts.local.row_ptr, parts.local.col, parts.local.val, u, w, nb, st};
+      const chebfd::RemoteTail<T, Init> remote{vc, parts.remote.row_ptr, parts.remote.col, parts.remote.val, u, w, x, 0, h, nb, st};
+      std::vector<double> fused_sums(vc);
+      if (fixed) {
+        chebfd::fused_rows<ExecSpace, item>("test", 0, m.rows, f, sums, fused_sums.data(), scratch);
+        chebfd::local_rows<ExecSpace, item>(0, m.rows, local);
+        chebfd::remote_rows<ExecSpace, item>("test", 0, m.rows, remote, sums, out, scratch);
+      } else {
+        chebfd::reduce_rows<ExecSpace>("test", 0, m.rows, f, fused_sums.data(), scratch);
+        Kokkos::parallel_for("test", Policy(0, rows), local);
+        chebfd::reduce_rows<ExecSpace>("test", 0, m.rows, remote, out, scratch);
+      }
+      for (unsigned k = 0; k < vc; ++k) out[k] += 0.5 * fused_sums[k];  // both kernels' sums compared
+    });
+  };
+  const Outcome a = both(true), b = both(false);
+  const std::string what = "fixed width, nb = " + std::to_string(nb) + (Init ? ", init" : ", step");
+  EXPECT_EQ(a.w, b.w) << what;
+  EXPECT_EQ(a.x, b.x) << what;
+  EXPECT_EQ(a.sums, b.sums) << what;
+}
+
+TEST(ChebfdElements, FixedWidthsGiveTheRuntimeWidthsBits) {
+  const Matrices mx;
+  for (int nb : {1, 2, 3, 4, 8}) {
+    fixed_widths_agree<double, false>(mx.spin, nb);
+    fixed_widths_agree<double, true>(mx.spin, nb);
+    fixed_widths_agree<Complex, false>(mx.topi, nb);
+  }
+}
+
 // The launch shapes bench_chebfd --launch-sweep times: rows in flight and block columns per
 // thread change no bit when the teams keep their rows (each column's sum adds the same rows in the
 // same order); team size and waves change only how the dots are split, so they agree with the item

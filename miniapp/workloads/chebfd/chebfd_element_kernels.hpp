@@ -190,7 +190,7 @@ void remote_rows(const std::string& label, std::int64_t begin, std::int64_t end,
   if constexpr (M == BlockMapping::element_per_thread)
     sums.template reduce<Traits<T>::R>(label, begin, end, RemoteElement<T, Init>{f}, out, scratch);
   else
-    reduce_rows<Space>(label, begin, end, f, out, scratch);
+    with_fixed_width<Space>(f, [&](const auto& g) { reduce_rows<Space>(label, begin, end, g, out, scratch); });
 }
 
 // SPLIT-WAIT's local part over rows [begin, end) on CRS.
@@ -201,10 +201,12 @@ void local_rows(std::int64_t begin, std::int64_t end, const LocalPart<T, Init>& 
     Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(begin * f.nb, end * f.nb),
                          LocalElement<T, Init>{f.row_ptr, f.col, f.val, f.u, f.w, f.nb, f.s});
   else
-    Kokkos::parallel_for(label,
-                         Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>(static_cast<std::int32_t>(begin),
-                                                                                     static_cast<std::int32_t>(end)),
-                         f);
+    with_fixed_width<Space>(f, [&](const auto& g) {
+      Kokkos::parallel_for(label,
+                           Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int32_t>>(static_cast<std::int32_t>(begin),
+                                                                                       static_cast<std::int32_t>(end)),
+                           g);
+    });
 }
 
 // SPLIT-WAIT's local part over chunks [begin, end) on SELL-C-sigma.

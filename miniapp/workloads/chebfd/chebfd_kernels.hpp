@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/types.hpp"
+#include "kokkos_compat/staging_space.hpp"
 
 namespace desync::chebfd {
 
@@ -86,7 +87,7 @@ KOKKOS_INLINE_FUNCTION void block_row_product(const LocalColumns& col, const Val
 // NB > 0 fixes the block width at compile time (nb must equal it): the column offsets, the
 // chunk widths and the reduction slots become constants, which at nb = 1 doubled the step's
 // speed (docs/method.md section 15). fixed<N>() gives that variant of a runtime-width functor;
-// reduce_fused() picks it once per launch.
+// with_fixed_width() picks it per launch (as for SPLIT-WAIT's LocalPart and RemoteTail).
 template <class T, bool Init, int NB = 0>
 struct Fused {
   using value_type = double[];
@@ -122,20 +123,28 @@ struct Fused {
   }
 };
 
-// SPLIT-WAIT, first part: w = a (H_local u) + b u [- w], columns in [0, rows).
-template <class T, bool Init>
+// SPLIT-WAIT, first part: w = a (H_local u) + b u [- w], columns in [0, rows). NB as Fused's.
+template <class T, bool Init, int NB = 0>
 struct LocalPart {
   RowOffsets row_ptr;
   LocalColumns col;
   Values<T> val, u, w;
   int nb;
   Step s;
+
+  template <int N>
+  LocalPart<T, Init, N> fixed() const {
+    return {row_ptr, col, val, u, w, nb, s};
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i) const {
-    const std::size_t b = row_ptr(i), e = row_ptr(i + 1), r = static_cast<std::size_t>(i) * nb;
-    for (int k0 = 0; k0 < nb; k0 += chunk) {
-      const int m = nb - k0 < chunk ? nb - k0 : chunk;
+    const int n = NB > 0 ? NB : nb;
+    const std::size_t b = row_ptr(i), e = row_ptr(i + 1), r = static_cast<std::size_t>(i) * n;
+    for (int k0 = 0; k0 < n; k0 += chunk) {
+      const int m = n - k0 < chunk ? n - k0 : chunk;
       T acc[chunk];
-      block_row_product(col, val, u, b, e, nb, k0, m, acc);
+      if constexpr (NB > 0 && NB <= chunk) row_product<NB>(col, val, u, b, e, NB, 0, acc);
+      else block_row_product(col, val, u, b, e, n, k0, m, acc);
       for (int q = 0; q < m; ++q) {
         T& wq = w(r + k0 + q);
         if constexpr (Init) wq = s.a * acc[q] + s.b * u(r + k0 + q);
@@ -147,8 +156,8 @@ struct LocalPart {
 
 // SPLIT-WAIT, second part, after the wait: w += a (H_remote u_halo) for every row (columns
 // relative to the halo), then the dots and the x update of the finished w. In the init the
-// x update is x = g0c0 u + g1c1 w.
-template <class T, bool Init>
+// x update is x = g0c0 u + g1c1 w. NB as Fused's (each sum in the same order either way).
+template <class T, bool Init, int NB = 0>
 struct RemoteTail {
   using value_type = double[];
   unsigned value_count;
@@ -158,21 +167,48 @@ struct RemoteTail {
   std::size_t x_off, halo_off;  // halo_off = rows * nb
   int nb;
   Step s;
+
+  template <int N>
+  RemoteTail<T, Init, N> fixed() const {
+    return {value_count, row_ptr, col, val, u, w, x, x_off, halo_off, nb, s};
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i, value_type sum) const {
-    const std::size_t b = row_ptr(i), e = row_ptr(i + 1), r = static_cast<std::size_t>(i) * nb;
-    for (int k = 0; k < nb; ++k) {
+    const int n = NB > 0 ? NB : nb;
+    const std::size_t b = row_ptr(i), e = row_ptr(i + 1), r = static_cast<std::size_t>(i) * n;
+    for (int k = 0; k < n; ++k) {
       T acc = T(0.0);
-      for (std::size_t j = b; j < e; ++j) acc += val(j) * u(halo_off + static_cast<std::size_t>(col(j)) * nb + k);
+      for (std::size_t j = b; j < e; ++j) acc += val(j) * u(halo_off + static_cast<std::size_t>(col(j)) * n + k);
       T& wk = w(r + k);
       if (b != e) wk += s.a * acc;
       T& xk = x(x_off + r + k);
       if constexpr (Init) xk = s.gc0 * u(r + k) + s.gc * wk;
       else xk += s.gc * wk;
       Traits<T>::add_dot(sum + k * Traits<T>::R, u(r + k), wk);
-      sum[nb * Traits<T>::R + k] += Traits<T>::abs2(u(r + k));
+      sum[n * Traits<T>::R + k] += Traits<T>::abs2(u(r + k));
     }
   }
 };
+
+// f, or f with its block width fixed at compile time where it is one of the common small widths
+// (fixed<N>(): the same numbers, summed in the same order), given to launch. The width is the
+// same for every launch of a run, so the switch is perfectly predicted. Host spaces only: a
+// device runs the element mapping (chebfd_element_kernels.hpp), its item mapping (tests and
+// bench_chebfd only) keeps the runtime width rather than 4 more device kernels per functor.
+template <class Space, class F, class Launch>
+void with_fixed_width(const F& f, Launch&& launch) {
+  if constexpr (!compat::host_accessible<Space>) {
+    launch(f);
+  } else {
+    switch (f.nb) {
+      case 1: launch(f.template fixed<1>()); break;
+      case 2: launch(f.template fixed<2>()); break;
+      case 4: launch(f.template fixed<4>()); break;
+      case 8: launch(f.template fixed<8>()); break;
+      default: launch(f); break;
+    }
+  }
+}
 
 // The row reduction f over rows [begin, end) added into out (value_count doubles); scratch holds
 // one chunk's sums. The pipeline's chunks with progress = "test" use it: a chunked sum rounds
@@ -193,13 +229,7 @@ void reduce_rows(const std::string& label, std::int64_t begin, std::int64_t end,
 template <class Space = ExecSpace, class T, bool Init>
 void reduce_fused(const std::string& label, std::int64_t begin, std::int64_t end, const Fused<T, Init>& f, double* out,
                   double* scratch) {
-  switch (f.nb) {
-    case 1: reduce_rows<Space>(label, begin, end, f.template fixed<1>(), out, scratch); break;
-    case 2: reduce_rows<Space>(label, begin, end, f.template fixed<2>(), out, scratch); break;
-    case 4: reduce_rows<Space>(label, begin, end, f.template fixed<4>(), out, scratch); break;
-    case 8: reduce_rows<Space>(label, begin, end, f.template fixed<8>(), out, scratch); break;
-    default: reduce_rows<Space>(label, begin, end, f, out, scratch); break;
-  }
+  with_fixed_width<Space>(f, [&](const auto& g) { reduce_rows<Space>(label, begin, end, g, out, scratch); });
 }
 
 }  // namespace desync::chebfd

@@ -272,7 +272,14 @@ WorkloadResult run_pingpong(const Config& cfg, MPI_Comm comm) {
           MPI_Barrier(comm);  // sizes start together; outside the timed repetitions
           for (std::int64_t w = 0; w < cfg.run.warmup; ++w) one(x, nullptr, 0);
         },
-        poison, [&](std::int64_t it) { one(x, &tl, it); }, [&](std::int64_t it) { last(x, &tl, it); },
+        [&](std::int64_t s) {
+          poison(s);
+          // Only receivers poison (a bandwidth mode's first rank does not): the partners start the
+          // last repetition together again, as every size's first, or one rank's timed repetition
+          // would include its partner's poisoning.
+          MPI_Barrier(comm);
+        },
+        [&](std::int64_t it) { one(x, &tl, it); }, [&](std::int64_t it) { last(x, &tl, it); },
         [&](std::int64_t s, bool) {
           if (!receives) return;
           for (std::size_t j = 0; j < window; ++j)
