@@ -74,7 +74,8 @@ class ExperimentLoop {
   // with set-up between groups of iterations: message sizes and operations of the benchmarks,
   // a filter's blocks. begin_cell(cell) runs before a cell's first iteration (untimed set-up:
   // buffers, a barrier, warm-up, a block's start vector); end_cell(cell, complete) after its last
-  // iteration done, complete false when the run stopped inside the cell (nothing follows then).
+  // iteration done, complete false when the run stopped before the cell's last iteration
+  // (nothing follows then; a stop after it leaves the cell complete, and nothing follows either).
   template <class BeginCell, class Work, class EndCell>
   int run_cells(std::int64_t cells, std::int64_t per_cell, BeginCell&& begin_cell, Work&& work, EndCell&& end_cell) {
     return run_cells_checked(cells, per_cell, begin_cell, [](std::int64_t) {}, work, work, end_cell);
@@ -93,11 +94,12 @@ class ExperimentLoop {
     for (std::int64_t cell = 0; cell < cells && !stop; ++cell) {
       begin_cell(cell);
       for (std::int64_t i = 0; i + 1 < per_cell && !stop; ++i) stop = step(cell * per_cell + i, work, Nothing{});
+      bool complete = !stop;  // a stop after the cell's last iteration leaves it complete
       if (!stop && per_cell > 0) {
         reset_last(cell);
         stop = step(cell * per_cell + per_cell - 1, checked, Nothing{});
       }
-      end_cell(cell, !stop);
+      end_cell(cell, complete);
     }
     return finish();
   }
