@@ -177,7 +177,7 @@ class RankActor {
                 eager_sent.push_back(std::move(c));
                 if (e >= 0) logged_eager[k].push_back(e);
               } else if (blocking_) {
-                // MPI_Send of a rendezvous message: returns when the receiver has it, taking
+                // A blocking send of a rendezvous message: returns when the receiver has it, taking
                 // requests to send meanwhile (inside MPI).
                 std::vector<Pending> one{{std::move(c), e, -1}};
                 inside_mpi(one);
@@ -224,10 +224,10 @@ class RankActor {
     }
   }
 
-  // Inside an MPI call until every communication of `v` is done (MPI_Waitall, a blocking send):
+  // Inside an MPI call until every communication of `v` is done (a wait for all, a blocking send):
   // starts what may start (eager receives), takes requests to send as they arrive (a pulled
   // transfer starts then) and stamps each completion into /messages. The wait sees completions
-  // one by one, as MPI_Waitsome does in the real run, at no simulated cost.
+  // one by one, as the real run's wait-some does, at no simulated cost.
   void inside_mpi(std::vector<Pending>& v) {
     if (std::any_of(v.begin(), v.end(), [](const Pending& p) { return p.log >= 0; })) {
       inside_mpi_each(v);
@@ -280,7 +280,7 @@ class RankActor {
     }
   }
 
-  // inside_mpi when recording /messages: every completion is seen as it happens (MPI_Waitsome).
+  // inside_mpi when recording /messages: every completion is seen as it happens (a wait-some).
   void inside_mpi_each(std::vector<Pending>& v) {
     std::vector<char> done(v.size(), 0);
     std::vector<sg4::CommPtr> set;
