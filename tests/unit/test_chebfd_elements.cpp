@@ -6,6 +6,7 @@
 // space's own and the comparison is against its item mapping on the same device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -217,8 +218,8 @@ TEST(ChebfdElements, SplitWaitPartsMatchItemMapping) {
 }
 
 // The item mapping's compile-time block widths (with_fixed_width: nb = 1, 2, 4, 8 on a host
-// space) give the runtime-width functors' bits, sums included: the same products summed in the
-// same order. Not bounded by a team's size (widths()): the item mapping has no teams.
+// space) give the runtime-width functors' bits, sums included, on CRS and on SELL's chunks: the
+// same products summed in the same order. Not bounded by a team's size (widths()): the item mapping has no teams.
 template <class T, bool Init>
 void fixed_widths_agree(const LocalMatrix<T>& m, int nb) {
   const unsigned vc = static_cast<unsigned>((chebfd::Traits<T>::R + 1) * nb);
@@ -252,6 +253,36 @@ void fixed_widths_agree(const LocalMatrix<T>& m, int nb) {
   EXPECT_EQ(a.w, b.w) << what;
   EXPECT_EQ(a.x, b.x) << what;
   EXPECT_EQ(a.sums, b.sums) << what;
+
+  // SELL-C-sigma's chunk kernels (the host's mapping), each on its own (the local part's Init
+  // overwrites what the fused step wrote): through their launchers, or the runtime-width functor.
+  const SellMatrix<T> full = make_sell(m.row_ptr, m.col, m.val, m.rows, 8, 16, "test");
+  const SellMatrix<T> local = make_sell(parts.local.row_ptr, parts.local.col, parts.local.val, m.rows, 8, 16, "test");
+  constexpr SellMapping chunks = SellMapping::chunk_per_item;
+  using Chunks = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  auto sell = [&](bool fixed, bool local_part) {
+    return run_with<item>(m, nb, chebfd::ColumnSums<ExecSpace>(), [&](auto u, auto w, auto x, const auto&, double* out, double* scratch) {
+      if (local_part) {
+        std::fill_n(out, vc, 0.0);  // no sums (the item mapping's are host memory)
+        if (fixed) chebfd::sell_local_part<T, Init, chunks>(0, local.chunks, local, u, w, nb, st);
+        else Kokkos::parallel_for("test", Chunks(0, local.chunks),
+                                  chebfd::SellLocalPart<T, Init, 8>{local.chunk_ptr, local.row_of, local.col, local.val, u, w, nb, st});
+      } else if (fixed) {
+        chebfd::reduce_sell_fused<T, Init, ExecSpace, chunks>("test", 0, full.chunks, full, vc, u, w, x, 0, nb, st, out, scratch);
+      } else {
+        Kokkos::parallel_reduce("test", Chunks(0, full.chunks),
+                                chebfd::SellFused<T, Init, 8>{vc, full.chunk_ptr, full.row_of, full.col, full.val, u, w, x, 0, nb, st},
+                                Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(out, vc));
+      }
+    });
+  };
+  for (bool local_part : {false, true}) {
+    const Outcome f = sell(true, local_part), r = sell(false, local_part);
+    const std::string sw = what + (local_part ? ", SELL local part" : ", SELL fused");
+    EXPECT_EQ(f.w, r.w) << sw;
+    EXPECT_EQ(f.x, r.x) << sw;
+    EXPECT_EQ(f.sums, r.sums) << sw;
+  }
 }
 
 TEST(ChebfdElements, FixedWidthsGiveTheRuntimeWidthsBits) {

@@ -34,6 +34,13 @@ struct Traits<Complex> {
 
 inline constexpr int chunk = 8;  // block columns accumulated together in registers
 
+// Block columns one row's product keeps in registers at once: `chunk` doubles, half as many
+// complex values (two doubles each). With 8 complex sums the host's fused step spilled them to
+// the stack, its adds waiting on store-to-load forwarding: 2x the time of 2 x 4 columns at nb = 8
+// (docs/method.md section 15). Wider groups re-read the row's entries, from L1.
+template <class T>
+inline constexpr int row_group = sizeof(T) > sizeof(double) ? chunk / 2 : chunk;
+
 struct Step {
   double a = 0, b = 0, gc = 0, gc0 = 0;  // gc0: the init's g0c0
 };
@@ -107,13 +114,19 @@ struct Fused {
   KOKKOS_INLINE_FUNCTION void operator()(std::int32_t i, value_type sum) const {
     const int n = NB > 0 ? NB : nb;
     const std::size_t b = row_ptr(i), e = row_ptr(i + 1), r = static_cast<std::size_t>(i) * n;
-    if constexpr (NB > 0 && NB <= chunk) {
-      T acc[NB];
-      row_product<NB>(col, val, u, b, e, NB, 0, acc);
-      for (int q = 0; q < NB; ++q) tail<T, Init>(s, acc[q], u(r + q), w(r + q), x(x_off + r + q), sum, q, NB);
+    constexpr int G = row_group<T>;
+    if constexpr (NB > 0) {  // groups of M columns, M a compile-time constant dividing NB
+      constexpr int M = NB < G ? NB : G;
+      static_assert(NB % M == 0, "a fixed block width is a multiple of its register group");
+      for (int k0 = 0; k0 < NB; k0 += M) {
+        T acc[M];
+        row_product<M>(col, val, u, b, e, NB, k0, acc);
+        for (int q = 0; q < M; ++q)
+          tail<T, Init>(s, acc[q], u(r + k0 + q), w(r + k0 + q), x(x_off + r + k0 + q), sum, k0 + q, NB);
+      }
     } else {
-      for (int k0 = 0; k0 < n; k0 += chunk) {
-        const int m = n - k0 < chunk ? n - k0 : chunk;
+      for (int k0 = 0; k0 < n; k0 += G) {
+        const int m = n - k0 < G ? n - k0 : G;
         T acc[chunk];
         block_row_product(col, val, u, b, e, n, k0, m, acc);
         for (int q = 0; q < m; ++q)

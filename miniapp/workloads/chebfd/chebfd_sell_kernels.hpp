@@ -1,10 +1,17 @@
 #pragma once
-// The ChebFD kernels of chebfd_kernels.hpp on SELL-C-sigma (matrix/sell_matrix.hpp): one chunk
-// of C rows per work item, block column k outside, the C lane sums inside (independent, so they
-// do not wait on each other's additions as one CRS row's do). The chunk's entries are loaded
-// from memory for k = 0 and from L1 for the other columns (C x width x 12 B, a few KiB).
+// The ChebFD kernels of chebfd_kernels.hpp on SELL-C-sigma (matrix/sell_matrix.hpp), a chunk of
+// C rows per work item on a host. What the SIMD lanes run depends on the block width:
+// - nb = 1: the chunk's C rows (chunk_lanes_product), the C sums independent, so they do not
+//   wait on each other's additions as one CRS row's do: SELL's point;
+// - nb > 1: a row's block columns, as CRS does (u(col * nb + k) for consecutive k are
+//   contiguous), the chunk's rows one after the other (lane_product, entries C apart), a register
+//   group of columns at a time. Lanes over rows at nb > 1 load u one scalar per row and column
+//   (a gather), column after column: 1.4-1.6x the CRS step at nb = 4 and 8; one pass over the
+//   entries for all C x nb sums was slower still (they do not fit a core's registers)
+//   (docs/method.md section 15).
 // Each element's product sums the row's entries in CRS order, so w and x are bitwise those of
-// the CRS kernels; the dots are summed per chunk first, so they differ by rounding.
+// the CRS kernels; the dots are summed per chunk first (per column over the chunk's lanes in
+// order, then once into the sums, whatever the lanes run), so they differ from CRS by rounding.
 #include <string>
 
 #include "workloads/chebfd/chebfd_kernels.hpp"
@@ -14,11 +21,26 @@ namespace desync::chebfd {
 
 // acc[l] = (H u)_{row of lane l, k} over the chunk's stored entries (padding adds 0 * u(k)).
 template <int C, class T>
-KOKKOS_INLINE_FUNCTION void chunk_product(const LocalColumns& col, const Values<T>& val, const Values<T>& u, std::size_t o,
-                                          std::size_t width, int nb, int k, T* acc) {
+KOKKOS_INLINE_FUNCTION void chunk_lanes_product(const LocalColumns& col, const Values<T>& val, const Values<T>& u, std::size_t o,
+                                                std::size_t width, int nb, int k, T* acc) {
   for (int l = 0; l < C; ++l) acc[l] = T(0.0);
   for (std::size_t j = 0; j < width; ++j)
     for (int l = 0; l < C; ++l) acc[l] += val(o + j * C + l) * u(static_cast<std::size_t>(col(o + j * C + l)) * nb + k);
+}
+
+// acc[q] = (H u)_{row, k0 + q} for q < m over the row's stored entries o, o + C, ... (the lane
+// of a chunk, o including the lane; padding adds 0 * u(k0 + q)). M: the group's width when known
+// at compile time (m == M, registers), else its bound.
+template <int C, int M, class T>
+KOKKOS_INLINE_FUNCTION void lane_product(const LocalColumns& col, const Values<T>& val, const Values<T>& u, std::size_t o,
+                                         std::size_t width, int nb, int k0, int m, T* acc) {
+  for (int q = 0; q < M; ++q) acc[q] = T(0.0);
+  for (std::size_t j = 0; j < width; ++j) {
+    const T v = val(o + j * C);
+    const std::size_t c = static_cast<std::size_t>(col(o + j * C)) * nb + k0;
+    for (int q = 0; q < M; ++q)
+      if (q < m) acc[q] += v * u(c + q);  // q < m: a constant test where m == M
+  }
 }
 
 // NON-SPLIT and PIPELINE: the fused step (Fused) on chunks; columns in [0, rows + halo). Work
@@ -59,31 +81,67 @@ struct SellFused {
     constexpr int R = Traits<T>::R;
     const std::int64_t c = i;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
-    for (int k = 0; k < n; ++k) {
+    if constexpr (NB == 1) {  // the lanes over the chunk's rows
       T acc[C];
-      chunk_product<C>(col, val, u, o, width, n, k, acc);
-      double part[R + 1] = {};  // this chunk's eta_k (R slots) and mu_k, added to sum once
+      chunk_lanes_product<C>(col, val, u, o, width, 1, 0, acc);
+      double part[R + 1] = {};  // this chunk's eta (R slots) and mu, added to sum once
+      for (int l = 0; l < C; ++l) {
+        const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
+        if (r >= 0) tail<T, Init>(s, acc[l], u(r), w(r), x(x_off + r), part, 0, 1);
+      }
+      for (int p = 0; p <= R; ++p) sum[p] += part[p];
+    } else if constexpr (NB > 0) {  // the lanes over a row's block columns, row by row
+      constexpr int G = NB < row_group<T> ? NB : row_group<T>;  // in registers at once; divides NB
+      double part[(R + 1) * NB] = {};  // this chunk's sums, laid out as sum's
       for (int l = 0; l < C; ++l) {
         const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
         if (r < 0) continue;
-        const std::size_t e = static_cast<std::size_t>(r) * n + k;
-        tail<T, Init>(s, acc[l], u(e), w(e), x(x_off + e), part, 0, 1);
+        const std::size_t e = static_cast<std::size_t>(r) * NB;
+        for (int k0 = 0; k0 < NB; k0 += G) {  // the row's entries again for each group, from L1
+          T acc[G];
+          lane_product<C, G>(col, val, u, o + l, width, NB, k0, G, acc);
+          for (int q = 0; q < G; ++q)
+            tail<T, Init>(s, acc[q], u(e + k0 + q), w(e + k0 + q), x(x_off + e + k0 + q), part, k0 + q, NB);
+        }
       }
-      for (int q = 0; q < R; ++q) sum[k * R + q] += part[q];
-      sum[n * R + k] += part[R];
+      for (int p = 0; p < (R + 1) * NB; ++p) sum[p] += part[p];
+    } else {  // a runtime width: a register group of columns at a time over the chunk's rows
+      constexpr int G = row_group<T>;
+      for (int k0 = 0; k0 < n; k0 += G) {
+        const int m = n - k0 < G ? n - k0 : G;
+        double part[(R + 1) * G] = {};  // the group's eta_k (R slots each), then its mu_k
+        for (int l = 0; l < C; ++l) {
+          const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
+          if (r < 0) continue;
+          T acc[G];
+          lane_product<C, G>(col, val, u, o + l, width, n, k0, m, acc);
+          const std::size_t e = static_cast<std::size_t>(r) * n + k0;
+          for (int q = 0; q < m; ++q) tail<T, Init>(s, acc[q], u(e + q), w(e + q), x(x_off + e + q), part, q, G);
+        }
+        for (int q = 0; q < m; ++q) {
+          for (int p = 0; p < R; ++p) sum[(k0 + q) * R + p] += part[q * R + p];
+          sum[n * R + k0 + q] += part[G * R + q];
+        }
+      }
     }
   }
 };
 
 // SPLIT-WAIT, first part (LocalPart) on chunks of the local columns: w = a (H_local u) + b u [- w];
-// work items as in SellFused.
-template <class T, bool Init, int C, SellMapping M = SellMapping::chunk_per_item>
+// work items and NB as in SellFused.
+template <class T, bool Init, int C, SellMapping M = SellMapping::chunk_per_item, int NB = 0>
 struct SellLocalPart {
   RowOffsets chunk_ptr;
   LocalColumns row_of, col;
   Values<T> val, u, w;
   int nb;
   Step s;
+
+  template <int N>
+  SellLocalPart<T, Init, C, M, N> fixed() const {
+    return {chunk_ptr, row_of, col, val, u, w, nb, s};
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     if constexpr (M == SellMapping::row_per_item) {
       const std::int32_t r = row_of(static_cast<std::size_t>(i));
@@ -98,17 +156,33 @@ struct SellLocalPart {
       }
       return;
     }
+    const int n = NB > 0 ? NB : nb;
     const std::int64_t c = i;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
-    for (int k = 0; k < nb; ++k) {
+    if constexpr (NB == 1) {  // lanes as SellFused's
       T acc[C];
-      chunk_product<C>(col, val, u, o, width, nb, k, acc);
+      chunk_lanes_product<C>(col, val, u, o, width, 1, 0, acc);
       for (int l = 0; l < C; ++l) {
         const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
         if (r < 0) continue;
-        const std::size_t e = static_cast<std::size_t>(r) * nb + k;
-        if constexpr (Init) w(e) = s.a * acc[l] + s.b * u(e);
-        else w(e) = s.a * acc[l] + s.b * u(e) - w(e);
+        if constexpr (Init) w(r) = s.a * acc[l] + s.b * u(r);
+        else w(r) = s.a * acc[l] + s.b * u(r) - w(r);
+      }
+    } else {  // row by row, as SellFused's (no sums here, so one loop serves every width)
+      constexpr int G = NB > 0 && NB < row_group<T> ? NB : row_group<T>;
+      for (int l = 0; l < C; ++l) {
+        const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
+        if (r < 0) continue;
+        for (int k0 = 0; k0 < n; k0 += G) {
+          const int m = NB > 0 ? G : (n - k0 < G ? n - k0 : G);  // G divides a fixed NB: a constant
+          T acc[G];
+          lane_product<C, G>(col, val, u, o + l, width, n, k0, m, acc);
+          const std::size_t e = static_cast<std::size_t>(r) * n + k0;
+          for (int q = 0; q < m; ++q) {
+            if constexpr (Init) w(e + q) = s.a * acc[q] + s.b * u(e + q);
+            else w(e + q) = s.a * acc[q] + s.b * u(e + q) - w(e + q);
+          }
+        }
       }
     }
   }
@@ -133,7 +207,11 @@ void reduce_sell_fused(const std::string& label, std::int64_t begin, std::int64_
     constexpr int C = decltype(c)::value;
     const auto p = sell_items<M, C, Space>(begin, end);
     const SellFused<T, Init, C, 0, M> f{value_count, a.chunk_ptr, a.row_of, a.col, a.val, u, w, x, x_off, nb, st};
-    if (nb == 1)  // the block width fixed at compile time, as for CRS (reduce_fused)
+    // The block width fixed at compile time, as for CRS (reduce_fused): the common widths on a
+    // host's chunk mapping, nb = 1 on the row mapping (tests force it on a host; a GPU's own).
+    if constexpr (M == SellMapping::chunk_per_item)
+      with_fixed_width<Space>(f, [&](const auto& g) { Kokkos::parallel_reduce(label, p, g, r); });
+    else if (nb == 1)
       Kokkos::parallel_reduce(label, p, f.template fixed<1>(), r);
     else
       Kokkos::parallel_reduce(label, p, f, r);
@@ -149,8 +227,12 @@ void sell_local_part(std::int64_t begin, std::int64_t end, const SellMatrix<T>& 
     constexpr int C = decltype(c)::value;
     // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
     static const std::string local_sell_label = "desync::chebfd::local_sell";
-    Kokkos::parallel_for(local_sell_label, sell_items<M, C, ExecSpace>(begin, end),
-                         SellLocalPart<T, Init, C, M>{a.chunk_ptr, a.row_of, a.col, a.val, u, w, nb, st});
+    const auto p = sell_items<M, C, ExecSpace>(begin, end);
+    const SellLocalPart<T, Init, C, M> f{a.chunk_ptr, a.row_of, a.col, a.val, u, w, nb, st};
+    if constexpr (M == SellMapping::chunk_per_item)  // the block width fixed at compile time, as SellFused's
+      with_fixed_width<ExecSpace>(f, [&](const auto& g) { Kokkos::parallel_for(local_sell_label, p, g); });
+    else
+      Kokkos::parallel_for(local_sell_label, p, f);
   });
 }
 
