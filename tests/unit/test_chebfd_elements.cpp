@@ -255,34 +255,40 @@ void fixed_widths_agree(const LocalMatrix<T>& m, int nb) {
   EXPECT_EQ(a.sums, b.sums) << what;
 
   // SELL-C-sigma's chunk kernels (the host's mapping), each on its own (the local part's Init
-  // overwrites what the fused step wrote): through their launchers, or the runtime-width functor.
-  const SellMatrix<T> full = make_sell(m.row_ptr, m.col, m.val, m.rows, 8, 16, "test");
-  const SellMatrix<T> local = make_sell(parts.local.row_ptr, parts.local.col, parts.local.val, m.rows, 8, 16, "test");
+  // overwrites what the fused step wrote): through their launchers, or the runtime-width functor;
+  // C = 8 and 32 (32: padding lanes in both test matrices).
   constexpr SellMapping chunks = SellMapping::chunk_per_item;
   using Chunks = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  auto sell = [&](bool fixed, bool local_part) {
+  auto sell = [&](auto height, bool fixed, bool local_part) {
+    constexpr int C = decltype(height)::value;
+    const SellMatrix<T> full = make_sell(m.row_ptr, m.col, m.val, m.rows, C, 2 * C, "test");
+    const SellMatrix<T> local = make_sell(parts.local.row_ptr, parts.local.col, parts.local.val, m.rows, C, 2 * C, "test");
     return run_with<item>(m, nb, chebfd::ColumnSums<ExecSpace>(), [&](auto u, auto w, auto x, const auto&, double* out, double* scratch) {
       if (local_part) {
         std::fill_n(out, vc, 0.0);  // no sums (the item mapping's are host memory)
         if (fixed) chebfd::sell_local_part<T, Init, chunks>(0, local.chunks, local, u, w, nb, st);
         else Kokkos::parallel_for("test", Chunks(0, local.chunks),
-                                  chebfd::SellLocalPart<T, Init, 8>{local.chunk_ptr, local.row_of, local.col, local.val, u, w, nb, st});
+                                  chebfd::SellLocalPart<T, Init, C>{local.chunk_ptr, local.row_of, local.col, local.val, u, w, nb, st});
       } else if (fixed) {
         chebfd::reduce_sell_fused<T, Init, ExecSpace, chunks>("test", 0, full.chunks, full, vc, u, w, x, 0, nb, st, out, scratch);
       } else {
         Kokkos::parallel_reduce("test", Chunks(0, full.chunks),
-                                chebfd::SellFused<T, Init, 8>{vc, full.chunk_ptr, full.row_of, full.col, full.val, u, w, x, 0, nb, st},
+                                chebfd::SellFused<T, Init, C>{vc, full.chunk_ptr, full.row_of, full.col, full.val, u, w, x, 0, nb, st},
                                 Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(out, vc));
       }
     });
   };
-  for (bool local_part : {false, true}) {
-    const Outcome f = sell(true, local_part), r = sell(false, local_part);
-    const std::string sw = what + (local_part ? ", SELL local part" : ", SELL fused");
-    EXPECT_EQ(f.w, r.w) << sw;
-    EXPECT_EQ(f.x, r.x) << sw;
-    EXPECT_EQ(f.sums, r.sums) << sw;
-  }
+  auto compare = [&](auto height) {
+    for (bool local_part : {false, true}) {
+      const Outcome f = sell(height, true, local_part), r = sell(height, false, local_part);
+      const std::string sw = what + ", SELL-" + std::to_string(decltype(height)::value) + (local_part ? " local part" : " fused");
+      EXPECT_EQ(f.w, r.w) << sw;
+      EXPECT_EQ(f.x, r.x) << sw;
+      EXPECT_EQ(f.sums, r.sums) << sw;
+    }
+  };
+  compare(std::integral_constant<int, 8>{});
+  compare(std::integral_constant<int, 32>{});
 }
 
 TEST(ChebfdElements, FixedWidthsGiveTheRuntimeWidthsBits) {
@@ -291,6 +297,7 @@ TEST(ChebfdElements, FixedWidthsGiveTheRuntimeWidthsBits) {
     fixed_widths_agree<double, false>(mx.spin, nb);
     fixed_widths_agree<double, true>(mx.spin, nb);
     fixed_widths_agree<Complex, false>(mx.topi, nb);
+    fixed_widths_agree<Complex, true>(mx.topi, nb);
   }
 }
 

@@ -91,7 +91,8 @@ struct SellFused {
       }
       for (int p = 0; p <= R; ++p) sum[p] += part[p];
     } else if constexpr (NB > 0) {  // the lanes over a row's block columns, row by row
-      constexpr int G = NB < row_group<T> ? NB : row_group<T>;  // in registers at once; divides NB
+      constexpr int G = NB < row_group<T> ? NB : row_group<T>;  // in registers at once
+      static_assert(NB % G == 0, "a fixed block width is a multiple of its register group");
       double part[(R + 1) * NB] = {};  // this chunk's sums, laid out as sum's
       for (int l = 0; l < C; ++l) {
         const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
@@ -170,6 +171,7 @@ struct SellLocalPart {
       }
     } else {  // row by row, as SellFused's (no sums here, so one loop serves every width)
       constexpr int G = NB > 0 && NB < row_group<T> ? NB : row_group<T>;
+      static_assert(NB % G == 0, "a fixed block width is a multiple of its register group");
       for (int l = 0; l < C; ++l) {
         const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
         if (r < 0) continue;
