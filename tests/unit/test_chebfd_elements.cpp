@@ -255,8 +255,9 @@ void fixed_widths_agree(const LocalMatrix<T>& m, int nb) {
   EXPECT_EQ(a.sums, b.sums) << what;
 
   // SELL-C-sigma's chunk kernels (the host's mapping), each on its own (the local part's Init
-  // overwrites what the fused step wrote): through their launchers, or the runtime-width functor;
-  // C = 8 and 32 (32: padding lanes in both test matrices).
+  // overwrites what the fused step wrote): through their launchers, or the runtime-width functor
+  // (at nb = 2, 4, 8 two loop orders: rows over the lanes against columns over them); C = 8 and
+  // 32 (32: padding lanes in both test matrices).
   constexpr SellMapping chunks = SellMapping::chunk_per_item;
   using Chunks = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   auto sell = [&](auto height, bool fixed, bool local_part) {

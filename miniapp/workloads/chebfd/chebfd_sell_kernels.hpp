@@ -1,14 +1,16 @@
 #pragma once
 // The ChebFD kernels of chebfd_kernels.hpp on SELL-C-sigma (matrix/sell_matrix.hpp), a chunk of
 // C rows per work item on a host. What the SIMD lanes run depends on the block width:
-// - nb = 1: the chunk's C rows (chunk_lanes_product), the C sums independent, so they do not
-//   wait on each other's additions as one CRS row's do: SELL's point;
-// - nb > 1: a row's block columns, as CRS does (u(col * nb + k) for consecutive k are
-//   contiguous), the chunk's rows one after the other (lane_product, entries C apart), a register
-//   group of columns at a time. Lanes over rows at nb > 1 load u one scalar per row and column
-//   (a gather), column after column: 1.4-1.6x the CRS step at nb = 4 and 8; one pass over the
-//   entries for all C x nb sums was slower still (they do not fit a core's registers)
-//   (docs/method.md section 15).
+// - nb = 2, 4, 8 (fixed at compile time, with_fixed_width): a row's block columns, as CRS does
+//   (u(col * nb + k) for consecutive k are contiguous), the chunk's rows one after the other
+//   (lane_product, entries C apart), a register group of columns at a time;
+// - nb = 1 and the other widths (run time): the chunk's C rows (chunk_lanes_product), column
+//   after column, the C sums independent so they do not wait on each other's additions as one
+//   CRS row's do (SELL's point at nb = 1).
+// Measured on TOPI (docs/method.md section 15): the rows over the lanes at nb = 4 and 8 took
+// 1.4-1.6x the CRS step, the columns over them 1.0-1.1x; at nb = 16 and 32 the columns over the
+// lanes (runtime groups) were 1.2-1.4x slower than the rows; one pass over the entries for all
+// C x nb sums was slower than either (they do not fit a core's registers).
 // Each element's product sums the row's entries in CRS order, so w and x are bitwise those of
 // the CRS kernels; the dots are summed per chunk first (per column over the chunk's lanes in
 // order, then once into the sums, whatever the lanes run), so they differ from CRS by rounding.
@@ -28,18 +30,16 @@ KOKKOS_INLINE_FUNCTION void chunk_lanes_product(const LocalColumns& col, const V
     for (int l = 0; l < C; ++l) acc[l] += val(o + j * C + l) * u(static_cast<std::size_t>(col(o + j * C + l)) * nb + k);
 }
 
-// acc[q] = (H u)_{row, k0 + q} for q < m over the row's stored entries o, o + C, ... (the lane
-// of a chunk, o including the lane; padding adds 0 * u(k0 + q)). M: the group's width when known
-// at compile time (m == M, registers), else its bound.
+// acc[q] = (H u)_{row, k0 + q} for q < M (in registers) over the row's stored entries o, o + C,
+// ... (the lane of a chunk, o including the lane; padding adds 0 * u(k0 + q)).
 template <int C, int M, class T>
 KOKKOS_INLINE_FUNCTION void lane_product(const LocalColumns& col, const Values<T>& val, const Values<T>& u, std::size_t o,
-                                         std::size_t width, int nb, int k0, int m, T* acc) {
+                                         std::size_t width, int nb, int k0, T* acc) {
   for (int q = 0; q < M; ++q) acc[q] = T(0.0);
   for (std::size_t j = 0; j < width; ++j) {
     const T v = val(o + j * C);
     const std::size_t c = static_cast<std::size_t>(col(o + j * C)) * nb + k0;
-    for (int q = 0; q < M; ++q)
-      if (q < m) acc[q] += v * u(c + q);  // q < m: a constant test where m == M
+    for (int q = 0; q < M; ++q) acc[q] += v * u(c + q);
   }
 }
 
@@ -81,16 +81,7 @@ struct SellFused {
     constexpr int R = Traits<T>::R;
     const std::int64_t c = i;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
-    if constexpr (NB == 1) {  // the lanes over the chunk's rows
-      T acc[C];
-      chunk_lanes_product<C>(col, val, u, o, width, 1, 0, acc);
-      double part[R + 1] = {};  // this chunk's eta (R slots) and mu, added to sum once
-      for (int l = 0; l < C; ++l) {
-        const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
-        if (r >= 0) tail<T, Init>(s, acc[l], u(r), w(r), x(x_off + r), part, 0, 1);
-      }
-      for (int p = 0; p <= R; ++p) sum[p] += part[p];
-    } else if constexpr (NB > 0) {  // the lanes over a row's block columns, row by row
+    if constexpr (NB > 1) {  // a fixed width: the lanes over a row's block columns, row by row
       constexpr int G = NB < row_group<T> ? NB : row_group<T>;  // in registers at once
       static_assert(NB % G == 0, "a fixed block width is a multiple of its register group");
       double part[(R + 1) * NB] = {};  // this chunk's sums, laid out as sum's
@@ -100,29 +91,25 @@ struct SellFused {
         const std::size_t e = static_cast<std::size_t>(r) * NB;
         for (int k0 = 0; k0 < NB; k0 += G) {  // the row's entries again for each group, from L1
           T acc[G];
-          lane_product<C, G>(col, val, u, o + l, width, NB, k0, G, acc);
+          lane_product<C, G>(col, val, u, o + l, width, NB, k0, acc);
           for (int q = 0; q < G; ++q)
             tail<T, Init>(s, acc[q], u(e + k0 + q), w(e + k0 + q), x(x_off + e + k0 + q), part, k0 + q, NB);
         }
       }
       for (int p = 0; p < (R + 1) * NB; ++p) sum[p] += part[p];
-    } else {  // a runtime width: a register group of columns at a time over the chunk's rows
-      constexpr int G = row_group<T>;
-      for (int k0 = 0; k0 < n; k0 += G) {
-        const int m = n - k0 < G ? n - k0 : G;
-        double part[(R + 1) * G] = {};  // the group's eta_k (R slots each), then its mu_k
+    } else {  // nb = 1 or a runtime width: the lanes over the chunk's rows, column after column
+      for (int k = 0; k < n; ++k) {
+        T acc[C];
+        chunk_lanes_product<C>(col, val, u, o, width, n, k, acc);
+        double part[R + 1] = {};  // this chunk's eta_k (R slots) and mu_k, added to sum once
         for (int l = 0; l < C; ++l) {
           const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
           if (r < 0) continue;
-          T acc[G];
-          lane_product<C, G>(col, val, u, o + l, width, n, k0, m, acc);
-          const std::size_t e = static_cast<std::size_t>(r) * n + k0;
-          for (int q = 0; q < m; ++q) tail<T, Init>(s, acc[q], u(e + q), w(e + q), x(x_off + e + q), part, q, G);
+          const std::size_t e = static_cast<std::size_t>(r) * n + k;
+          tail<T, Init>(s, acc[l], u(e), w(e), x(x_off + e), part, 0, 1);
         }
-        for (int q = 0; q < m; ++q) {
-          for (int p = 0; p < R; ++p) sum[(k0 + q) * R + p] += part[q * R + p];
-          sum[n * R + k0 + q] += part[G * R + q];
-        }
+        for (int p = 0; p < R; ++p) sum[k * R + p] += part[p];
+        sum[n * R + k] += part[R];
       }
     }
   }
@@ -160,30 +147,32 @@ struct SellLocalPart {
     const int n = NB > 0 ? NB : nb;
     const std::int64_t c = i;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
-    if constexpr (NB == 1) {  // lanes as SellFused's
-      T acc[C];
-      chunk_lanes_product<C>(col, val, u, o, width, 1, 0, acc);
-      for (int l = 0; l < C; ++l) {
-        const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
-        if (r < 0) continue;
-        if constexpr (Init) w(r) = s.a * acc[l] + s.b * u(r);
-        else w(r) = s.a * acc[l] + s.b * u(r) - w(r);
-      }
-    } else {  // row by row, as SellFused's (no sums here, so one loop serves every width)
-      constexpr int G = NB > 0 && NB < row_group<T> ? NB : row_group<T>;
+    if constexpr (NB > 1) {  // row by row, as SellFused's
+      constexpr int G = NB < row_group<T> ? NB : row_group<T>;
       static_assert(NB % G == 0, "a fixed block width is a multiple of its register group");
       for (int l = 0; l < C; ++l) {
         const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
         if (r < 0) continue;
-        for (int k0 = 0; k0 < n; k0 += G) {
-          const int m = NB > 0 ? G : (n - k0 < G ? n - k0 : G);  // G divides a fixed NB: a constant
+        const std::size_t e = static_cast<std::size_t>(r) * NB;
+        for (int k0 = 0; k0 < NB; k0 += G) {
           T acc[G];
-          lane_product<C, G>(col, val, u, o + l, width, n, k0, m, acc);
-          const std::size_t e = static_cast<std::size_t>(r) * n + k0;
-          for (int q = 0; q < m; ++q) {
-            if constexpr (Init) w(e + q) = s.a * acc[q] + s.b * u(e + q);
-            else w(e + q) = s.a * acc[q] + s.b * u(e + q) - w(e + q);
+          lane_product<C, G>(col, val, u, o + l, width, NB, k0, acc);
+          for (int q = 0; q < G; ++q) {
+            if constexpr (Init) w(e + k0 + q) = s.a * acc[q] + s.b * u(e + k0 + q);
+            else w(e + k0 + q) = s.a * acc[q] + s.b * u(e + k0 + q) - w(e + k0 + q);
           }
+        }
+      }
+    } else {  // column after column, as SellFused's
+      for (int k = 0; k < n; ++k) {
+        T acc[C];
+        chunk_lanes_product<C>(col, val, u, o, width, n, k, acc);
+        for (int l = 0; l < C; ++l) {
+          const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
+          if (r < 0) continue;
+          const std::size_t e = static_cast<std::size_t>(r) * n + k;
+          if constexpr (Init) w(e) = s.a * acc[l] + s.b * u(e);
+          else w(e) = s.a * acc[l] + s.b * u(e) - w(e);
         }
       }
     }
