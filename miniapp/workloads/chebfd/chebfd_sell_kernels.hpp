@@ -8,9 +8,9 @@
 //   after column, the C sums independent so they do not wait on each other's additions as one
 //   CRS row's do (SELL's point at nb = 1).
 // Measured on TOPI (docs/method.md section 15): the rows over the lanes at nb = 4 and 8 took
-// 1.4-1.6x the CRS step, the columns over them 1.0-1.1x; at nb = 16 and 32 the columns over the
-// lanes (runtime groups) were 1.2-1.4x slower than the rows; one pass over the entries for all
-// C x nb sums was slower than either (they do not fit a core's registers).
+// 1.4-1.6x the CRS step, the columns over them 1.0-1.1x; at nb = 16 and 32 a dropped variant,
+// the columns over the lanes in runtime groups, was 1.2-1.4x slower than the rows; one pass over
+// the entries for all C x nb sums was slower than either (they do not fit a core's registers).
 // Each element's product sums the row's entries in CRS order, so w and x are bitwise those of
 // the CRS kernels; the dots are summed per chunk first (per column over the chunk's lanes in
 // order, then once into the sums, whatever the lanes run), so they differ from CRS by rounding.
