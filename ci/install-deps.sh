@@ -367,6 +367,17 @@ main() {
     DESYNC_SKIP_APT=1 DESYNC_DEPS_REREAD=1 exec bash "$0" "$@"
   fi
   if [ -f "$prefix/.desync-complete" ]; then
+    # One DESYNC_DEPS_PREFIX serves one backend: exported for the OpenMP build and then seen by
+    # the CUDA build (ci/gpu_kit.sh builds both), the OpenMP Kokkos' compiler stood in for
+    # nvcc_wrapper and CMake's first test program failed ("Unsupported gpu architecture
+    # 'sm_35'"), far from the cause. Kokkos' own configuration says which backend it was built for.
+    local built=openmp
+    grep -q '^#define KOKKOS_ENABLE_CUDA\b' "$prefix/include/KokkosCore_config.h" 2>/dev/null && built=cuda
+    if [ "$built" != "$backend" ]; then
+      log "DESYNC_DEPS_PREFIX=$prefix holds Kokkos built for $built, not for DESYNC_BACKEND=$backend:" \
+        "unset DESYNC_DEPS_PREFIX (each backend has its own default prefix) or give this build a prefix of its own"
+      exit 1
+    fi
     log "Kokkos $kokkos_version + KokkosKernels: cached in $prefix"
   else
     local work
