@@ -64,7 +64,7 @@ inline double sell_bytes_estimate(double rows, double nnz, double scalar_bytes, 
 // Which work mapping a SELL kernel runs on a space, fixed at compile time: a work item per row of a
 // chunk where memory is not the host's (a GPU: consecutive items read consecutive entries of the
 // column-major chunk), a chunk per work item on the host (SIMD lanes, independent add chains;
-// ChebFD at nb = 2, 4, 8 runs a row's block columns in the lanes, chebfd_sell_kernels.hpp).
+// ChebFD at nb = 2 to 64 runs a row's block columns in the lanes, chebfd_sell_kernels.hpp).
 // The SpMV and ChebFD kernels both take it; tests force either one on any space.
 enum class SellMapping { chunk_per_item, row_per_item };
 template <class Space>

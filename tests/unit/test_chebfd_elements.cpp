@@ -256,7 +256,7 @@ void fixed_widths_agree(const LocalMatrix<T>& m, int nb) {
 
   // SELL-C-sigma's chunk kernels (the host's mapping), each on its own (the local part's Init
   // overwrites what the fused step wrote): through their launchers, or the runtime-width functor
-  // (at nb = 2, 4, 8 two loop orders: rows over the lanes against columns over them); C = 8 and
+  // (the same loop order, rows one after the other, with constant or runtime counts); C = 8 and
   // 32 (32: padding lanes in both test matrices).
   constexpr SellMapping chunks = SellMapping::chunk_per_item;
   using Chunks = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;

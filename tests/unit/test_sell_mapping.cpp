@@ -139,9 +139,10 @@ TEST(SellMapping, FusedChebfdRowPerItemMatchesChunkPerItem) {
   const LocalMatrix<double> ms = build_local_matrix<double>(spin, partition_by_rows(spin.rows(), 2), 1);
   const LocalMatrix<Complex> mt = build_local_matrix<Complex>(topi, partition_by_rows(topi.rows(), 1), 0);
   for (auto [c, sigma] : std::vector<std::pair<int, int>>{{4, 16}, {8, 8}, {32, 64}}) {
-    // On a host, nb = 4: the chunk mapping's rows one after the other over their columns (a
-    // width fixed at compile time); 1, 3 and 11: the lanes over the rows, column after column.
-    for (int nb : {1, 3, 4, 11}) {
+    // On a host, nb = 3, 4, 11: the chunk mapping's rows one after the other over their columns
+    // (4 fixed at compile time, 11 with a part group); 1 and 65: the lanes over the rows, column
+    // after column.
+    for (int nb : {1, 3, 4, 11, 65}) {
       expect_fused_mappings_agree<double, true>(ms, c, sigma, nb);
       expect_fused_mappings_agree<double, false>(ms, c, sigma, nb);
       expect_fused_mappings_agree<Complex, false>(mt, c, sigma, nb);

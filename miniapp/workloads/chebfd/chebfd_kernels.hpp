@@ -35,7 +35,7 @@ struct Traits<Complex> {
 inline constexpr int chunk = 8;  // block columns accumulated together in registers
 
 // Block columns one row's product keeps in registers at once in the fused step and SELL's chunk
-// kernels at nb = 2, 4, 8: `chunk` doubles, half as many complex values (two doubles each). With 8 complex sums
+// kernels at nb = 2 to 64: `chunk` doubles, half as many complex values (two doubles each). With 8 complex sums
 // the host's fused step spilled them to the stack, its adds waiting on store-to-load forwarding:
 // 2x the time of 2 x 4 columns at nb = 8 (docs/method.md section 15); more groups re-read the
 // row's entries, from L1. LocalPart keeps `chunk` (8 complex sums stayed in registers there).

@@ -1,16 +1,17 @@
 #pragma once
 // The ChebFD kernels of chebfd_kernels.hpp on SELL-C-sigma (matrix/sell_matrix.hpp), a chunk of
 // C rows per work item on a host. What the SIMD lanes run depends on the block width:
-// - nb = 2, 4, 8 (fixed at compile time, with_fixed_width): a row's block columns, as CRS does
-//   (u(col * nb + k) for consecutive k are contiguous), the chunk's rows one after the other
-//   (lane_product, entries C apart), a register group of columns at a time;
-// - nb = 1 and the other widths (run time): the chunk's C rows (chunk_lanes_product), column
-//   after column, the C sums independent so they do not wait on each other's additions as one
-//   CRS row's do (SELL's point at nb = 1).
-// Measured on TOPI (docs/method.md section 15): the rows over the lanes at nb = 4 and 8 took
-// 1.4-1.6x the CRS step, the columns over them 1.0-1.1x; at nb = 16 and 32 a dropped variant,
-// the columns over the lanes in runtime groups, was 1.2-1.4x slower than the rows; one pass over
-// the entries for all C x nb sums was slower than either (they do not fit a core's registers).
+// - nb = 2 .. sell_rows_widest: a row's block columns, as CRS does (u(col * nb + k) for
+//   consecutive k are contiguous), the chunk's rows one after the other (lane_product, entries C
+//   apart), a register group of columns at a time; the width fixed at compile time for
+//   nb = 2, 4, 8 (with_fixed_width);
+// - nb = 1 (and wider blocks): the chunk's C rows (chunk_lanes_product), column after column,
+//   the C sums independent so they do not wait on each other's additions as one CRS row's do
+//   (SELL's point at nb = 1).
+// Measured (docs/method.md section 15): the rows over the lanes at nb = 4 to 32 took 1.4-2.1x the
+// CRS step, the columns over them 0.85-1.1x; a chunk's register groups one after the other (each
+// over all rows) were 1.2-1.4x slower than the rows at nb = 16 and 32, and one pass over the
+// entries for all C x nb sums slower still (they do not fit a core's registers).
 // Each element's product sums the row's entries in CRS order, so w and x are bitwise those of
 // the CRS kernels; the dots are summed per chunk first (per column over the chunk's lanes in
 // order, then once into the sums, whatever the lanes run), so they differ from CRS by rounding.
@@ -30,18 +31,35 @@ KOKKOS_INLINE_FUNCTION void chunk_lanes_product(const LocalColumns& col, const V
     for (int l = 0; l < C; ++l) acc[l] += val(o + j * C + l) * u(static_cast<std::size_t>(col(o + j * C + l)) * nb + k);
 }
 
-// acc[q] = (H u)_{row, k0 + q} for q < M (in registers) over the row's stored entries o, o + C,
-// ... (the lane of a chunk, o including the lane; padding adds 0 * u(k0 + q)).
+// acc[q] = (H u)_{row, k0 + q} for q < m over the row's stored entries o, o + C, ... (the lane
+// of a chunk, o including the lane; padding adds 0 * u(k0 + q)). M: the register group; m < M
+// only for a runtime width's last group (m == M is a constant where the width is fixed).
 template <int C, int M, class T>
 KOKKOS_INLINE_FUNCTION void lane_product(const LocalColumns& col, const Values<T>& val, const Values<T>& u, std::size_t o,
-                                         std::size_t width, int nb, int k0, T* acc) {
+                                         std::size_t width, int nb, int k0, int m, T* acc) {
   for (int q = 0; q < M; ++q) acc[q] = T(0.0);
+  if (m == M) {  // the M sums in registers, the loop unrolled
+    for (std::size_t j = 0; j < width; ++j) {
+      const T v = val(o + j * C);
+      const std::size_t c = static_cast<std::size_t>(col(o + j * C)) * nb + k0;
+      for (int q = 0; q < M; ++q) acc[q] += v * u(c + q);
+    }
+    return;
+  }
   for (std::size_t j = 0; j < width; ++j) {
     const T v = val(o + j * C);
     const std::size_t c = static_cast<std::size_t>(col(o + j * C)) * nb + k0;
-    for (int q = 0; q < M; ++q) acc[q] += v * u(c + q);
+    for (int q = 0; q < m; ++q) acc[q] += v * u(c + q);
   }
 }
+
+// The widest block whose rows a chunk kernel walks one after the other (its sums' buffer is
+// sized for it); wider blocks run column after column.
+inline constexpr int sell_rows_widest = 64;
+
+// Register group of a chunk kernel's row walk: the whole width if fixed and narrower.
+template <class T, int NB>
+inline constexpr int sell_group = NB > 0 && NB < row_group<T> ? NB : row_group<T>;
 
 // NON-SPLIT and PIPELINE: the fused step (Fused) on chunks; columns in [0, rows + halo). Work
 // item i is chunk i (chunk_per_item, the host's) or lane i % C of chunk i / C (row_per_item, the
@@ -81,23 +99,25 @@ struct SellFused {
     constexpr int R = Traits<T>::R;
     const std::int64_t c = i;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
-    if constexpr (NB > 1) {  // a fixed width: the lanes over a row's block columns, row by row
-      constexpr int G = NB < row_group<T> ? NB : row_group<T>;  // in registers at once
+    if (n > 1 && n <= sell_rows_widest) {  // the lanes over a row's block columns, row by row
+      constexpr int G = sell_group<T, NB>;
       static_assert(NB % G == 0, "a fixed block width is a multiple of its register group");
-      double part[(R + 1) * NB] = {};  // this chunk's sums, laid out as sum's
+      double part[(R + 1) * (NB > 0 ? NB : sell_rows_widest)];  // this chunk's sums, laid out as sum's
+      for (int p = 0; p < (R + 1) * n; ++p) part[p] = 0.0;
       for (int l = 0; l < C; ++l) {
         const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
         if (r < 0) continue;
-        const std::size_t e = static_cast<std::size_t>(r) * NB;
-        for (int k0 = 0; k0 < NB; k0 += G) {  // the row's entries again for each group, from L1
+        const std::size_t e = static_cast<std::size_t>(r) * n;
+        for (int k0 = 0; k0 < n; k0 += G) {  // the row's entries again for each group, from L1
+          const int m = NB > 0 ? G : (n - k0 < G ? n - k0 : G);
           T acc[G];
-          lane_product<C, G>(col, val, u, o + l, width, NB, k0, acc);
-          for (int q = 0; q < G; ++q)
-            tail<T, Init>(s, acc[q], u(e + k0 + q), w(e + k0 + q), x(x_off + e + k0 + q), part, k0 + q, NB);
+          lane_product<C, G>(col, val, u, o + l, width, n, k0, m, acc);
+          for (int q = 0; q < m; ++q)
+            tail<T, Init>(s, acc[q], u(e + k0 + q), w(e + k0 + q), x(x_off + e + k0 + q), part, k0 + q, n);
         }
       }
-      for (int p = 0; p < (R + 1) * NB; ++p) sum[p] += part[p];
-    } else {  // nb = 1 or a runtime width: the lanes over the chunk's rows, column after column
+      for (int p = 0; p < (R + 1) * n; ++p) sum[p] += part[p];
+    } else {  // nb = 1 or wider than sell_rows_widest: the lanes over the rows, column after column
       for (int k = 0; k < n; ++k) {
         T acc[C];
         chunk_lanes_product<C>(col, val, u, o, width, n, k, acc);
@@ -147,17 +167,18 @@ struct SellLocalPart {
     const int n = NB > 0 ? NB : nb;
     const std::int64_t c = i;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
-    if constexpr (NB > 1) {  // row by row, as SellFused's
-      constexpr int G = NB < row_group<T> ? NB : row_group<T>;
+    if (n > 1 && n <= sell_rows_widest) {  // row by row, as SellFused's
+      constexpr int G = sell_group<T, NB>;
       static_assert(NB % G == 0, "a fixed block width is a multiple of its register group");
       for (int l = 0; l < C; ++l) {
         const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
         if (r < 0) continue;
-        const std::size_t e = static_cast<std::size_t>(r) * NB;
-        for (int k0 = 0; k0 < NB; k0 += G) {
+        const std::size_t e = static_cast<std::size_t>(r) * n;
+        for (int k0 = 0; k0 < n; k0 += G) {
+          const int m = NB > 0 ? G : (n - k0 < G ? n - k0 : G);
           T acc[G];
-          lane_product<C, G>(col, val, u, o + l, width, NB, k0, acc);
-          for (int q = 0; q < G; ++q) {
+          lane_product<C, G>(col, val, u, o + l, width, n, k0, m, acc);
+          for (int q = 0; q < m; ++q) {
             if constexpr (Init) w(e + k0 + q) = s.a * acc[q] + s.b * u(e + k0 + q);
             else w(e + k0 + q) = s.a * acc[q] + s.b * u(e + k0 + q) - w(e + k0 + q);
           }
