@@ -8,10 +8,11 @@
 // - nb = 1 (and wider blocks): the chunk's C rows (chunk_lanes_product), column after column,
 //   the C sums independent so they do not wait on each other's additions as one CRS row's do
 //   (SELL's point at nb = 1).
-// Measured (docs/method.md section 15): the rows over the lanes at nb = 4 to 32 took 1.4-2.1x the
-// CRS step, the columns over them 0.85-1.1x; a chunk's register groups one after the other (each
-// over all rows) were 1.2-1.4x slower than the rows at nb = 16 and 32, and one pass over the
-// entries for all C x nb sums slower still (they do not fit a core's registers).
+// Measured on TOPI (docs/method.md section 15), against the CRS step: the rows over the lanes
+// 1.37x at nb = 4, 1.6x at 8, 1.2-1.5x at 16 and 32; the columns over them 0.98x, 1.13x and
+// 0.82x at nb = 4, 8, 16-32. Dropped: a chunk's register groups one after the other (each over
+// all rows), 1.2-1.4x the old kernel's time at nb = 16 and 32, and one pass over the entries for
+// all C x nb sums, slower than the old kernel too (they do not fit a core's registers).
 // Each element's product sums the row's entries in CRS order, so w and x are bitwise those of
 // the CRS kernels; the dots are summed per chunk first (per column over the chunk's lanes in
 // order, then once into the sums, whatever the lanes run), so they differ from CRS by rounding.
