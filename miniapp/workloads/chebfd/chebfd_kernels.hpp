@@ -41,6 +41,9 @@ inline constexpr int chunk = 8;  // block columns accumulated together in regist
 // row's entries, from L1. LocalPart keeps `chunk` (8 complex sums stayed in registers there).
 template <class T>
 inline constexpr int row_group = sizeof(T) > sizeof(double) ? chunk / 2 : chunk;
+// The group of a width NB fixed at compile time (the whole width where narrower), else row_group.
+template <class T, int NB>
+inline constexpr int group_of = NB > 0 && NB < row_group<T> ? NB : row_group<T>;
 
 struct Step {
   double a = 0, b = 0, gc = 0, gc0 = 0;  // gc0: the init's g0c0
@@ -117,7 +120,7 @@ struct Fused {
     const std::size_t b = row_ptr(i), e = row_ptr(i + 1), r = static_cast<std::size_t>(i) * n;
     constexpr int G = row_group<T>;
     if constexpr (NB > 0) {  // groups of M columns, M a compile-time constant dividing NB
-      constexpr int M = NB < G ? NB : G;
+      constexpr int M = group_of<T, NB>;
       static_assert(NB % M == 0, "a fixed block width is a multiple of its register group");
       for (int k0 = 0; k0 < NB; k0 += M) {
         T acc[M];

@@ -58,10 +58,6 @@ KOKKOS_INLINE_FUNCTION void lane_product(const LocalColumns& col, const Values<T
 // sized for it); wider blocks run column after column.
 inline constexpr int sell_rows_widest = 64;
 
-// Register group of a chunk kernel's row walk: the whole width if fixed and narrower.
-template <class T, int NB>
-inline constexpr int sell_group = NB > 0 && NB < row_group<T> ? NB : row_group<T>;
-
 // NON-SPLIT and PIPELINE: the fused step (Fused) on chunks; columns in [0, rows + halo). Work
 // item i is chunk i (chunk_per_item, the host's) or lane i % C of chunk i / C (row_per_item, the
 // GPU's: consecutive items read consecutive entries of the column-major chunk, coalesced). Each
@@ -101,7 +97,7 @@ struct SellFused {
     const std::int64_t c = i;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
     if (n > 1 && n <= sell_rows_widest) {  // the lanes over a row's block columns, row by row
-      constexpr int G = sell_group<T, NB>;
+      constexpr int G = group_of<T, NB>;
       static_assert(NB % G == 0, "a fixed block width is a multiple of its register group");
       double part[(R + 1) * (NB > 0 ? NB : sell_rows_widest)];  // this chunk's sums, laid out as sum's
       for (int p = 0; p < (R + 1) * n; ++p) part[p] = 0.0;
@@ -169,7 +165,7 @@ struct SellLocalPart {
     const std::int64_t c = i;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
     if (n > 1 && n <= sell_rows_widest) {  // row by row, as SellFused's
-      constexpr int G = sell_group<T, NB>;
+      constexpr int G = group_of<T, NB>;
       static_assert(NB % G == 0, "a fixed block width is a multiple of its register group");
       for (int l = 0; l < C; ++l) {
         const std::int32_t r = row_of(static_cast<std::size_t>(c) * C + l);
