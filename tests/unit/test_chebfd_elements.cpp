@@ -219,7 +219,9 @@ TEST(ChebfdElements, SplitWaitPartsMatchItemMapping) {
 
 // The item mapping's compile-time block widths (with_fixed_width: nb = 1, 2, 4, 8 on a host
 // space) give the runtime-width functors' bits, sums included, on CRS and on SELL's chunks: the
-// same products summed in the same order. Not bounded by a team's size (widths()): the item mapping has no teams.
+// same products summed in the same order; so do SELL's two loop orders at one width (rows one
+// after the other, or columns). Not bounded by a team's size (widths()): the item mapping has no
+// teams.
 template <class T, bool Init>
 void fixed_widths_agree(const LocalMatrix<T>& m, int nb) {
   const unsigned vc = static_cast<unsigned>((chebfd::Traits<T>::R + 1) * nb);
@@ -255,37 +257,51 @@ void fixed_widths_agree(const LocalMatrix<T>& m, int nb) {
   EXPECT_EQ(a.sums, b.sums) << what;
 
   // SELL-C-sigma's chunk kernels (the host's mapping), each on its own (the local part's Init
-  // overwrites what the fused step wrote): through their launchers, or the runtime-width functor
-  // (the same loop order, rows one after the other, with constant or runtime counts); C = 8 and
-  // 32 (32: padding lanes in both test matrices).
+  // overwrites what the fused step wrote): through their launchers (fixed widths where the
+  // dispatch has them), the runtime-width functor (the same loop order, rows one after the other,
+  // with constant or runtime counts), and the runtime-width functor forced to walk the columns
+  // (Widest = 1, the order of nb = 1 and of blocks wider than sell_rows_widest): every element's
+  // product adds its row's entries in the same order and every sum slot its chunk's lanes in the
+  // same order under both walks, so the bits agree. C = 8 and 32 (32: padding lanes in both test
+  // matrices).
   constexpr SellMapping chunks = SellMapping::chunk_per_item;
   using Chunks = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  auto sell = [&](auto height, bool fixed, bool local_part) {
+  enum class Sell { launcher, row_walk, column_walk };
+  auto sell = [&](auto height, Sell how, bool local_part) {
     constexpr int C = decltype(height)::value;
     const SellMatrix<T> full = make_sell(m.row_ptr, m.col, m.val, m.rows, C, 2 * C, "test");
     const SellMatrix<T> local = make_sell(parts.local.row_ptr, parts.local.col, parts.local.val, m.rows, C, 2 * C, "test");
     return run_with<item>(m, nb, chebfd::ColumnSums<ExecSpace>(), [&](auto u, auto w, auto x, const auto&, double* out, double* scratch) {
+      const chebfd::SellLocalPart<T, Init, C> lr{local.chunk_ptr, local.row_of, local.col, local.val, u, w, nb, st};
+      const chebfd::SellLocalPart<T, Init, C, chunks, 0, 1> lc{local.chunk_ptr, local.row_of, local.col, local.val, u, w, nb, st};
+      const chebfd::SellFused<T, Init, C> fr{vc, full.chunk_ptr, full.row_of, full.col, full.val, u, w, x, 0, nb, st};
+      const chebfd::SellFused<T, Init, C, 0, chunks, 1> fc{vc, full.chunk_ptr, full.row_of, full.col, full.val, u, w, x, 0, nb, st};
+      const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> sums(out, vc);
       if (local_part) {
         std::fill_n(out, vc, 0.0);  // no sums (the item mapping's are host memory)
-        if (fixed) chebfd::sell_local_part<T, Init, chunks>(0, local.chunks, local, u, w, nb, st);
-        else Kokkos::parallel_for("test", Chunks(0, local.chunks),
-                                  chebfd::SellLocalPart<T, Init, C>{local.chunk_ptr, local.row_of, local.col, local.val, u, w, nb, st});
-      } else if (fixed) {
+        if (how == Sell::launcher) chebfd::sell_local_part<T, Init, chunks>(0, local.chunks, local, u, w, nb, st);
+        else if (how == Sell::row_walk) Kokkos::parallel_for("test", Chunks(0, local.chunks), lr);
+        else Kokkos::parallel_for("test", Chunks(0, local.chunks), lc);
+      } else if (how == Sell::launcher) {
         chebfd::reduce_sell_fused<T, Init, ExecSpace, chunks>("test", 0, full.chunks, full, vc, u, w, x, 0, nb, st, out, scratch);
+      } else if (how == Sell::row_walk) {
+        Kokkos::parallel_reduce("test", Chunks(0, full.chunks), fr, sums);
       } else {
-        Kokkos::parallel_reduce("test", Chunks(0, full.chunks),
-                                chebfd::SellFused<T, Init, C>{vc, full.chunk_ptr, full.row_of, full.col, full.val, u, w, x, 0, nb, st},
-                                Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(out, vc));
+        Kokkos::parallel_reduce("test", Chunks(0, full.chunks), fc, sums);
       }
     });
   };
   auto compare = [&](auto height) {
     for (bool local_part : {false, true}) {
-      const Outcome f = sell(height, true, local_part), r = sell(height, false, local_part);
+      const Outcome f = sell(height, Sell::launcher, local_part), r = sell(height, Sell::row_walk, local_part),
+                    c = sell(height, Sell::column_walk, local_part);
       const std::string sw = what + ", SELL-" + std::to_string(decltype(height)::value) + (local_part ? " local part" : " fused");
       EXPECT_EQ(f.w, r.w) << sw;
       EXPECT_EQ(f.x, r.x) << sw;
       EXPECT_EQ(f.sums, r.sums) << sw;
+      EXPECT_EQ(r.w, c.w) << sw << ", rows against columns";
+      EXPECT_EQ(r.x, c.x) << sw << ", rows against columns";
+      EXPECT_EQ(r.sums, c.sums) << sw << ", rows against columns";
     }
   };
   compare(std::integral_constant<int, 8>{});
@@ -294,7 +310,7 @@ void fixed_widths_agree(const LocalMatrix<T>& m, int nb) {
 
 TEST(ChebfdElements, FixedWidthsGiveTheRuntimeWidthsBits) {
   const Matrices mx;
-  for (int nb : {1, 2, 3, 4, 8}) {
+  for (int nb : {1, 2, 3, 4, 8, 11}) {  // 11: register groups and a part group at a runtime width
     fixed_widths_agree<double, false>(mx.spin, nb);
     fixed_widths_agree<double, true>(mx.spin, nb);
     fixed_widths_agree<Complex, false>(mx.topi, nb);

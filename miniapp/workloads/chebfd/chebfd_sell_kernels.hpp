@@ -55,7 +55,9 @@ KOKKOS_INLINE_FUNCTION void lane_product(const LocalColumns& col, const Values<T
 }
 
 // The widest block whose rows a chunk kernel walks one after the other (its sums' buffer is
-// sized for it); wider blocks run column after column.
+// sized for it); wider blocks run column after column. The kernels take it as a template
+// parameter (Widest) so a test can force the column walk (Widest = 1) at any width and compare
+// the two orders' bits; the program always runs sell_rows_widest.
 inline constexpr int sell_rows_widest = 64;
 
 // NON-SPLIT and PIPELINE: the fused step (Fused) on chunks; columns in [0, rows + halo). Work
@@ -63,8 +65,9 @@ inline constexpr int sell_rows_widest = 64;
 // GPU's: consecutive items read consecutive entries of the column-major chunk, coalesced). Each
 // element sums its row's entries in CRS order under both, so w and x are bitwise the same; the
 // dots are summed per chunk or per row, which rounds differently.
-template <class T, bool Init, int C, int NB = 0, SellMapping M = SellMapping::chunk_per_item>
+template <class T, bool Init, int C, int NB = 0, SellMapping M = SellMapping::chunk_per_item, int Widest = sell_rows_widest>
 struct SellFused {
+  static_assert(Widest >= 1 && Widest <= sell_rows_widest, "the chunk's sums buffer holds sell_rows_widest columns");
   using value_type = double[];
   unsigned value_count;
   RowOffsets chunk_ptr;
@@ -75,7 +78,7 @@ struct SellFused {
   Step s;
 
   template <int N>  // the same step with the block width fixed at compile time (as Fused::fixed)
-  SellFused<T, Init, C, N, M> fixed() const {
+  SellFused<T, Init, C, N, M, Widest> fixed() const {
     return {value_count, chunk_ptr, row_of, col, val, u, w, x, x_off, nb, s};
   }
 
@@ -96,7 +99,7 @@ struct SellFused {
     constexpr int R = Traits<T>::R;
     const std::int64_t c = i;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
-    if (n > 1 && n <= sell_rows_widest) {  // the lanes over a row's block columns, row by row
+    if (n > 1 && n <= Widest) {  // the lanes over a row's block columns, row by row
       constexpr int G = group_of<T, NB>;
       static_assert(NB % G == 0, "a fixed block width is a multiple of its register group");
       double part[(R + 1) * (NB > 0 ? NB : sell_rows_widest)];  // this chunk's sums, laid out as sum's
@@ -114,7 +117,7 @@ struct SellFused {
         }
       }
       for (int p = 0; p < (R + 1) * n; ++p) sum[p] += part[p];
-    } else {  // nb = 1 or wider than sell_rows_widest: the lanes over the rows, column after column
+    } else {  // nb = 1 or wider than Widest: the lanes over the rows, column after column
       for (int k = 0; k < n; ++k) {
         T acc[C];
         chunk_lanes_product<C>(col, val, u, o, width, n, k, acc);
@@ -133,9 +136,10 @@ struct SellFused {
 };
 
 // SPLIT-WAIT, first part (LocalPart) on chunks of the local columns: w = a (H_local u) + b u [- w];
-// work items and NB as in SellFused.
-template <class T, bool Init, int C, SellMapping M = SellMapping::chunk_per_item, int NB = 0>
+// work items, NB and Widest as in SellFused.
+template <class T, bool Init, int C, SellMapping M = SellMapping::chunk_per_item, int NB = 0, int Widest = sell_rows_widest>
 struct SellLocalPart {
+  static_assert(Widest >= 1 && Widest <= sell_rows_widest, "as SellFused's");
   RowOffsets chunk_ptr;
   LocalColumns row_of, col;
   Values<T> val, u, w;
@@ -143,7 +147,7 @@ struct SellLocalPart {
   Step s;
 
   template <int N>
-  SellLocalPart<T, Init, C, M, N> fixed() const {
+  SellLocalPart<T, Init, C, M, N, Widest> fixed() const {
     return {chunk_ptr, row_of, col, val, u, w, nb, s};
   }
 
@@ -164,7 +168,7 @@ struct SellLocalPart {
     const int n = NB > 0 ? NB : nb;
     const std::int64_t c = i;
     const std::size_t o = chunk_ptr(c), width = (chunk_ptr(c + 1) - o) / C;
-    if (n > 1 && n <= sell_rows_widest) {  // row by row, as SellFused's
+    if (n > 1 && n <= Widest) {  // row by row, as SellFused's
       constexpr int G = group_of<T, NB>;
       static_assert(NB % G == 0, "a fixed block width is a multiple of its register group");
       for (int l = 0; l < C; ++l) {
