@@ -136,7 +136,7 @@ copy_closure() {
   done < <(ldd "${@:2}" 2>/dev/null | awk '/=>/ {print $1, $2, $3, $4}')
 }
 
-# A kit folder: run_checks.sh, kit_report.py, KIT_INFO, MANIFEST, ref/ and payload.tar.xz, which
+# A kit folder: run_checks.sh, missing_libs.sh, kit_report.py, KIT_INFO, MANIFEST, ref/ and payload.tar.xz, which
 # holds bin/, lib/ and decks/. The payload is one xz stream with a 512 MiB dictionary: the programs
 # share most of their bytes (desync_core and its device code are linked into each), and a window
 # that spans all of them stores those bytes about once (333 MB of CUDA programs become 7 MB).
@@ -192,8 +192,8 @@ pack() {
   log "compressed in $((SECONDS - t_xz)) s"
   rm -rf "$stage"
   trap - EXIT
-  cp ci/gpu_kit/run_checks.sh ci/gpu_kit/kit_report.py "$kit/"
-  chmod +x "$kit/run_checks.sh"
+  cp ci/gpu_kit/run_checks.sh ci/gpu_kit/missing_libs.sh ci/gpu_kit/kit_report.py "$kit/"
+  chmod +x "$kit/run_checks.sh" "$kit/missing_libs.sh"
   {
     echo "backend=$backend"
     echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo +changes)"

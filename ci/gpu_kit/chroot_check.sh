@@ -59,20 +59,13 @@ for k in openmp cuda; do
   [ -d "$root/kits/$k" ] || continue
   mkdir -p "$root/kits/$k-unpacked"
   tar -C "$root/kits/$k-unpacked" -xJf "$root/kits/$k/payload.tar.xz"
-  missing=$(chroot "$root" /bin/bash -c "cd /kits/$k-unpacked && for f in bin/* lib/*.so* lib/ucx/*.so*; do
-      [ -f \"\$f\" ] || continue
-      LD_LIBRARY_PATH=/kits/$k-unpacked/lib ldd \"\$f\" 2>&1 | awk -v f=\"\$f\" '/not found/ {print f\": \"\$1}'; done
-    for f in lib/ucx-cuda/*.so* lib/ucx-cuda/ucx/*.so*; do
-      [ -f \"\$f\" ] || continue
-      LD_LIBRARY_PATH=/kits/$k-unpacked/lib/ucx-cuda:/kits/$k-unpacked/lib ldd \"\$f\" 2>&1 | awk -v f=\"\$f\" '/not found/ {print f\": \"\$1}'; done" | sort -u)
   # the CUDA driver's libcuda (and, for UCX's CUDA module, its NVML) come with a GPU node's driver
-  other=$(printf '%s\n' "$missing" | grep -v '^$' | grep -v ': libcuda.so.1$' | grep -v ': libnvidia-ml.so.1$' || true)
-  if [ -n "$other" ]; then
-    log "$k kit: libraries missing in the bare chroot:"
-    printf '  %s\n' "$other" >&2
-    status=1
+  if verdict=$(chroot "$root" "/kits/$k/missing_libs.sh" "/kits/$k-unpacked" 2>&1); then
+    log "$k kit, in the bare chroot: $(printf '%s\n' "$verdict" | tail -n 1)"
   else
-    log "$k kit: every library resolves in the bare chroot$(printf '%s' "$missing" | grep -q libcuda && echo ' (but libcuda.so.1, the CUDA driver of a GPU node)')"
+    log "$k kit: libraries missing in the bare chroot:"
+    printf '  %s\n' "$verdict" >&2
+    status=1
   fi
 done
 

@@ -93,14 +93,7 @@ if wanted info; then
   item info desync_info 1 "" "" -- kitenv "$kit/bin/desync" info
   # Self-containment where it runs: every library of every program resolves (the CUDA driver's
   # libcuda comes from the node); "not found" for anything else fails the item.
-  item info libraries 1 "" "" -- bash -c '
-    cd "$0"; missing=$( (for f in bin/* lib/*.so* lib/ucx/*.so*; do
-      LD_LIBRARY_PATH=$0/lib ldd "$f" 2>/dev/null | awk -v f="$f" "/not found/ {print f\": \"\$1}"; done
-      for f in lib/ucx-cuda/*.so* lib/ucx-cuda/ucx/*.so*; do
-      LD_LIBRARY_PATH=$0/lib/ucx-cuda:$0/lib ldd "$f" 2>/dev/null | awk -v f="$f" "/not found/ {print f\": \"\$1}"; done) | sort -u)
-    echo "$missing" | grep -v "^$" | grep -v ": libcuda.so.1$" | grep -v "^lib/ucx-cuda/ucx/libuct_cuda.so.0: libnvidia-ml.so.1$" && exit 1
-    echo "$missing" | grep -q libcuda && echo "libcuda.so.1 (and NVML for UCX) only: the CUDA driver of the node (none here)"
-    echo "every library resolves inside the kit"' "$kit"
+  item info libraries 1 "" "" -- "$here/missing_libs.sh" "$kit"
   # The transports the kit's CUDA-aware UCX finds here: cuda_copy and cuda_ipc on a GPU node.
   item info ucx_cuda_transports 1 "" "" -- kitenv_ucx "$kit/bin/ucx_info" -d
 fi
