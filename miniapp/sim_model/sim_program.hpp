@@ -8,9 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "comm/halo_plan.hpp"
 #include "config/config.hpp"
-#include "matrix/rank_pattern.hpp"
 #include "metrics/phase_stats.hpp"
 #include "sim_model/platform_file.hpp"
 #include "record/workload_result.hpp"
@@ -125,33 +123,6 @@ void refuse_unmodelled(const Config& cfg, const Platform& platform);
 // [comm] communicators > 1 for a program that does not split its collectives by it: said, not
 // silently dropped (make_program, after the program is made).
 void note_communicators(const Config& cfg, const Program& prog);
-
-// Per workload (workloads/<name>/sim_<name>_program.cpp), each module's WorkloadModule::simulated.
-Program triad_program(const Config& cfg, const Platform& platform, int ranks);
-Program spmv_program(const Config& cfg, const Platform& platform, int ranks);
-Program stencil_program(const Config& cfg, const Platform& platform, int ranks);
-Program chebfd_program(const Config& cfg, const Platform& platform, int ranks);
-Program cg_program(const Config& cfg, const Platform& platform, int ranks);
-Program pingpong_program(const Config& cfg, const Platform& platform, int ranks);
-Program toy_program(const Config& cfg, const Platform& platform, int ranks);
-Program collbench_program(const Config& cfg, const Platform& platform, int ranks);
-Program matvec2d_program(const Config& cfg, const Platform& platform, int ranks);
-Program symmsquarecube_program(const Config& cfg, const Platform& platform, int ranks);
-
-// The ranks of a matrix workload (SpMV, ChebFD; sim_spmv_program.cpp): every rank's row scan
-// under desync's own partition (make_partition, scan_rank: what `desync plan` runs for P virtual
-// ranks) and its halo plan as build_halo_plan makes it in a real run, without the index lists.
-struct MatrixRanks {
-  RowPartition partition;
-  std::vector<RankPattern> scans;
-  std::vector<HaloPlan> plans;
-};
-// keep_lengths: each scan keeps its rows' entry counts (all, own columns: RankPattern).
-MatrixRanks matrix_ranks(const MatrixGenerator& g, PartitionKind partition, int ranks, bool keep_lengths = false);
-// A rank's /matrix/rows and /matrix/nnz, written by the real run's own helper (add_matrix_share).
-std::vector<WorkloadDataset> matrix_share_datasets(GlobalIndex rows, GlobalIndex nnz);
-// Vector entries of a halo plan's partner list (received: the halo; sent: what the pack gathers).
-std::int64_t halo_entries(const std::vector<HaloPartner>& list);
 
 // The messages of a /comm partner list (one per partner, its bytes).
 Exchange exchange_of(const PartnerList& partners);

@@ -16,6 +16,7 @@
 #include "core/errors.hpp"
 #include "matrix/local_matrix.hpp"
 #include "matrix/make_generator.hpp"
+#include "matrix/rank_pattern.hpp"
 #include "plan/plan.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workloads/simulated_programs.hpp"

@@ -5,7 +5,7 @@
 
 #include "config/locate_key.hpp"
 #include "core/errors.hpp"
-#include "sim_model/sim_program.hpp"
+#include "workloads/cg/sim_cg_program.hpp"
 #include "workloads/cg/cg.hpp"
 #include "workloads/cg/cg_deck.hpp"
 

@@ -4,11 +4,14 @@
 // direction as memory-bound phases of cg_kernels.hpp's traffic, and its two MPI_Allreduce as the
 // simulator's collective (every rank leaves when the last arrives, plus the modelled cost). Per
 // rank the rows, nonzeros and halo of the matrix workloads' scan (matrix_ranks).
+#include "workloads/cg/sim_cg_program.hpp"
+
 #include <fmt/format.h>
 
 #include <string>
 
 #include "matrix/make_generator.hpp"
+#include "sim_model/sim_matrix_ranks.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workload/halo_partners.hpp"
 #include "workloads/cg/cg.hpp"

@@ -4,7 +4,7 @@
 
 #include "core/errors.hpp"
 #include "matrix/make_generator.hpp"
-#include "sim_model/sim_program.hpp"
+#include "workloads/chebfd/sim_chebfd_program.hpp"
 #include "workloads/chebfd/chebfd.hpp"
 #include "workloads/chebfd/chebfd_deck.hpp"
 

@@ -2,6 +2,8 @@
 // and PIPELINE with the real run's events, one iteration per degree step. Per rank, the rows,
 // nonzeros and halo of the matrix workloads' scan (matrix_ranks, sim_spmv_program.cpp), the
 // traffic from chebfd::bytes_per_step, the flops from chebfd::flops_per_step.
+#include "workloads/chebfd/sim_chebfd_program.hpp"
+
 #include <fmt/format.h>
 
 #include <string>
@@ -9,6 +11,7 @@
 #include "workloads/chebfd/chebfd.hpp"
 #include "workloads/chebfd/chebfd_filter.hpp"
 #include "matrix/make_generator.hpp"
+#include "sim_model/sim_matrix_ranks.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workload/halo_partners.hpp"
 

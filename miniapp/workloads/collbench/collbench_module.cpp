@@ -6,7 +6,7 @@
 #include "comm/node_layout.hpp"
 #include "config/locate_key.hpp"
 #include "core/errors.hpp"
-#include "sim_model/sim_program.hpp"
+#include "workloads/collbench/sim_collbench_program.hpp"
 #include "workload/placement_rules.hpp"
 #include "workloads/collbench/collbench.hpp"
 #include "workloads/collbench/collbench_deck.hpp"

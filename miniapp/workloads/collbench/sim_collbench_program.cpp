@@ -4,6 +4,8 @@
 // the collectives as the study's point-to-point algorithms (sim_model/sim_collectives.hpp):
 // blocking, or N_DUP = [comm] communicators parts pipelined as a progress engine does it. Ranks
 // beyond [placement] active_ppn sleep, as in the real run: no phase, NaN timelines.
+#include "workloads/collbench/sim_collbench_program.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>

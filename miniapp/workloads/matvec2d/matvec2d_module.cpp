@@ -7,7 +7,7 @@
 
 #include "config/locate_key.hpp"
 #include "core/errors.hpp"
-#include "sim_model/sim_program.hpp"
+#include "workloads/matvec2d/sim_matvec2d_program.hpp"
 #include "workload/placement_rules.hpp"
 #include "workloads/matvec2d/matvec2d.hpp"
 #include "workloads/matvec2d/matvec2d_deck.hpp"

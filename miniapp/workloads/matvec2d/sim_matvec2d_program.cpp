@@ -5,6 +5,8 @@
 // both as the collective study's algorithms (sim_model/sim_collectives.hpp). Pipelined (Alg. 2):
 // N_DUP = [comm] communicators parts, each part's broadcast after its own reduction, parts
 // pipelined as a progress engine runs them.
+#include "workloads/matvec2d/sim_matvec2d_program.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>

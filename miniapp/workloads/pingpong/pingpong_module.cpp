@@ -5,7 +5,7 @@
 
 #include "config/locate_key.hpp"
 #include "core/errors.hpp"
-#include "sim_model/sim_program.hpp"
+#include "workloads/pingpong/sim_pingpong_program.hpp"
 #include "workloads/pingpong/pingpong.hpp"
 #include "workloads/pingpong/pingpong_deck.hpp"
 

@@ -10,6 +10,8 @@
 // A size starts with every rank meeting (the real run's barrier, outside the timed rows); the
 // untimed warm-up repetitions are not simulated. /pingpong comes from the real run's own code
 // (add_pingpong_results) applied to the first ranks' simulated timelines.
+#include "workloads/pingpong/sim_pingpong_program.hpp"
+
 #include <fmt/format.h>
 
 #include <string>

@@ -7,7 +7,7 @@
 #include "config/locate_key.hpp"
 #include "core/errors.hpp"
 #include "matrix/make_generator.hpp"
-#include "sim_model/sim_program.hpp"
+#include "workloads/spmv/sim_spmv_program.hpp"
 #include "workloads/spmv/spmv.hpp"
 #include "workloads/spmv/spmv_deck.hpp"
 

@@ -5,6 +5,8 @@
 // is a cycle of s iterations (Program::cycle), as run_stencil's step: the exchange of the s-wide
 // halo (corners included) and the sweep of the block extended by s - 1, then s - 1 sweeps of a
 // block shrinking by one each (skip_redundant: the own block every time).
+#include "workloads/stencil/sim_stencil_program.hpp"
+
 #include <fmt/format.h>
 
 #include <string>

@@ -1,7 +1,7 @@
 // The 2D 5-point Jacobi stencil (papers.md C) as a workload module.
 #include "workloads/stencil/stencil_module.hpp"
 
-#include "sim_model/sim_program.hpp"
+#include "workloads/stencil/sim_stencil_program.hpp"
 #include "workloads/stencil/stencil.hpp"
 #include "workloads/stencil/stencil_deck.hpp"
 #include "workloads/stencil/stencil_grid.hpp"

@@ -10,6 +10,8 @@
 // 2.5D (Alg. 6) on its q x q x c mesh: the broadcast, allreduce and reduction over the grid
 // fibre (N_DUP parts posted together) around each layer's Cannon steps (skew, then product and
 // shift), the shifts as messages.
+#include "workloads/symmsquarecube/sim_symmsquarecube_program.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>

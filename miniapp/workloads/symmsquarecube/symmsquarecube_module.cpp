@@ -9,7 +9,7 @@
 
 #include "config/locate_key.hpp"
 #include "core/errors.hpp"
-#include "sim_model/sim_program.hpp"
+#include "workloads/symmsquarecube/sim_symmsquarecube_program.hpp"
 #include "workload/placement_rules.hpp"
 #include "workloads/symmsquarecube/ssc_plan.hpp"
 #include "workloads/symmsquarecube/symmsquarecube.hpp"

@@ -6,6 +6,8 @@
 // rendezvous message waits is the simulator's progress model (simulate/sim_rank.cpp): under
 // progress = "wait" a rank takes requests to send only inside MPI, so a blocking send to a rank
 // in compute part 1 waits for that rank's wait, the study's known answer.
+#include "workloads/toy/sim_toy_program.hpp"
+
 #include <fmt/format.h>
 
 #include <string>

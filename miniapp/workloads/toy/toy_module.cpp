@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
-#include "sim_model/sim_program.hpp"
+#include "workloads/toy/sim_toy_program.hpp"
 #include "workloads/toy/toy.hpp"
 #include "workloads/toy/toy_deck.hpp"
 

@@ -1,5 +1,7 @@
 // The MPI-augmented triad on the modelled cluster (papers.md A.3.1, B.3.1): each iteration one
 // sweep, then the neighbour exchange of the real run (workloads/triad/neighbour_partners.hpp).
+#include "workloads/triad/sim_triad_program.hpp"
+
 #include <fmt/format.h>
 
 #include "core/errors.hpp"

@@ -5,7 +5,7 @@
 
 #include "config/locate_key.hpp"
 #include "core/errors.hpp"
-#include "sim_model/sim_program.hpp"
+#include "workloads/triad/sim_triad_program.hpp"
 #include "workloads/triad/triad.hpp"
 #include "workloads/triad/triad_deck.hpp"
 
