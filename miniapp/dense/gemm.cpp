@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kokkos_compat/labelled_fill.hpp"
+
 namespace desync {
 
 namespace {
@@ -43,7 +45,8 @@ void gemm(const char* trans_a, const char* trans_b, double alpha, const ConstDen
   if (k == 0) {
     // An empty inner dimension: BLAS leaves beta C, KokkosKernels returns without touching C.
     if (beta == 0.0) {
-      Kokkos::deep_copy(c, 0.0);
+      static const std::string zero_label = "desync::dense::zero";  // as scale_label
+      compat::labelled_fill(zero_label, c, 0.0);
     } else if (beta != 1.0) {
       // Built once: Kokkos takes a label as const std::string&, a literal is a new string per launch.
       static const std::string scale_label = "desync::dense::scale";

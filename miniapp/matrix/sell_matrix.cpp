@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kokkos_compat/labelled_fill.hpp"
+
 namespace desync {
 
 std::vector<std::int32_t> sell_row_order(const std::vector<std::int32_t>& lengths, int sigma) {
@@ -83,8 +85,8 @@ SellMatrix<T> make_sell(const RowOffsets& row_ptr, const LocalColumns& col, cons
   s.val = Values<T>(base + "_val", static_cast<std::size_t>(s.stored));
   auto sc = Kokkos::create_mirror_view(s.col);
   auto sv = Kokkos::create_mirror_view(s.val);
-  Kokkos::deep_copy(sc, 0);
-  Kokkos::deep_copy(sv, T(0.0));
+  compat::labelled_fill(base + "_col_fill", sc, 0);
+  compat::labelled_fill(base + "_val_fill", sv, T(0.0));
   for (std::size_t slot = 0; slot < width.size() * chunk; ++slot) {
     const std::size_t c = slot / chunk, l = slot % chunk;
     if (slot >= order.size()) {

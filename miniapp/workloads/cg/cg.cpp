@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kokkos_compat/labelled_fill.hpp"
 #include "workloads/cg/cg_kernels.hpp"
 #include "workloads/cg/cg_verify.hpp"
 #include "comm/halo_exchange.hpp"
@@ -128,7 +129,8 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
   auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
   std::int64_t b_wrong = cg::rows_off_product(rows_h, [](GlobalIndex g) { return x_star(g); }, hb.data());
   MPI_Allreduce(MPI_IN_PLACE, &b_wrong, 1, MPI_INT64_T, MPI_SUM, comm);
-  Kokkos::deep_copy(x, 0.0);
+  static const std::string zero_x_label = "desync::cg::zero_x";  // also at each restart below
+  compat::labelled_fill(zero_x_label, x, 0.0);
   Kokkos::deep_copy(r, b);
   Kokkos::parallel_for("desync::cg::p0", RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = r(i); });
   double rr = cg::dot(r, r, n);
@@ -190,7 +192,7 @@ WorkloadResult run_cg(const Config& cfg, MPI_Comm comm) {
       MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_DOUBLE, MPI_SUM, comm);
       worst_error = std::max(worst_error, std::sqrt(err / xx_star));
       ++solves;
-      Kokkos::deep_copy(x, 0.0);
+      compat::labelled_fill(zero_x_label, x, 0.0);
       Kokkos::deep_copy(r, b);
       static const std::string restart_label = "desync::cg::restart";
       Kokkos::parallel_for(restart_label, RowPolicy(0, n), KOKKOS_LAMBDA(std::int32_t i) { p(i) = b(i); });

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "kokkos_compat/labelled_fill.hpp"
 #include "workloads/chebfd/chebfd_sell_kernels.hpp"
 #include "comm/overlap.hpp"
 
@@ -183,7 +184,8 @@ void Filter<T>::local_part(const Values<T>& u, const Values<T>& w, const Step& s
 template <class T>
 int Filter<T>::run(Timeline& tl, ExperimentLoop& loop) {
   // The kernels add into the sums: a second run (compare_barrier) starts from zero as the first.
-  Kokkos::deep_copy(sums_, 0.0);
+  static const std::string zero_label = "desync::chebfd::zero_sums";
+  compat::labelled_fill(zero_label, sums_, 0.0);
   const int signal = c_.scheme == ChebfdScheme::pipeline ? run_pipeline(tl, loop) : run_blocks(tl, loop);
   reduce_moments();
   return signal;

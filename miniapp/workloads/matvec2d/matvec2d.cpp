@@ -16,6 +16,7 @@
 #include "core/fingerprint.hpp"
 #include "core/mpi_util.hpp"
 #include "core/types.hpp"
+#include "kokkos_compat/labelled_fill.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "loop/experiment_loop.hpp"
 #include "loop/fault_injection.hpp"
@@ -76,11 +77,11 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
     // A_{m,j}, x_j; y_part = A_{m,j} x_j; y_m reduced on the diagonal; y_j broadcast down column j.
     const std::uint64_t seed = cfg.run.seed;
     const std::int64_t n = c.n, r0 = cut.first(m), c0 = cut.first(j);
-    RowMajor a("matvec2d::A", static_cast<std::size_t>(rm), static_cast<std::size_t>(rj));
+    RowMajor a("desync::matvec2d::A", static_cast<std::size_t>(rm), static_cast<std::size_t>(rj));
     Kokkos::parallel_for("desync::matvec2d::fill", Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {rm, rj}),
                          KOKKOS_LAMBDA(std::int64_t a_r, std::int64_t a_c) { a(a_r, a_c) = a_entry(r0 + a_r, c0 + a_c, n, seed); });
-    Vector x("matvec2d::x", static_cast<std::size_t>(rj)), part("matvec2d::y_part", static_cast<std::size_t>(rm));
-    Vector ysum("matvec2d::y_sum", static_cast<std::size_t>(rm)), ycol("matvec2d::y_col", static_cast<std::size_t>(rj));
+    Vector x("desync::matvec2d::x", static_cast<std::size_t>(rj)), part("desync::matvec2d::y_part", static_cast<std::size_t>(rm));
+    Vector ysum("desync::matvec2d::y_sum", static_cast<std::size_t>(rm)), ycol("desync::matvec2d::y_col", static_cast<std::size_t>(rj));
     {
       auto h = Kokkos::create_mirror_view(x);
       for (std::int64_t k = 0; k < rj; ++k) h(static_cast<std::size_t>(k)) = x_entry(c0 + k);
@@ -133,7 +134,8 @@ WorkloadResult run_matvec2d(const Config& cfg, MPI_Comm comm) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const auto reset = [&] {
       for (const Vector* v : {&ysum, &ycol}) {
-        Kokkos::deep_copy(*v, nan);
+        static const std::string poison_label = "desync::matvec2d::poison";
+        compat::labelled_fill(poison_label, *v, nan);
         coll.refresh_mirror(v->data(), v->size() * sizeof(double));  // staged: the mirror MPI writes too
       }
     };

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "kokkos_compat/labelled_fill.hpp"
 #include "kokkos_compat/sparse_spmv.hpp"
 
 #include "comm/overlap.hpp"
@@ -64,8 +65,9 @@ void remote_crs(SpmvState& s) {
 void SpmvState::poison_for_check() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::size_t rows = static_cast<std::size_t>(a.rows);
-  Kokkos::deep_copy(Kokkos::subview(y, std::make_pair(std::size_t{0}, rows)), nan);
-  Kokkos::deep_copy(Kokkos::subview(x, std::make_pair(rows, x.extent(0))), nan);
+  static const std::string poison_y = "desync::spmv::poison_y", poison_halo = "desync::spmv::poison_halo";
+  compat::labelled_fill(poison_y, Kokkos::subview(y, std::make_pair(std::size_t{0}, rows)), nan);
+  compat::labelled_fill(poison_halo, Kokkos::subview(x, std::make_pair(rows, x.extent(0))), nan);
   halo.exchange().poison_staged_recv();  // staged: the host buffer the halo is copied in from
 }
 

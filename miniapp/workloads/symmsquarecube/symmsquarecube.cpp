@@ -16,6 +16,7 @@
 #include "core/fingerprint.hpp"
 #include "core/log.hpp"
 #include "core/mpi_util.hpp"
+#include "kokkos_compat/labelled_fill.hpp"
 #include "kokkos_compat/scoped_region.hpp"
 #include "loop/experiment_loop.hpp"
 #include "loop/fault_injection.hpp"
@@ -132,10 +133,10 @@ WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
     m.tl = &tl;
     const std::int64_t b = m.cut.b(), bb = b * b;
     const auto buffer = [](const char* name, std::int64_t n) { return BlockBuffer(std::string(name), static_cast<std::size_t>(n)); };
-    m.a = buffer("ssc::a", bb), m.b = buffer("ssc::b", bb), m.c = buffer("ssc::c", bb);
-    m.d2 = buffer("ssc::d2", twofive ? 1 : bb), m.d3 = buffer("ssc::d3", twofive ? 1 : bb);
-    m.r2 = buffer("ssc::r2", bb), m.r3 = buffer("ssc::r3", bb);
-    m.t = buffer("ssc::t", twofive ? bb : 1), m.an = buffer("ssc::an", twofive ? bb : 1), m.bn = buffer("ssc::bn", twofive ? bb : 1);
+    m.a = buffer("desync::ssc::a", bb), m.b = buffer("desync::ssc::b", bb), m.c = buffer("desync::ssc::c", bb);
+    m.d2 = buffer("desync::ssc::d2", twofive ? 1 : bb), m.d3 = buffer("desync::ssc::d3", twofive ? 1 : bb);
+    m.r2 = buffer("desync::ssc::r2", bb), m.r3 = buffer("desync::ssc::r3", bb);
+    m.t = buffer("desync::ssc::t", twofive ? bb : 1), m.an = buffer("desync::ssc::an", twofive ? bb : 1), m.bn = buffer("desync::ssc::bn", twofive ? bb : 1);
     for (const BlockBuffer* v : {&m.a, &m.b, &m.c, &m.d2, &m.d3, &m.r2, &m.r3, &m.t, &m.an, &m.bn})
       m.coll->mirror(v->data(), v->size() * sizeof(double));
     if (m.k == 0) {  // D_{i,j} on layer 0; the other layers receive it every call
@@ -174,7 +175,8 @@ WorkloadResult run_symmsquarecube(const Config& cfg, MPI_Comm comm) {
     if (m.k != 0) poisoned.push_back(&m.a);
     const auto reset = [&] {
       for (const BlockBuffer* v : poisoned) {
-        Kokkos::deep_copy(*v, nan);
+        static const std::string poison_label = "desync::ssc::poison";
+        compat::labelled_fill(poison_label, *v, nan);
         m.coll->refresh_mirror(v->data(), v->size() * sizeof(double));
       }
     };
