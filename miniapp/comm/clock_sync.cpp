@@ -33,7 +33,8 @@ ClockOffset estimate_clock_offset(MPI_Comm comm, int rounds) {
         const double t2 = now();
         if (t2 - t0 < best_rtt) {
           best_rtt = t2 - t0;
-          result.offset = 0.5 * (t0 + t2) - t1;
+          result.at = 0.5 * (t0 + t2);
+          result.offset = result.at - t1;
           result.error = 0.5 * best_rtt;
         }
       }

@@ -109,12 +109,15 @@ int run_deck(const Config& cfg, const RunOptions& opt, const RunPreflight& pre, 
   if (!ctx.gpu_aware.warning.empty()) log::warn("{}\n", ctx.gpu_aware.warning);
   ctx.topo = probe_topology(comm);
   for (const auto& w : ctx.topo.warnings) log::warn("{}\n", w);
-  ctx.clock = estimate_clock_offset(comm);
+  ctx.clock.start = estimate_clock_offset(comm);
   // [record] flush_seconds: what ran goes to OUT.partial while the run runs (commands/run_flush.hpp).
   RunFlusher flusher(ctx, out.path);
 
   const StreamTable stream = measure_stream_table(cfg, comm);  // [run] stream_table: before the workload
   WorkloadResult result = workload_module(cfg.run.workload).run(cfg, comm);
+  // The offsets again after the loop: their change over the run is the clocks' drift, applied
+  // to the timestamps where it exceeds the two estimates' errors (docs/method.md, section 1).
+  ctx.clock = RankClock::of(ctx.clock.start, estimate_clock_offset(comm));
   add_stream_table(result, stream);
   if (result.stop_signal != 0)
     log::warn("stopped by {} after {} of {} iterations; writing what was recorded, marked incomplete\n",

@@ -10,9 +10,10 @@ RunMetrics settle_result(WorkloadResult& r, const RunContext& ctx) {
   const Timeline& tl = r.timeline;
   double origin = tl.iterations() == 0 ? 0.0 : tl.at(tl.warmup() < tl.iterations() ? tl.warmup() : 0, 0);
   MPI_Bcast(&origin, 1, MPI_DOUBLE, 0, ctx.comm);
-  r.timeline.shift(ctx.clock.offset + origin);
-  if (r.messages) r.messages->shift(ctx.clock.offset + origin);
-  if (r.collectives) r.collectives->shift(ctx.clock.offset + origin);
+  const ClockMap to_common(ctx.clock, origin);
+  r.timeline.to_common(to_common);
+  if (r.messages) r.messages->to_common(to_common);
+  if (r.collectives) r.collectives->to_common(to_common);
   RunMetrics metrics = compute_metrics(r.timeline, phase_layout(r.timeline.event_names(), r.composites), r.work_phase,
                                        r.bytes_per_iteration, ctx.comm);
   // Every run: time in MPI and how unevenly ranks send (docs/method.md, section 3).

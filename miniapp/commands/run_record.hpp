@@ -26,7 +26,7 @@ struct RunContext {
   MpiLibraryRecord mpi;
   GpuAwareChoice gpu_aware;
   Topology topo;
-  ClockOffset clock;
+  RankClock clock;  // the start offset before the workload runs, the end and drift after it
   std::int64_t planned = 0;  // timeline rows of a complete run
 };
 

@@ -128,8 +128,11 @@ void write_topology(const Context& c, hid_t file, const RunRecord& r) {
   h5::rank_text(c, g, "device", each_row<std::string>(r, [](const RankRecord& x) { return x.topo->device; }));
   h5::rank_text(c, g, "process_cpuset", each_row<std::string>(r, [](const RankRecord& x) { return x.topo->process_cpuset; }));
   h5::rows(c, g, "contention_domain", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->contention_domain; }), "1");
-  h5::rows(c, g, "clock_offset", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.offset; }), "s");
-  h5::rows(c, g, "clock_offset_error", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.error; }), "s");
+  h5::rows(c, g, "clock_offset", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.start.offset; }), "s");
+  h5::rows(c, g, "clock_offset_error", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.start.error; }), "s");
+  h5::rows(c, g, "clock_offset_end", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.end.offset; }), "s");
+  h5::rows(c, g, "clock_offset_end_error", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.end.error; }), "s");
+  h5::rows(c, g, "clock_drift", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.drift; }), "s/s");
 
   long long tmax = 0;
   for (const RankRecord& x : r.rows) tmax = std::max<long long>(tmax, x.topo->threads);

@@ -23,7 +23,7 @@ inline constexpr int output_format_version = 1;
 // One rank's rows of the per-rank datasets.
 struct RankRecord {
   const Topology* topo;
-  ClockOffset clock;
+  RankClock clock;
   const WorkloadResult* result;  // timeline on the common time base
 };
 

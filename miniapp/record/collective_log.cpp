@@ -19,12 +19,12 @@ CollectiveLog::CollectiveLog(std::int64_t capacity, std::vector<std::string> fam
   done_.assign(n, nan);
 }
 
-void CollectiveLog::shift(double amount) {
+void CollectiveLog::to_common(const ClockMap& map) {
   for (std::int64_t i = 0; i < count_; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    post_[k] -= amount;
-    posted_[k] -= amount;
-    done_[k] -= amount;
+    post_[k] = map(post_[k]);
+    posted_[k] = map(posted_[k]);
+    done_[k] = map(done_[k]);
   }
 }
 

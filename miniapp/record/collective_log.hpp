@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "record/clock_offset.hpp"
+
 namespace desync {
 
 enum class CollKind : std::uint8_t { bcast = 1, reduce = 2, allreduce = 3, send = 4, recv = 5 };
@@ -43,8 +45,8 @@ class CollectiveLog {
   std::int64_t count() const { return count_; }
   std::int64_t dropped() const { return dropped_; }
   const std::vector<std::string>& families() const { return families_; }
-  // Converts local clock readings to the common time base (t - amount); NaN stays NaN.
-  void shift(double amount);
+  // Converts local clock readings to the common time base (record/clock_offset.hpp); NaN stays NaN.
+  void to_common(const ClockMap& map);
   // A copy holding only the events so far (a flush during the run): capacity = count().
   CollectiveLog snapshot() const;
 

@@ -16,10 +16,10 @@ MessageLog::MessageLog(std::int64_t capacity)
       post_(static_cast<std::size_t>(capacity), std::numeric_limits<double>::quiet_NaN()),
       done_(static_cast<std::size_t>(capacity), std::numeric_limits<double>::quiet_NaN()) {}
 
-void MessageLog::shift(double amount) {
+void MessageLog::to_common(const ClockMap& map) {
   for (std::int64_t i = 0; i < count_; ++i) {
-    post_[static_cast<std::size_t>(i)] -= amount;
-    done_[static_cast<std::size_t>(i)] -= amount;
+    post_[static_cast<std::size_t>(i)] = map(post_[static_cast<std::size_t>(i)]);
+    done_[static_cast<std::size_t>(i)] = map(done_[static_cast<std::size_t>(i)]);
   }
 }
 

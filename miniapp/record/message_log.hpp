@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "record/clock_offset.hpp"
+
 namespace desync {
 
 class MessageLog {
@@ -38,8 +40,8 @@ class MessageLog {
 
   std::int64_t count() const { return count_; }
   std::int64_t dropped() const { return dropped_; }
-  // Converts local clock readings to the common time base (t - amount); NaN stays NaN.
-  void shift(double amount);
+  // Converts local clock readings to the common time base (record/clock_offset.hpp); NaN stays NaN.
+  void to_common(const ClockMap& map);
   // A copy holding only the events so far (a flush during the run): capacity = count().
   MessageLog snapshot() const;
 

@@ -44,9 +44,9 @@ Timeline Timeline::head(std::int64_t n) const {
   return t;
 }
 
-void Timeline::shift(double amount) {
+void Timeline::to_common(const ClockMap& map) {
   for (double& t : data_)
-    if (!std::isnan(t)) t -= amount;
+    if (!std::isnan(t)) t = map(t);
 }
 
 std::int64_t timeline_disorder(const Timeline& tl) {

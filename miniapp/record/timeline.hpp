@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "record/clock_offset.hpp"
 
 namespace desync {
 
@@ -40,8 +41,8 @@ class Timeline {
   // A copy of the first n iterations (a flush during the run), warm-up clipped likewise.
   Timeline head(std::int64_t n) const;
 
-  // Converts local clock readings to the common time base: t - offset - origin. NaN stays NaN.
-  void shift(double amount);
+  // Converts local clock readings to the common time base (record/clock_offset.hpp). NaN stays NaN.
+  void to_common(const ClockMap& map);
 
  private:
   std::vector<std::string> names_;

@@ -297,10 +297,11 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
     const sim::RankWork& w = prog.ranks[i];
     results.emplace_back(std::move(o.timeline[i]));
     WorkloadResult& res = results.back();
-    res.timeline.shift(origin);
+    const ClockMap to_common(RankClock::exact(), origin);  // one simulated clock
+    res.timeline.to_common(to_common);
     if (!o.message_logs.empty()) {
       res.messages = o.message_logs[i];
-      res.messages->shift(origin);
+      res.messages->to_common(to_common);
     }
     res.stop_signal = o.stop_signal;
     res.work_phase = prog.work_phase;
@@ -392,7 +393,7 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
                                stamp_errors, disorder);
   std::vector<RankRecord> rows;
   rows.reserve(results.size());
-  for (int r = 0; r < ranks; ++r) rows.push_back({&topos[static_cast<std::size_t>(r)], ClockOffset{}, &results[static_cast<std::size_t>(r)]});
+  for (int r = 0; r < ranks; ++r) rows.push_back({&topos[static_cast<std::size_t>(r)], RankClock::exact(), &results[static_cast<std::size_t>(r)]});
   RunRecord rec{cfg, prov, std::move(rows), metrics, verification, errors, planned_iterations(cfg, ranks), mpi, &simrec, nullptr,
                 phase_styles(cfg, metrics.layout.names, prog.work_phase), workload_module(cfg.run.workload).deck.collective};
   commit_output(out.path, temporary_output_path(out.path, comm), rec, out.overwrite, comm);

@@ -40,7 +40,7 @@ def commands(mutant, pair, out, camp, panels=False):
     campaign file whose one point's result is the input (prepare_campaign)."""
     png, js = out + ".png", out + ".json"
     return [
-        ("summary", ["summary", mutant]),
+        ("summary", ["summary", mutant, "--json", js, "--csv", out + ".csv"]),
         ("timeline", ["timeline", mutant, "-o", png, "--dpi", "30"]),
         ("compare", ["compare", pair, mutant]),
         ("idlewave", ["idlewave", mutant, "--json", js]),

@@ -33,11 +33,11 @@ TEST(Timeline, EventIndexByName) {
   EXPECT_EQ(tl.event_index("nope"), -1);
 }
 
-TEST(Timeline, ShiftKeepsNaN) {
+TEST(Timeline, ToCommonKeepsNaN) {
   Timeline tl(iteration_event_names(), 2, 0);
   tl.set(0, ev::compute_begin, 10.0);
   tl.set(1, ev::compute_begin, 12.5);
-  tl.shift(10.0);
+  tl.to_common(ClockMap(RankClock::exact(), 10.0));
   EXPECT_DOUBLE_EQ(tl.at(0, ev::compute_begin), 0.0);
   EXPECT_DOUBLE_EQ(tl.at(1, ev::compute_begin), 2.5);
   EXPECT_TRUE(std::isnan(tl.at(1, ev::sync_end)));

@@ -23,6 +23,7 @@ print (only desync-calibrate's measurements log their progress, calibrate_runner
   idle.py           idle time per rank and iteration (the phases of classes wait and sync)
   formatting.py     numbers, times, byte counts and rank lists for humans
   summary.py        the text summary (`summary`)
+  summary_record.py the same run as one JSON record and a per-rank table (`summary --json/--csv`)
   timeline_plot.py  the per-rank timeline picture (`timeline`)
   wavefront_overlay.py  `timeline --wavefronts`: the fitted wavefronts drawn over the timeline
   chrome_trace.py   Chrome Trace Event JSON (`trace`)

@@ -94,10 +94,14 @@ def summary_topology(f):
         out.append(row("contention domains", "%d distinct%s" % (
             len(set(d[d >= 0].tolist())),
             ", %d rank(s) spanning several NUMA nodes" % (d < 0).sum() if (d < 0).any() else "")))
-    offset, error = (read_per_rank(f, "topology/" + k) for k in ("clock_offset", "clock_offset_error"))
+    offset, error, drift = (read_per_rank(f, "topology/" + k) for k in ("clock_offset", "clock_offset_error", "clock_drift"))
     if offset is not None and error is not None and len(offset):
         out.append(row("clock offsets", "max |offset| %s, max error %s" % (
             format_time(np.nanmax(np.abs(offset))), format_time(np.nanmax(error)))))
+    if drift is not None and len(drift) and np.any(np.asarray(drift) != 0):
+        d = np.asarray(drift, dtype=float)
+        out.append(row("clock drift", "max |drift| %.3g s/s (rank %d), corrected" % (
+            np.nanmax(np.abs(d)), int(np.nanargmax(np.abs(d))))))
     warnings = lines(read_attr_text(f, "topology", "warnings", ""))
     out.append(row("placement warnings", "none" if not warnings else warnings[0]))
     out += [row("", w) for w in warnings[1:]]
@@ -118,10 +122,12 @@ def summary_matrix(f):
     return out
 
 
-def summary_phases(f):
+def phase_table(f):
+    """(names, [F, 3] min/median/max over ranks, argmin ranks, argmax ranks) of
+    /metrics/phase_over_ranks, or None when the file has none (summary_record.py reads it too)."""
     table = read(f, "metrics/phase_over_ranks", kind="number", ndim=2)
     if table is None:
-        return ["", "phases: no /metrics/phase_over_ranks in the file"]
+        return None
     names = read_attr(f, "metrics/phase_over_ranks", "phase_names")
     if names is None:
         names = read_attr(f, "summary/phase_stats", "phase_names")
@@ -131,6 +137,14 @@ def summary_phases(f):
         raise DesyncError("/metrics/phase_over_ranks: shape %s with phase_names %s; expected a row of min, "
                           "median and max per phase name" % (table.shape, repr(names)[:60]))
     argmin, argmax = (read(f, "metrics/phase_%s_rank" % k, kind="number", ndim=1) for k in ("argmin", "argmax"))
+    return names, table, argmin, argmax
+
+
+def summary_phases(f):
+    phases = phase_table(f)
+    if phases is None:
+        return ["", "phases: no /metrics/phase_over_ranks in the file"]
+    names, table, argmin, argmax = phases
     out = ["", "phases: each rank's median over measured iterations; min/median/max over ranks",
            "  %-10s %12s %12s %12s %8s %8s" % ("phase", "min", "median", "max", "min@rank", "max@rank")]
     for i, name in enumerate(names):

@@ -144,8 +144,9 @@ def write_imported(trace, built, output, source_path, force=False, options="", d
             ds("topology/contention_domain", domain, "1")
             if cores is not None:
                 ds("topology/process_cpuset", _fixed(["0-%d" % (cores - 1) if cores > 1 else "0"] * p), "text")
-            ds("topology/clock_offset", np.zeros(p), "s")
-            ds("topology/clock_offset_error", np.zeros(p), "s")
+            for name in ("clock_offset", "clock_offset_error", "clock_offset_end", "clock_offset_end_error"):
+                ds("topology/" + name, np.zeros(p), "s")
+            ds("topology/clock_drift", np.zeros(p), "s/s")
             ds("timeline/events", ev, "s")
             f["timeline/events"].attrs["event_names"] = _fixed(built["event_names"], 32)
             ds("timeline/warmup", np.zeros(n, np.uint8), "1")

@@ -6,11 +6,16 @@ Run from the repository root with
 or directly: /usr/bin/python3 tools/tests/test_summary.py
 """
 
+import csv
+import json
+import os
 import unittest
+
+import numpy as np
 
 # view_helpers first: it puts tools/ on sys.path for the package desync
 from view_helpers import SpmvFileTest, TriadFileTest, run_view
-from desync.h5file import lines
+from desync.h5file import lines, open_output
 from desync.summary import SHOWN_METRICS
 from synthetic_files import SPMV_PHASES, write_synthetic
 
@@ -86,6 +91,78 @@ class SpmvSummaryTest(SpmvFileTest):
         self.assertRegex(other, r"desync_speedup\s+-0\.0125\n")
         for shown in SHOWN_METRICS:
             self.assertNotIn(shown, other)
+
+
+class SummaryRecordTest(TriadFileTest):
+    """--json and --csv: the same run as one record and one row per rank, against the file."""
+
+    def test_json_record(self):
+        out = self.path("run.json")
+        code, text, err = run_view("summary", self.h5, "--json", out)
+        self.assertEqual(code, 0, err)
+        self.assertIn("wrote " + out, text)
+        self.assertRegex(text, r"workload\s+triad\n")  # the text summary still printed
+        with open(out) as fh:
+            rec = json.load(fh)  # strict JSON: no NaN tokens
+        self.assertEqual(rec["state"], "complete")
+        self.assertEqual(rec["run"]["workload"], "triad")
+        self.assertEqual(rec["run"]["verification"], "passed")
+        self.assertEqual(rec["topology"]["hostname"], ["node-a", "node-a", "node-b", "node-b"])
+        self.assertEqual(rec["topology"]["nodes"], 2)
+        self.assertIn("node-b: oversubscribed", rec["topology"]["warnings"])
+        with open_output(self.h5) as f:
+            names = [n.decode() if isinstance(n, bytes) else str(n) for n in f["summary/phase_stats"].attrs["phase_names"]]
+            medians = np.asarray(f["summary/phase_stats"][...], dtype=float)[:, :, 1]
+            over = np.asarray(f["metrics/phase_over_ranks"][...], dtype=float)
+            total = float(f["metrics/total_time"][()])
+        compute = rec["phases"]["compute"]
+        i = names.index("compute")
+        self.assertEqual((compute["min_rank"], compute["max_rank"]), (0, 3))  # compute grows 1 % per rank
+        self.assertEqual([compute["min"], compute["median"], compute["max"]], over[i, :3].tolist())
+        self.assertAlmostEqual(compute["mean"], medians[:, i].mean(), places=15)
+        self.assertAlmostEqual(compute["std"], medians[:, i].std(), places=15)
+        self.assertAlmostEqual(compute["imbalance"], medians[:, i].max() / medians[:, i].mean() - 1, places=12)
+        self.assertGreater(compute["imbalance"], 0)
+        self.assertEqual(rec["metrics"]["total_time"], {"value": total, "units": "s"})
+        self.assertIsNone(rec["matrix"])
+
+    def test_csv_per_rank(self):
+        out = self.path("ranks.csv")
+        code, text, err = run_view("summary", self.h5, "--csv", out)
+        self.assertEqual(code, 0, err)
+        with open(out, newline="") as fh:
+            rows = list(csv.reader(fh))
+        header, body = rows[0], rows[1:]
+        self.assertEqual(header[:3], ["rank", "host", "threads"])
+        self.assertEqual([r[0] for r in body], ["0", "1", "2", "3"])
+        self.assertEqual([r[1] for r in body], ["node-a", "node-a", "node-b", "node-b"])
+        with open_output(self.h5) as f:
+            names = [n.decode() if isinstance(n, bytes) else str(n) for n in f["summary/phase_stats"].attrs["phase_names"]]
+            medians = np.asarray(f["summary/phase_stats"][...], dtype=float)[:, :, 1]
+        col = header.index("compute_median_s")
+        self.assertEqual([float(r[col]) for r in body], medians[:, names.index("compute")].tolist())
+        recv = header.index("received_bytes_per_iteration")
+        self.assertEqual([float(r[recv]) for r in body], [0.0, 8192.0, 8192.0, 8192.0])
+
+    def test_bad_output_leaves_nothing(self):
+        missing = os.path.join(self.path("no_such_dir"), "run.json")
+        code, _, err = run_view("summary", self.h5, "--json", missing, "--csv", self.path("left.csv"))
+        self.assertNotEqual(code, 0)
+        self.assertFalse(os.path.exists(self.path("left.csv")), err)
+
+
+class SpmvSummaryRecordTest(SpmvFileTest):
+    def test_matrix_and_metrics(self):
+        out = self.path("spmv.json")
+        code, _, err = run_view("summary", self.h5, "--json", out)
+        self.assertEqual(code, 0, err)
+        with open(out) as fh:
+            rec = json.load(fh)
+        self.assertEqual(rec["matrix"], {"rows": 3000, "nnz": 36000})
+        self.assertEqual(rec["metrics"]["gflops"]["units"], "Gflop/s")
+        with open_output(self.h5) as f:
+            self.assertEqual(rec["metrics"]["gflops"]["value"], float(f["metrics/gflops"][()]))
+        self.assertLessEqual(set(SPMV_PHASES), set(rec["phases"]))
 
 
 if __name__ == "__main__":
