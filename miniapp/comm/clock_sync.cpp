@@ -12,7 +12,7 @@ ClockOffset estimate_clock_offset(MPI_Comm comm, int rounds) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   ClockOffset result;
-  const int tag = mpi_tag(Channel::clock, 0);  // before any workload exchange, on its own channel
+  const int tag = mpi_tag(Channel::clock, 0);  // before and after the workload, on its own channel
   // Rank 0 serves every other rank in turn; the other rank originates each exchange, so the
   // sample t1 (rank 0's clock) sits between the partner's t0 and t2.
   for (int peer = 1; peer < size; ++peer) {
@@ -33,9 +33,12 @@ ClockOffset estimate_clock_offset(MPI_Comm comm, int rounds) {
         const double t2 = now();
         if (t2 - t0 < best_rtt) {
           best_rtt = t2 - t0;
-          result.at = 0.5 * (t0 + t2);
-          result.offset = result.at - t1;
-          result.error = 0.5 * best_rtt;
+          // From differences of the readings (exact on one clock), not from their sum: 0.5 (t0 + t2)
+          // rounds to the last bit of a reading of about 1e7 s, which would show as a drift.
+          const double half = 0.5 * (t2 - t0);
+          result.at = t0 + half;
+          result.offset = (t0 - t1) + half;
+          result.error = half;
         }
       }
     }

@@ -4,6 +4,7 @@
 // table is a struct of its module (workloads/<name>/<name>_config.hpp), held in Config::params.
 // docs/decks.md documents every field (its deck key, default and allowed values).
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -105,6 +106,11 @@ struct NoiseConfig {
   NoiseKind kind = NoiseKind::none;
   double mean = 0.0;  // seconds per iteration and rank
   std::uint64_t seed = 0;  // 0: derive from [run] seed
+  std::vector<std::int64_t> ranks;  // the noisy ranks; empty: every rank
+  SourcePos ranks_pos;
+  // The iterations with noise, [begin, end) in the deck's numbering (warm-up negative); every
+  // iteration unless the deck says.
+  std::int64_t window_begin = std::numeric_limits<std::int64_t>::min(), window_end = std::numeric_limits<std::int64_t>::max();
 };
 
 // [record]: which iterations /timeline keeps in full (record/record_window.hpp). Statistics and

@@ -188,7 +188,8 @@ std::vector<InjectConfig> read_inject(const toml::table& root, toml::table& out,
   return list;
 }
 
-NoiseConfig read_noise(TableReader r) {
+// Read after the workload's steps are known: the iteration window is checked against them.
+NoiseConfig read_noise(TableReader r, const RunConfig& run) {
   NoiseConfig c;
   c.kind = r.choice("kind", c.kind, noise_kind_names);
   c.mean = r.real("mean", c.mean, 0.0, 10.0);
@@ -197,6 +198,33 @@ NoiseConfig read_noise(TableReader r) {
   r.warn_where_unused("seed", c.kind != NoiseKind::none, c.seed, NoiseConfig{}.seed, "kind = \"none\" injects no noise");
   if (c.kind != NoiseKind::none && c.mean <= 0.0)
     r.fail("mean", "noise needs a mean > 0 seconds (or kind = \"none\")");
+  // The ranks: each at most once (a rank that does not exist is found once P is known:
+  // validate_shared_for_ranks). Left out, every rank, and the resolved deck has no such key.
+  const bool ranks_given = r.has("ranks");
+  if (ranks_given) {
+    c.ranks = r.integer_list("ranks", {}, 0, kIntegerKeyMax);
+    c.ranks_pos = r.position("ranks");
+  }
+  std::vector<std::int64_t> sorted = c.ranks;
+  std::sort(sorted.begin(), sorted.end());
+  if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
+    r.fail("ranks", fmt::format("rank {} is listed twice; give each noisy rank once", *twice));
+  r.warn_where_unused("ranks", c.kind != NoiseKind::none, ranks_given ? 1 : 0, 0,
+                      "kind = \"none\" injects no noise");
+  // The iteration window: left out, every iteration (and no key in the resolved deck, which a
+  // rerun with other [run] iterations would otherwise inherit as a window).
+  const bool window_given = r.has("iterations");
+  if (window_given) {
+    const std::vector<std::int64_t> w = r.integer_list("iterations", {}, -run.warmup, run.iterations);
+    if (w.size() != 2 || w[0] >= w[1])
+      r.fail("iterations", fmt::format("give [first, end): two iteration numbers in the deck's numbering (warm-up "
+                                       "-{}..-1, measured 0..{}), first < end <= {}, e.g. [0, {}]",
+                                       run.warmup, run.iterations - 1, run.iterations, run.iterations));
+    c.window_begin = w[0];
+    c.window_end = w[1];
+  }
+  r.warn_where_unused("iterations", c.kind != NoiseKind::none, window_given ? 1 : 0, 0,
+                      "kind = \"none\" injects no noise");
   r.finish();
   return c;
 }
@@ -300,7 +328,6 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
   }
   if (uses("placement")) c.placement = read_placement(section("placement"));
   if (uses("comm")) c.comm = read_comm(section("comm"), w, catalog);
-  if (uses("noise")) c.noise = read_noise(section("noise"));
   c.threads = read_threads(section("threads"));
   if (uses("matrix")) {
     c.has_matrix = root.contains("matrix");
@@ -325,6 +352,7 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
   if (w.steps) resolve_own_steps(c.run, w.steps(c), w, run_reader, *out.get("run")->as_table());
   // After the steps are known: [[inject]] and the [record] window are checked against them.
   if (uses("inject")) c.inject = read_inject(root, out, c.run, deck_path);
+  if (uses("noise")) c.noise = read_noise(section("noise"), c.run);
   if (uses("record")) c.record = read_record(section("record"), c.run);
   if (w.validate_deck) w.validate_deck(c);
   if (c.comm.progress == ProgressMode::test && !(w.overlapped_work && w.overlapped_work(c)))
@@ -347,6 +375,11 @@ void validate_shared_for_ranks(const Config& cfg, int nranks) {
                                   "rank(s), allowed: 0..{}",
                                   inj.rank_pos.where, i, inj.rank, nranks, nranks - 1));
   }
+  for (const std::int64_t r : cfg.noise.ranks)
+    if (r >= nranks)
+      throw DeckError(fmt::format("{}: error: [noise] ranks has rank {}: no such rank; the run has {} rank(s), "
+                                  "allowed: 0..{}",
+                                  cfg.noise.ranks_pos.where, r, nranks, nranks - 1));
   if (cfg.has_matrix) {
     // A rank without rows computes and exchanges nothing: allowed (its datasets are empty), said.
     const GlobalIndex rows = make_generator(cfg.matrix)->rows();

@@ -1,5 +1,6 @@
 #include "inject/delay_schedule.hpp"
 
+#include <algorithm>
 #include <random>
 
 namespace desync {
@@ -10,7 +11,9 @@ std::vector<double> delay_schedule(const Config& cfg, int rank) {
   for (const auto& inj : cfg.inject)
     if (inj.rank == rank) d[static_cast<std::size_t>(inj.iteration + cfg.run.warmup)] += inj.duration;
 
-  if (cfg.noise.kind == NoiseKind::none) return d;
+  const NoiseConfig& n = cfg.noise;
+  if (n.kind == NoiseKind::none) return d;
+  if (!n.ranks.empty() && std::find(n.ranks.begin(), n.ranks.end(), rank) == n.ranks.end()) return d;
   const std::uint64_t seed = cfg.noise.seed != 0 ? cfg.noise.seed : cfg.run.seed;
   // One independent, reproducible stream per rank. std::seed_seq keeps 32 bits of each value, so a
   // seed above 2^32 gives its high half as one more value (seeds below keep the streams they
@@ -22,8 +25,13 @@ std::vector<double> delay_schedule(const Config& cfg, int rank) {
   std::mt19937_64 rng(seq);
   std::uniform_real_distribution<double> uniform(0.0, 2.0 * cfg.noise.mean);
   std::exponential_distribution<double> exponential(1.0 / cfg.noise.mean);
-  for (auto& x : d)
-    x += cfg.noise.kind == NoiseKind::uniform ? uniform(rng) : exponential(rng);
+  // Every iteration draws, the window only adds: inside [window_begin, window_end) a rank has the
+  // noise it has without a window (and the same for every rank list that holds it).
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const double x = n.kind == NoiseKind::uniform ? uniform(rng) : exponential(rng);
+    const std::int64_t it = static_cast<std::int64_t>(i) - cfg.run.warmup;
+    if (it >= n.window_begin && it < n.window_end) d[i] += x;
+  }
   return d;
 }
 

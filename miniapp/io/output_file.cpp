@@ -132,6 +132,8 @@ void write_topology(const Context& c, hid_t file, const RunRecord& r) {
   h5::rows(c, g, "clock_offset_error", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.start.error; }), "s");
   h5::rows(c, g, "clock_offset_end", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.end.offset; }), "s");
   h5::rows(c, g, "clock_offset_end_error", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.end.error; }), "s");
+  h5::rows(c, g, "clock_offset_at", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.start.at; }), "s");
+  h5::rows(c, g, "clock_offset_end_at", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.end.at; }), "s");
   h5::rows(c, g, "clock_drift", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.drift; }), "s/s");
 
   long long tmax = 0;

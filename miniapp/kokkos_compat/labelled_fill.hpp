@@ -2,7 +2,9 @@
 // Kokkos::deep_copy(view, value) runs a kernel Kokkos names itself ("Kokkos::ViewFill-1D" in
 // 3.4, without the View's label), so a Kokkos Tool cannot place it beside desync's phases
 // (tests/unit/test_labels.cpp). labelled_fill is the same fill as one kernel of desync's label
-// over the View's span, in the View's execution space. The label is taken as deck code takes
+// over the View's span, in the View's execution space, fenced after as deep_copy is (MPI may
+// receive into the View next: a GPU-aware receive must not race a fill still running, e.g. the
+// NaN poison of a checked iteration). The label is taken as deck code takes
 // every label inside a loop: a std::string built once by the caller (a literal would be a new
 // string per launch).
 #include <Kokkos_Core.hpp>
@@ -22,6 +24,7 @@ void labelled_fill(const std::string& label, const View& v, const typename View:
   const typename View::non_const_value_type x = value;
   Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, static_cast<std::int64_t>(v.span())),
                        KOKKOS_LAMBDA(std::int64_t i) { p[i] = x; });
+  Space().fence();
 }
 
 }  // namespace desync::compat

@@ -99,6 +99,8 @@ TEST(Deck, KeysWithoutEffectAreWarnedAbout) {
       {"[run]\nworkload = \"stencil\"\n[stencil]\nvariant = \"base\"\nca_steps = 8\n", "[stencil] ca_steps = 8 has no effect"},
       {"[noise]\nseed = 5\n", "[noise] seed = 5 has no effect: kind = \"none\""},
       {"[noise]\nmean = 1e-3\n", "[noise] mean = 0.001 has no effect"},
+      {"[noise]\nranks = [1, 2]\n", "[noise] ranks = [ 1, 2 ] has no effect: kind = \"none\""},
+      {"[noise]\niterations = [0, 5]\n", "[noise] iterations = [ 0, 5 ] has no effect: kind = \"none\""},
       {"[comm]\nrecord_messages_max = 5\n", "[comm] record_messages_max = 5 has no effect"},
       {"[run]\nworkload = \"chebfd\"\n[chebfd]\nbounds = \"gershgorin\"\nlanczos_steps = 30\n[matrix]\n",
        "[chebfd] lanczos_steps = 30 has no effect"},
@@ -293,6 +295,45 @@ TEST(Deck, RankDependentChecks) {
   const std::string five = rank_error(c, 4);  // rank 5 of 4
   EXPECT_NE(five.find("r.toml:2:8"), std::string::npos) << five;
   EXPECT_NE(five.find("allowed: 0..3"), std::string::npos) << five;
+  const Config n = load_deck("[noise]\nkind = \"uniform\"\nmean = 1e-4\nranks = [0, 5]\n", "n.toml", {});
+  EXPECT_NO_THROW(validate_for_ranks(n, 6));
+  const std::string noisy = rank_error(n, 4);
+  EXPECT_NE(noisy.find("n.toml:4:9"), std::string::npos) << noisy;
+  EXPECT_NE(noisy.find("[noise] ranks has rank 5: no such rank"), std::string::npos) << noisy;
+  EXPECT_NE(noisy.find("allowed: 0..3"), std::string::npos) << noisy;
+}
+
+// [noise] ranks and iterations: each rank once, a window [first, end) inside the run's
+// iterations (warm-up negative), named in the message with the deck's line.
+TEST(Deck, NoiseRanksAndWindowAreChecked) {
+  const std::string noise = "[run]\niterations = 20\nwarmup = 3\n[noise]\nkind = \"uniform\"\nmean = 1e-4\n";
+  std::string m = deck_error(noise + "ranks = [1, 3, 1]\n");
+  EXPECT_NE(m.find("deck.toml:7:"), std::string::npos) << m;
+  EXPECT_NE(m.find("rank 1 is listed twice"), std::string::npos) << m;
+  EXPECT_NE(deck_error(noise + "ranks = []\n").find("non-empty array"), std::string::npos);
+  EXPECT_NE(deck_error(noise + "ranks = [-1]\n").find("[noise] ranks = [ -1 ]"), std::string::npos);
+  m = deck_error(noise + "iterations = [5, 5]\n");
+  EXPECT_NE(m.find("[noise] iterations = [ 5, 5 ]"), std::string::npos) << m;
+  EXPECT_NE(m.find("first < end <= 20"), std::string::npos) << m;
+  m = deck_error(noise + "iterations = [0, 21]\n");
+  EXPECT_NE(m.find("each element an integer in [-3, 20]"), std::string::npos) << m;
+  EXPECT_NE(deck_error(noise + "iterations = [-4, 2]\n").find("each element an integer in [-3, 20]"), std::string::npos);
+  const Config c = load_deck(noise + "ranks = [2, 0]\niterations = [-1, 7]\n", "n.toml", {});
+  EXPECT_EQ(c.noise.ranks, (std::vector<std::int64_t>{2, 0}));
+  EXPECT_EQ(c.noise.window_begin, -1);
+  EXPECT_EQ(c.noise.window_end, 7);
+  // Left out: every rank, every iteration, and no such keys in the resolved deck (a rerun with
+  // more iterations keeps its noise to the end).
+  const Config all = load_deck(noise, "n.toml", {});
+  EXPECT_TRUE(all.noise.ranks.empty());
+  EXPECT_EQ(all.resolved_toml.find("ranks"), std::string::npos) << all.resolved_toml;
+  const Config longer = load_deck(all.resolved_toml, "r.toml", {"run.iterations=50"});
+  EXPECT_LE(longer.noise.window_begin, -3);
+  EXPECT_GE(longer.noise.window_end, 50);
+  // Given, they survive the resolved deck.
+  const Config again = load_deck(c.resolved_toml, "r.toml", {});
+  EXPECT_EQ(again.noise.ranks, c.noise.ranks);
+  EXPECT_EQ(again.noise.window_end, 7);
 }
 
 TEST(Deck, InvalidTomlReportsPosition) {

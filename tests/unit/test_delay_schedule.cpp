@@ -38,5 +38,29 @@ TEST(DelaySchedule, NoiseIsReproducibleAndEverySeedBitCounts) {
   }
 }
 
+// [noise] ranks and iterations: the listed ranks only, inside the window only, and there the same
+// values as without a window or rank list (every iteration draws; the window only adds).
+TEST(DelaySchedule, NoiseWindowAndRanks) {
+  const Config full = noisy(9);
+  const Config part = load_deck("[run]\niterations = 20\nwarmup = 3\n[noise]\nkind = \"uniform\"\nmean = 1e-3\nseed = 9\n"
+                                "ranks = [1, 3]\niterations = [-1, 5]\n[[inject]]\nrank = 1\niteration = 4\nduration = 0.5\n",
+                                "w.toml", {});
+  for (int rank : {0, 2}) {  // not listed: no noise at all (rank 0 also no injection)
+    for (double x : delay_schedule(part, rank)) EXPECT_EQ(x, 0.0) << "rank " << rank;
+  }
+  const auto all = delay_schedule(full, 1), some = delay_schedule(part, 1);
+  ASSERT_EQ(some.size(), all.size());
+  for (std::size_t i = 0; i < some.size(); ++i) {
+    const std::int64_t it = static_cast<std::int64_t>(i) - 3;
+    SCOPED_TRACE(it);
+    if (it >= -1 && it < 5) {
+      EXPECT_EQ(some[i], all[i]);  // the injection at iteration 4 included in both
+      EXPECT_GT(some[i], 0.0);
+    } else {
+      EXPECT_EQ(some[i], 0.0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace desync

@@ -98,10 +98,10 @@ def summary_topology(f):
     if offset is not None and error is not None and len(offset):
         out.append(row("clock offsets", "max |offset| %s, max error %s" % (
             format_time(np.nanmax(np.abs(offset))), format_time(np.nanmax(error)))))
-    if drift is not None and len(drift) and np.any(np.asarray(drift) != 0):
-        d = np.asarray(drift, dtype=float)
-        out.append(row("clock drift", "max |drift| %.3g s/s (rank %d), corrected" % (
-            np.nanmax(np.abs(d)), int(np.nanargmax(np.abs(d))))))
+    d = np.abs(np.asarray(drift if drift is not None else [], dtype=float))
+    d[~np.isfinite(d)] = 0.0
+    if d.size and np.any(d > 0):
+        out.append(row("clock drift", "max |drift| %.3g s/s (rank %d), corrected" % (d.max(), int(d.argmax()))))
     warnings = lines(read_attr_text(f, "topology", "warnings", ""))
     out.append(row("placement warnings", "none" if not warnings else warnings[0]))
     out += [row("", w) for w in warnings[1:]]

@@ -3,10 +3,12 @@ what the text summary (summary.py) prints, as numbers, for scripts, spreadsheets
 
 summary_record(f, path) -> dict (docs/output.md, "One record per run"):
     file, state ("complete" or "incomplete: <why>"), run (every root attribute),
-    topology (per rank: host, threads, contention domain, clock offset and its error; the nodes;
-    the placement warnings), matrix (total rows and nonzeros, matrix workloads),
+    topology (per rank: host, threads, contention domain, clock offsets at start and end with
+    their errors, clock drift; the nodes; the placement warnings), matrix (total rows and
+    nonzeros, matrix workloads),
     phases (per phase over the ranks' medians: min, median, max with their ranks, mean, std and
-    imbalance = max / mean - 1, the share of the slowest rank's time above the average),
+    imbalance = max / mean - 1, the share of the slowest rank's time above the average; the last
+    three where the file has /summary/phase_stats of the same phases),
     metrics (every scalar of /metrics: value and units).
 per_rank_table(f) -> (columns, rows): one row per rank (rank, host, threads, each phase's median,
     bandwidth, bytes received per iteration, matrix rows and nonzeros where the file has them);
@@ -15,6 +17,7 @@ per_rank_table(f) -> (columns, rows): one row per rank (rank, host, threads, eac
 
 import numpy as np
 
+from .errors import DesyncError
 from .h5file import incomplete_reason, lines, read, read_attr, read_attr_text, read_per_rank, root_attributes
 from .summary import phase_table
 
@@ -37,7 +40,8 @@ def summary_record(f, path):
 def topology_record(f):
     per_rank = {}
     for key, kind in (("hostname", "text"), ("threads", "number"), ("contention_domain", "number"),
-                      ("clock_offset", "number"), ("clock_offset_error", "number"), ("clock_drift", "number")):
+                      ("clock_offset", "number"), ("clock_offset_error", "number"), ("clock_offset_end", "number"),
+                      ("clock_offset_end_error", "number"), ("clock_drift", "number")):
         values = read_per_rank(f, "topology/" + key, kind)
         if values is not None:
             per_rank[key] = np.asarray(values).tolist() if kind == "number" else list(values)
@@ -57,10 +61,14 @@ def matrix_record(f):
 
 def phase_medians(f, names):
     """[P, F] each rank's median of each phase over the measured iterations (/summary/phase_stats),
-    or None when the file has no per-rank statistics of these phases."""
-    stats = read(f, "summary/phase_stats", kind="number", ndim=3)
-    if stats is None or stats.shape[1] != len(names):
+    or None when the file has none; one of other phases or shape is a DesyncError."""
+    stats = read_per_rank(f, "summary/phase_stats", ndim=3)
+    if stats is None:
         return None
+    stat_names = read_attr(f, "summary/phase_stats", "phase_names")
+    if stats.shape[1:] != (len(names), 3) or (stat_names is not None and list(stat_names) != list(names)):
+        raise DesyncError("/summary/phase_stats: shape %s, phases %s; expected [P, %d, 3] of the phases %s "
+                          "(/metrics/phase_over_ranks)" % (stats.shape, repr(stat_names)[:80], len(names), repr(names)[:80]))
     return np.asarray(stats, dtype=float)[:, :, 1]
 
 

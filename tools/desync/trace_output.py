@@ -144,7 +144,8 @@ def write_imported(trace, built, output, source_path, force=False, options="", d
             ds("topology/contention_domain", domain, "1")
             if cores is not None:
                 ds("topology/process_cpuset", _fixed(["0-%d" % (cores - 1) if cores > 1 else "0"] * p), "text")
-            for name in ("clock_offset", "clock_offset_error", "clock_offset_end", "clock_offset_end_error"):
+            for name in ("clock_offset", "clock_offset_error", "clock_offset_at",
+                         "clock_offset_end", "clock_offset_end_error", "clock_offset_end_at"):
                 ds("topology/" + name, np.zeros(p), "s")
             ds("topology/clock_drift", np.zeros(p), "s/s")
             ds("timeline/events", ev, "s")

@@ -118,6 +118,8 @@ def write_common(f, workload, ev, event_names, phases, durations, bytes_per_iter
     ds("topology/clock_offset_error", np.full(n_ranks, 3e-7), "s")
     ds("topology/clock_offset_end", np.linspace(0, 2e-6, n_ranks), "s")
     ds("topology/clock_offset_end_error", np.full(n_ranks, 3e-7), "s")
+    ds("topology/clock_offset_at", np.full(n_ranks, 1000.0), "s")
+    ds("topology/clock_offset_end_at", np.full(n_ranks, 1010.0), "s")
     ds("topology/clock_drift", np.zeros(n_ranks), "s/s")
     placement = ["rank %d: threads not bound" % (n_ranks - 1), "node-b: oversubscribed"]
     # the C++ side writes one multi-line string; an array of strings is accepted too

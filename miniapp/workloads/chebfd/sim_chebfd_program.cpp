@@ -1,6 +1,6 @@
 // The ChebFD filter on the modelled cluster (docs/method.md, section 15): NON-SPLIT, SPLIT-WAIT
 // and PIPELINE with the real run's events, one iteration per degree step. Per rank, the rows,
-// nonzeros and halo of the matrix workloads' scan (matrix_ranks, sim_spmv_program.cpp), the
+// nonzeros and halo of the matrix workloads' scan (matrix_ranks, sim_model/sim_matrix_ranks.hpp), the
 // traffic from chebfd::bytes_per_step, the flops from chebfd::flops_per_step.
 #include "workloads/chebfd/sim_chebfd_program.hpp"
 
