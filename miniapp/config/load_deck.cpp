@@ -355,11 +355,16 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
   if (uses("noise")) c.noise = read_noise(section("noise"), c.run);
   if (uses("record")) c.record = read_record(section("record"), c.run);
   if (w.validate_deck) w.validate_deck(c);
-  if (c.comm.progress == ProgressMode::test && !(w.overlapped_work && w.overlapped_work(c)))
+  if (c.comm.progress == ProgressMode::test && !(w.overlapped_work && w.overlapped_work(c))) {
+    // Why: the workload's own words, else what holds for every collective workload.
+    const std::string why = w.no_overlap  ? w.no_overlap(c)
+                            : w.collective ? "its communication is collectives; [comm] communicators sets their N_DUP parts"
+                                           : "it has no such work";
     throw DeckError(fmt::format("{}: error: [comm] progress = \"test\" tests the messages while the rank computes, "
                                 "but workload \"{}\" computes nothing while they are in flight ({}); allowed here: "
                                 "\"wait\", \"thread\"",
-                                c.comm.progress_pos.where, w.name, w.no_overlap ? w.no_overlap(c) : "it has no such work"));
+                                c.comm.progress_pos.where, w.name, why));
+  }
 
   std::ostringstream os;
   os << out;

@@ -37,7 +37,8 @@ struct WorkloadDeck {
   // Its own table asks for a barrier after each step (the older spelling of sync = "barrier").
   bool (*asks_barrier)(const Config& cfg) = nullptr;
   // What the rank computes while its messages are in flight (the work progress = "test" cuts
-  // into chunks), or null where the deck's scheme computes nothing then; no_overlap says why.
+  // into chunks), or null where the deck's scheme computes nothing then; no_overlap says why (null
+  // for a collective workload: the loader says it for all of them).
   const char* (*overlapped_work)(const Config& cfg) = nullptr;
   std::string (*no_overlap)(const Config& cfg) = nullptr;
 

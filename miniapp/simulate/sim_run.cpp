@@ -28,6 +28,7 @@
 #include "record/topology.hpp"
 #include "report/progress.hpp"
 #include "report/summary_table.hpp"
+#include "simulate/sim_deck_platform.hpp"
 #include "simulate/sim_platform.hpp"
 #include "sim_model/sim_program.hpp"
 #include "workloads/simulated_programs.hpp"
@@ -176,51 +177,11 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   if (comm_size(comm) != 1)
     throw DeckError("desync: error: desync simulate runs as one process (it simulates every rank itself); start it "
                     "without mpiexec and give the ranks with --ranks");
-  // The deck's [threads] per_rank is the rank's thread count on the modelled nodes too (after the
-  // platform's own value and before --pset, so that a --pset still wins).
-  std::vector<std::string> psets;
-  // Each such value's --pset and deck key, for an error the platform's rules find in it (it is
-  // the deck's key, not a --pset the user typed; located only then).
-  struct FromDeck {
-    std::string pset, key, shown;
-  };
-  std::vector<FromDeck> from_deck;
-  if (!sim::simulatable(cfg.run.workload))  // before any rule of the workload's own
-    throw DeckError(fmt::format("{}: error: [run] workload = \"{}\": desync simulate models {}; run it with desync run",
-                                locate(cfg, "run.workload"), cfg.run.workload, sim::simulatable_list()));
-  if (cfg.threads.per_domain)
-    throw DeckError(locate(cfg, "threads.per_rank") + ": error: [threads] per_rank = \"domain\": not modelled by desync simulate; give "
-                    "the threads per rank as a number, or with --pset placement.threads_per_rank=N");
+  sim::require_simulatable(cfg);  // before any rule of the workload's own
+  const sim::Platform platform = sim::platform_for_deck(cfg, opt.platform, opt.platform_sets);
   if (cfg.record.flush_given && cfg.record.flush_seconds > 0)
     log::warn("{}: [record] flush_seconds = {}: no effect in desync simulate, which writes its file once, at the end\n",
               locate(cfg, "record.flush_seconds"), cfg.record.flush_seconds);
-  if (cfg.threads.per_rank > 0) {
-    psets.push_back("placement.threads_per_rank=" + std::to_string(cfg.threads.per_rank));
-    from_deck.push_back({psets.back(), "threads.per_rank",
-                         fmt::format("[threads] per_rank = {}, the platform's placement.threads_per_rank", cfg.threads.per_rank)});
-  }
-  // The deck's [placement] ranks_per_node counts consecutive ranks as one node in a real run; in
-  // a simulation it places that many on each modelled node.
-  if (cfg.placement.ranks_per_node > 0) {
-    psets.push_back("placement.ranks_per_node=" + std::to_string(cfg.placement.ranks_per_node));
-    from_deck.push_back({psets.back(), "placement.ranks_per_node",
-                         fmt::format("[placement] ranks_per_node = {}, the platform's placement.ranks_per_node",
-                                     cfg.placement.ranks_per_node)});
-  }
-  psets.insert(psets.end(), opt.platform_sets.begin(), opt.platform_sets.end());
-  const sim::Platform platform = [&] {
-    try {
-      return sim::load_platform(opt.platform, psets);
-    } catch (const DeckError& e) {
-      const std::string what = e.what();
-      for (const FromDeck& d : from_deck) {
-        const std::string blamed = "command line (--pset " + d.pset + ")";
-        if (what.rfind(blamed, 0) == 0)
-          throw DeckError(locate(cfg, d.key) + " (" + d.shown + ")" + what.substr(blamed.size()));
-      }
-      throw;
-    }
-  }();
   const std::int64_t full = static_cast<std::int64_t>(platform.nodes) * platform.ranks_per_node;
   if (opt.ranks <= 0 && full > max_simulated_ranks)
     throw DeckError(fmt::format("{}: error: the platform's {} node(s) x {} rank(s) per node = {} virtual ranks, more than a "

@@ -17,10 +17,14 @@ std::string simulatable_list() {
   return s;
 }
 
-Program make_program(const Config& cfg, const Platform& platform, int ranks) {
+void require_simulatable(const Config& cfg) {
   if (!simulatable(cfg.run.workload))
     throw DeckError(fmt::format("{}: error: [run] workload = \"{}\": desync simulate models {}; run it with desync run",
                                 locate(cfg, "run.workload"), cfg.run.workload, simulatable_list()));
+}
+
+Program make_program(const Config& cfg, const Platform& platform, int ranks) {
+  require_simulatable(cfg);
   const WorkloadModule& m = workload_module(cfg.run.workload);
   for (const auto& [key, value] : changed_comm_keys(cfg, m.deck))
     if (!modelled_comm_key(key)) refuse(cfg, "comm", key, value, unmodelled_comm_reason(key));

@@ -11,6 +11,8 @@ namespace desync::sim {
 // Whether the workload has a simulated program, and the list of those that do, for messages.
 bool simulatable(const std::string& workload);
 std::string simulatable_list();
+// A DeckError at [run] workload for a workload without one (desync simulate's first check).
+void require_simulatable(const Config& cfg);
 
 // The program of `ranks` virtual ranks of the deck on the platform. Throws DeckError for a
 // workload or option the simulator does not model.

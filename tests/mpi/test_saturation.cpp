@@ -16,7 +16,7 @@
 #include "core/errors.hpp"
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/concurrency.hpp"
-#include "workloads/saturation/memory_domain.hpp"
+#include "workloads/saturation/domain_sizes.hpp"
 #include "workloads/saturation/saturation.hpp"
 #include "workloads/saturation/saturation_point.hpp"
 #include "workloads/saturation/stream_arrays.hpp"

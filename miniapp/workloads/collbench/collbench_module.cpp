@@ -46,9 +46,6 @@ WorkloadModule collbench_module() {
   m.deck.read_table = read_collbench_table;
   m.deck.collective = true;
   m.deck.default_sync = SyncMode::barrier;  // repetitions start together, as in OSU's benchmarks
-  m.deck.no_overlap = [](const Config&) -> std::string {
-    return "its communication is collectives; [comm] communicators sets their N_DUP parts";
-  };
   m.deck.validate_deck = collbench_deck;
   m.deck.validate_ranks = placement_ranks;
   m.memory = collbench_memory;

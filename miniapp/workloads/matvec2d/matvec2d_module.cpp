@@ -57,9 +57,6 @@ WorkloadModule matvec2d_module() {
   m.deck.read_table = read_matvec2d_table;
   m.deck.collective = true;
   m.deck.device_buffers = true;
-  m.deck.no_overlap = [](const Config&) -> std::string {
-    return "its communication is collectives; [comm] communicators sets their N_DUP parts";
-  };
   m.deck.validate_deck = matvec2d_deck;
   m.deck.validate_ranks = matvec2d_ranks;
   m.memory = matvec2d_memory;

@@ -14,7 +14,7 @@
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/concurrency.hpp"
 #include "record/timeline.hpp"
-#include "workloads/saturation/memory_domain.hpp"
+#include "workloads/saturation/domain_sizes.hpp"
 #include "workloads/saturation/nt_store.hpp"
 #include "workloads/saturation/saturation.hpp"
 #include "workloads/saturation/saturation_sweep.hpp"

@@ -9,7 +9,7 @@
 #include "core/mpi_util.hpp"
 #include "kokkos_compat/concurrency.hpp"
 #include "kokkos_compat/scoped_region.hpp"
-#include "workloads/saturation/memory_domain.hpp"
+#include "workloads/saturation/domain_sizes.hpp"
 #include "workloads/saturation/quiet_barrier.hpp"
 #include "workloads/saturation/stream_arrays.hpp"
 

@@ -83,9 +83,6 @@ WorkloadModule symmsquarecube_module() {
   m.deck.read_table = read_symmsquarecube_table;
   m.deck.collective = true;
   m.deck.device_buffers = true;
-  m.deck.no_overlap = [](const Config&) -> std::string {
-    return "its communication is collectives; [comm] communicators sets their N_DUP parts";
-  };
   m.deck.validate_deck = ssc_deck;
   m.deck.validate_ranks = ssc_ranks;
   m.memory = symmsquarecube_memory;

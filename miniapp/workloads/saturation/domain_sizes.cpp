@@ -1,4 +1,4 @@
-#include "workloads/saturation/memory_domain.hpp"
+#include "workloads/saturation/domain_sizes.hpp"
 
 #include <algorithm>
 #include <cmath>
