@@ -77,6 +77,7 @@ struct CommConfig {
   std::int64_t communicators = 1;   // N_DUP: messages (fragments) spread over this many duplicates
   SyncMode sync = SyncMode::none;   // after every iteration; [run] barrier = true is "barrier"
   bool sync_given = false;          // the deck set [comm] sync (else a workload default applies)
+  std::int64_t sync_every = 1;      // the sync after every N-th iteration only (sync_due)
   std::int64_t eager_limit = 0;     // declared for the record (bytes); 0: none. Checked against MPI_T
   bool record_messages = false;     // message events (record/message_log.hpp)
   std::int64_t record_messages_max = 1'000'000;  // events kept per rank; more are counted as dropped
@@ -179,5 +180,12 @@ std::vector<std::pair<std::string, std::string>> changed_comm_keys(const Config&
 
 // Output file name after defaults: [run] output, else the deck's file name with ".h5".
 std::string output_path(const Config& cfg);
+
+// Whether the [comm] sync runs after timeline row `row` of a run with `warmup` warm-up rows: after
+// deck iterations N-1, 2N-1, ... (N = sync_every; warm-up iterations count back from -1, so the
+// last warm-up iteration syncs too). The real loop and the simulator's ranks ask it alike.
+inline bool sync_due(std::int64_t sync_every, std::int64_t warmup, std::int64_t row) {
+  return sync_every <= 1 || (row - warmup + 1) % sync_every == 0;
+}
 
 }  // namespace desync

@@ -145,6 +145,7 @@ CommConfig read_comm(TableReader r, const WorkloadDeck& w, const Catalog& catalo
   c.communicators = r.integer("communicators", c.communicators, 1, 64);
   c.sync = r.choice("sync", c.sync, sync_mode_names);
   c.sync_given = r.has("sync");
+  c.sync_every = r.integer("sync_every", c.sync_every, 1, std::int64_t{1} << 40);
   c.eager_limit = r.integer("eager_limit", c.eager_limit, 0, std::numeric_limits<int>::max());
   c.record_messages = r.boolean("record_messages", c.record_messages);
   c.record_messages_max = r.integer("record_messages_max", c.record_messages_max, 1, std::int64_t{1} << 31);
@@ -349,6 +350,9 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
     c.comm.sync = SyncMode::barrier;
     out.get("comm")->as_table()->insert_or_assign("sync", "barrier");
   }
+  if (c.comm.sync == SyncMode::none && c.comm.sync_every != 1)  // after the aliases that set a sync
+    c.deck_warnings.push_back(fmt::format("{}: [comm] sync_every = {} has no effect: [comm] sync = \"none\" (no sync to space out)",
+                                          locate(c, "comm.sync_every"), c.comm.sync_every));
   if (w.steps) resolve_own_steps(c.run, w.steps(c), w, run_reader, *out.get("run")->as_table());
   // After the steps are known: [[inject]] and the [record] window are checked against them.
   if (uses("inject")) c.inject = read_inject(root, out, c.run, deck_path);

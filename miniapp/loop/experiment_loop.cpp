@@ -27,6 +27,8 @@ ExperimentLoop::ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, S
   // The schedule covers [run] warmup + iterations, which is the timeline's length for every
   // workload (a module's own steps, WorkloadDeck::steps, are resolved at load).
   delay_.resize(static_cast<std::size_t>(tl.iterations()), 0.0);
+  sync_every_ = cfg.comm.sync_every;
+  warmup_ = tl.warmup();
   switch (sync) {
     case SyncMode::none: sync_ = sync_none; break;
     case SyncMode::barrier: sync_ = sync_barrier; break;

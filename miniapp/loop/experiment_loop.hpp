@@ -114,7 +114,7 @@ class ExperimentLoop {
     const double d = delay_[static_cast<std::size_t>(it)];
     if (d > 0.0) inject(it, d);
     after_delay(it);
-    sync_(*this, it);
+    if (sync_due(sync_every_, warmup_, it)) sync_(*this, it);
     return control_.stop_after(it);
   }
   ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, SyncMode sync, const WorkloadResult* result);
@@ -131,6 +131,7 @@ class ExperimentLoop {
   std::vector<double> delay_;
   int delay_begin_, delay_end_, sync_end_;
   void (*sync_)(ExperimentLoop&, std::int64_t) = sync_none;
+  std::int64_t sync_every_ = 1, warmup_ = 0;  // [comm] sync_every: which iterations sync (sync_due)
   double token_ = 0.0;  // the allreduce's one double
   IterationControl control_;
 };

@@ -114,13 +114,13 @@ Exchange exchange_of(const PartnerList& partners) {
 }
 
 bool modelled_comm_key(const std::string& key) {
-  // sync: a barrier or allreduce step; fragment_bytes: messages cut into pieces as in the real
+  // sync: a barrier or allreduce step, sync_every: after every N-th iteration only (sim_rank.cpp); fragment_bytes: messages cut into pieces as in the real
   // run (simulate/sim_rank.cpp); send, progress: blocking sends and where rendezvous transfers
   // progress (refuse_unmodelled_tables refuses the other values); eager_limit: noted
   // (note_eager_limit); communicators: N_DUP parts where a program splits its collectives by it,
   // else noted (note_communicators); record_messages(_max): /messages from the simulated posts and
   // completions.
-  return key == "sync" || key == "fragment_bytes" || key == "send" || key == "progress" || key == "communicators" ||
+  return key == "sync" || key == "sync_every" || key == "fragment_bytes" || key == "send" || key == "progress" || key == "communicators" ||
          key == "eager_limit" || key == "record_messages" || key == "record_messages_max";
 }
 

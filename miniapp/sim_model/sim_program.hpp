@@ -62,6 +62,7 @@ struct Program {
   std::vector<Step> steps;          // one iteration, the same for every rank
   std::vector<RankWork> ranks;
   std::int64_t iterations = 0, warmup = 0;  // the timeline's rows: warm-up + measured
+  std::int64_t sync_every = 1;  // [comm] sync_every: the Op::sync steps of the rows sync_due names (make_program)
   std::string work_phase = "compute";
   std::vector<CompositePhase> composites;
   std::vector<std::string> mpi_phases{"post", "wait", "reply", "sync"};

@@ -201,6 +201,8 @@ class RankActor {
             break;
           }
           case Op::sync:
+            if (!sync_due(prog_.sync_every, prog_.warmup, it)) break;  // [comm] sync_every
+            [[fallthrough]];
           case Op::allreduce:
             barrier_->wait();
             if (sync_cost_ > 0) sg4::this_actor::sleep_for(sync_cost_);

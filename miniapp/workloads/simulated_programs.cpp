@@ -30,6 +30,7 @@ Program make_program(const Config& cfg, const Platform& platform, int ranks) {
     if (!modelled_comm_key(key)) refuse(cfg, "comm", key, value, unmodelled_comm_reason(key));
   refuse_unmodelled(cfg, platform);
   Program p = m.simulated(cfg, platform, ranks);
+  p.sync_every = cfg.comm.sync_every;
   note_communicators(cfg, p);
   return p;
 }

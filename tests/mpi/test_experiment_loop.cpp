@@ -143,6 +143,23 @@ TEST(ExperimentLoop, RunPutsTheDelaySlotAfterTheWorkAndBeforeTheSync) {
   }
 }
 
+// [comm] sync_every = 3 with 2 warm-up iterations: the sync after deck iterations -1, 2, 5 only
+// (rows 1, 4, 7), on every rank; the other rows have no sync_end.
+TEST(ExperimentLoop, SyncEveryNthIteration) {
+  Config cfg = small(7);
+  cfg.run.warmup = 2;
+  cfg.comm.sync_every = 3;
+  Timeline tl(events, 9, 2);
+  ExperimentLoop loop(cfg, MPI_COMM_WORLD, tl, SyncMode::barrier);
+  EXPECT_EQ(loop.run(9, [&](std::int64_t it) { tl.mark(it, work_end); }), 0);
+  for (std::int64_t row = 0; row < 9; ++row) {
+    const bool synced = row == 1 || row == 4 || row == 7;
+    EXPECT_EQ(std::isnan(tl.at(row, sync_end)), !synced) << "row " << row;
+    EXPECT_EQ(sync_due(3, 2, row), synced) << "row " << row;
+  }
+  EXPECT_TRUE(sync_due(1, 2, 5));  // every iteration: the default
+}
+
 TEST(ExperimentLoop, RunCellsBracketsEveryCell) {
   Config cfg = small(12);
   cfg.inject.push_back({0, 5, 0.005, {}, {}});  // cell 1, its second iteration

@@ -24,6 +24,9 @@ Scenarios (each runs `desync simulate` on a generated deck, then checks):
                   PIPELINE (TOPI, complex, nb = 2)
   messages        [comm] record_messages simulated (issue 28): the timeline identical with and without
                   recording, every send matched to its receive, none completed before its send was posted
+  sync_every      [comm] sync = "barrier", sync_every = 5 and [noise] ranks = [1], iterations = [3, 9)
+                  simulated: sync_end on every rank after deck iterations -1, 4, 9, ... only, and
+                  delays on rank 1 in iterations 3..8 only
   toy_rendezvous  the overlap toy (issue 28; papers.md D.3), 4 ranks all-to-all, blocking sends of
                   32 KiB-1 MiB: with rendezvous messages and progress = "wait" the slowest rank's send
                   phase is about compute part 1 (a send waits for its target's wait); short with
@@ -41,6 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from validate_simulation_common import (CORE, HERE, INJECT, MEMORY, NOISE, Checks, Runner, fronts, idle,  # noqa: E402
                                         phase, waves_of)
 from validate_simulation_workloads import chebfd_pair, messages, spmv_pair, toy_rendezvous  # noqa: E402
+from desync.h5file import open_output  # noqa: E402
 
 
 def core_wave(r, c, name="core_wave", offsets="[1, -1]", d=1):
@@ -169,8 +173,30 @@ def hybrid(r, c):
       "< 0.1: lock-step")
 
 
+def sync_every(r, c):
+    deck = CORE.format(iterations=20, offsets="[1, -1]", boundary="open") + \
+        '[comm]\nsync = "barrier"\nsync_every = 5\n' + NOISE.format(mean=1e-4) + "ranks = [1]\niterations = [3, 9]\n"
+    path = r.simulate("sync_every", deck, 4)
+    with open_output(path) as f:
+        ev = np.asarray(f["timeline/events"][...], dtype=float)
+        names = [n.decode() if isinstance(n, bytes) else str(n) for n in f["timeline/events"].attrs["event_names"]]
+        warmup = int(np.asarray(f["timeline/warmup"][...]).sum())
+    deck_it = np.arange(ev.shape[1]) - warmup
+    due = (deck_it + 1) % 5 == 0
+    synced = ~np.isnan(ev[:, :, names.index("sync_end")])
+    c("sync_every", "ranks x iterations with sync_end where due (and only there)", int((synced == due[None, :]).sum()),
+      bool(np.all(synced == due[None, :])), "all %d" % synced.size)
+    delay = np.nan_to_num(ev[:, :, names.index("delay_end")] - ev[:, :, names.index("delay_begin")])
+    noisy = delay > 0
+    want = np.zeros_like(noisy)
+    want[1, (deck_it >= 3) & (deck_it < 9)] = True
+    c("sync_every", "delays on rank 1 in iterations 3..8 only", "%d delayed" % int(noisy.sum()),
+      bool(np.all(noisy == want)), "%d" % int(want.sum()))
+
+
 SCENARIOS = {f.__name__: f for f in (core_wave, core_wave_d2, ring_cancel, memory_model, memory_decay, memory_at_ns,
-                                     noise_grows, noise_at_ns, hybrid, spmv_pair, chebfd_pair, messages, toy_rendezvous)}
+                                     noise_grows, noise_at_ns, hybrid, spmv_pair, chebfd_pair, messages, sync_every,
+                                     toy_rendezvous)}
 
 
 def main():

@@ -102,6 +102,7 @@ TEST(Deck, KeysWithoutEffectAreWarnedAbout) {
       {"[noise]\nranks = [1, 2]\n", "[noise] ranks = [ 1, 2 ] has no effect: kind = \"none\""},
       {"[noise]\niterations = [0, 5]\n", "[noise] iterations = [ 0, 5 ] has no effect: kind = \"none\""},
       {"[comm]\nrecord_messages_max = 5\n", "[comm] record_messages_max = 5 has no effect"},
+      {"[comm]\nsync_every = 4\n", "[comm] sync_every = 4 has no effect: [comm] sync = \"none\""},
       {"[run]\nworkload = \"chebfd\"\n[chebfd]\nbounds = \"gershgorin\"\nlanczos_steps = 30\n[matrix]\n",
        "[chebfd] lanczos_steps = 30 has no effect"},
       {spmv + "generator = \"spin\"\n[matrix.spin]\nseed = 7\n", "[matrix.spin] seed = 7 has no effect: only disorder > 0"},
