@@ -187,5 +187,9 @@ std::string output_path(const Config& cfg);
 inline bool sync_due(std::int64_t sync_every, std::int64_t warmup, std::int64_t row) {
   return sync_every <= 1 || (row - warmup + 1) % sync_every == 0;
 }
+// The syncs in `measured` measured iterations (what a barrier's cost is counted for).
+inline std::int64_t syncs_in(std::int64_t sync_every, std::int64_t measured) {
+  return sync_every <= 1 ? measured : measured / sync_every;
+}
 
 }  // namespace desync

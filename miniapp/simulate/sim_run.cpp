@@ -104,7 +104,7 @@ std::vector<NamedValue> paired_metrics(const Config& cfg, const sim::Program& pr
   const double flops = flops_per_iteration * static_cast<double>(measured_rows);
   std::vector<NamedValue> m = {{"gflops", wall > 0 ? 1e-9 * flops / wall : 0.0, "Gflop/s"}};
   for (auto& v : barrier_metrics(flops, wall, complete ? measured_wall(paired) : 0.0, cfg.comm.sync != SyncMode::none,
-                                 measured_rows, barrier))
+                                 syncs_in(cfg.comm.sync_every, measured_rows), barrier))
     m.push_back(std::move(v));
   return m;
 }

@@ -178,7 +178,7 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
     }
   }
   if (synced || c.compare_barrier)
-    for (auto& v : barrier_metrics(flops, wall, wall_other, synced, total - r.timeline.warmup(), barrier))
+    for (auto& v : barrier_metrics(flops, wall, wall_other, synced, syncs_in(cfg.comm.sync_every, total - r.timeline.warmup()), barrier))
       r.metrics.push_back(std::move(v));
   return r;
 }

@@ -155,7 +155,8 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
       wall_other = measured_wall(other, comm);
     }
   }
-  for (auto& v : barrier_metrics(flops, wall, wall_other, synced, r.timeline.iterations() - r.timeline.warmup(), barrier)) r.metrics.push_back(std::move(v));
+  const std::int64_t barriers = syncs_in(cfg.comm.sync_every, r.timeline.iterations() - r.timeline.warmup());
+  for (auto& v : barrier_metrics(flops, wall, wall_other, synced, barriers, barrier)) r.metrics.push_back(std::move(v));
   return r;
 }
 
