@@ -350,10 +350,21 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
     c.comm.sync = SyncMode::barrier;
     out.get("comm")->as_table()->insert_or_assign("sync", "barrier");
   }
-  if (c.comm.sync == SyncMode::none && c.comm.sync_every != 1)  // after the aliases that set a sync
+  if (c.comm.sync_every != 1 && w.cells_of_repetitions)
+    throw DeckError(fmt::format("{}: error: [comm] sync_every = {}: workload \"{}\" times cells of repetitions (a message "
+                                "size, a collective), each from its own start, where a sync counted over the run would "
+                                "fall differently in every cell; allowed here: 1",
+                                locate(c, "comm.sync_every"), c.comm.sync_every, w.name));
+  // After the aliases that set a sync; a paired barrier run (compare_barrier) uses it too.
+  if (c.comm.sync == SyncMode::none && c.comm.sync_every != 1 && !(w.pairs_barrier && w.pairs_barrier(c)))
     c.deck_warnings.push_back(fmt::format("{}: [comm] sync_every = {} has no effect: [comm] sync = \"none\" (no sync to space out)",
                                           locate(c, "comm.sync_every"), c.comm.sync_every));
   if (w.steps) resolve_own_steps(c.run, w.steps(c), w, run_reader, *out.get("run")->as_table());
+  // (A workload of its own steps numbers its rows otherwise: chebfd's blocks times degree steps.)
+  if (!w.steps && c.comm.sync_every > c.run.iterations &&
+      (c.comm.sync != SyncMode::none || (w.pairs_barrier && w.pairs_barrier(c))))
+    c.deck_warnings.push_back(fmt::format("{}: [comm] sync_every = {} is more than the {} measured iterations: none of them "
+                                          "syncs", locate(c, "comm.sync_every"), c.comm.sync_every, c.run.iterations));
   // After the steps are known: [[inject]] and the [record] window are checked against them.
   if (uses("inject")) c.inject = read_inject(root, out, c.run, deck_path);
   if (uses("noise")) c.noise = read_noise(section("noise"), c.run);

@@ -36,6 +36,13 @@ struct WorkloadDeck {
   SyncMode default_sync = SyncMode::none;
   // Its own table asks for a barrier after each step (the older spelling of sync = "barrier").
   bool (*asks_barrier)(const Config& cfg) = nullptr;
+  // Its own table runs the loop a second time with the other sync (compare_barrier): a barrier
+  // run exists even where [comm] sync = "none", and [comm] sync_every spaces its barriers.
+  bool (*pairs_barrier)(const Config& cfg) = nullptr;
+  // Its timeline is cells of repetitions (a message size, a collective and size), each from its
+  // own set-up: [comm] sync_every, counted over the whole run, would space the syncs differently
+  // in every cell, so it is refused.
+  bool cells_of_repetitions = false;
   // What the rank computes while its messages are in flight (the work progress = "test" cuts
   // into chunks), or null where the deck's scheme computes nothing then; no_overlap says why (null
   // for a collective workload: the loader says it for all of them).

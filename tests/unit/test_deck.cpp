@@ -304,6 +304,23 @@ TEST(Deck, RankDependentChecks) {
   EXPECT_NE(noisy.find("allowed: 0..3"), std::string::npos) << noisy;
 }
 
+// [comm] sync_every: refused where the timeline is cells of repetitions; no warning where a paired
+// barrier run (compare_barrier) uses it; a warning where it exceeds the measured iterations.
+TEST(Deck, SyncEveryRules) {
+  std::string m = deck_error("[run]\nworkload = \"pingpong\"\n[comm]\nsync = \"barrier\"\nsync_every = 4\n");
+  EXPECT_NE(m.find("deck.toml:5:"), std::string::npos) << m;
+  EXPECT_NE(m.find("[comm] sync_every = 4: workload \"pingpong\" times cells of repetitions"), std::string::npos) << m;
+  EXPECT_NE(deck_error("[run]\nworkload = \"collbench\"\n[comm]\nsync_every = 2\n").find("allowed here: 1"), std::string::npos);
+  const std::string matrix = "[matrix]\ngenerator = \"stencil5\"\n[matrix.stencil5]\nnx = 8\nny = 8\n";
+  const Config paired = load_deck("[run]\nworkload = \"spmv\"\n[spmv]\ncompare_barrier = true\n[comm]\nsync_every = 5\n" + matrix,
+                                  "p.toml", {});
+  EXPECT_TRUE(paired.deck_warnings.empty()) << paired.deck_warnings.front();
+  EXPECT_EQ(paired.comm.sync_every, 5);
+  const Config rare = load_deck("[run]\niterations = 10\n[comm]\nsync = \"barrier\"\nsync_every = 11\n", "r.toml", {});
+  ASSERT_EQ(rare.deck_warnings.size(), 1u);
+  EXPECT_NE(rare.deck_warnings[0].find("more than the 10 measured iterations"), std::string::npos) << rare.deck_warnings[0];
+}
+
 // [noise] ranks and iterations: each rank once, a window [first, end) inside the run's
 // iterations (warm-up negative), named in the message with the deck's line.
 TEST(Deck, NoiseRanksAndWindowAreChecked) {

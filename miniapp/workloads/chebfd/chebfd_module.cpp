@@ -40,6 +40,7 @@ void chebfd_deck(const Config& cfg) {
 WorkloadModule chebfd_module() {
   WorkloadModule m;
   m.deck.name = "chebfd";
+  m.deck.pairs_barrier = [](const Config& cfg) { return cfg.params.get<ChebfdConfig>().compare_barrier; };
   m.deck.tables = {"run", "chebfd", "matrix", "comm", "inject", "noise", "threads", "record"};
   m.deck.read_table = read_chebfd_table;
   m.deck.needs_matrix = true;

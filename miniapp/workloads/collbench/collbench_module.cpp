@@ -42,6 +42,7 @@ void collbench_deck(const Config& cfg) {
 WorkloadModule collbench_module() {
   WorkloadModule m;
   m.deck.name = "collbench";
+  m.deck.cells_of_repetitions = true;  // a cell per operation and size
   m.deck.tables = {"run", "collbench", "placement", "comm", "threads"};
   m.deck.read_table = read_collbench_table;
   m.deck.collective = true;

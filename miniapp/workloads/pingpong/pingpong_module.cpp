@@ -31,6 +31,7 @@ void pingpong_ranks(const Config& cfg, int nranks) {
 WorkloadModule pingpong_module() {
   WorkloadModule m;
   m.deck.name = "pingpong";
+  m.deck.cells_of_repetitions = true;  // a cell per message size
   m.deck.tables = {"run", "pingpong", "comm", "threads"};
   m.deck.read_table = read_pingpong_table;
   m.deck.no_overlap = [](const Config&) -> std::string { return "a micro-benchmark only communicates"; };

@@ -47,6 +47,7 @@ void spmv_deck(const Config& cfg) {
 WorkloadModule spmv_module() {
   WorkloadModule m;
   m.deck.name = "spmv";
+  m.deck.pairs_barrier = [](const Config& cfg) { return cfg.params.get<SpmvConfig>().compare_barrier; };
   m.deck.tables = {"run", "spmv", "matrix", "comm", "inject", "noise", "threads", "record"};
   m.deck.read_table = read_spmv_table;
   m.deck.needs_matrix = true;
