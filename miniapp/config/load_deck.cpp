@@ -360,7 +360,7 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
     c.deck_warnings.push_back(fmt::format("{}: [comm] sync_every = {} has no effect: [comm] sync = \"none\" (no sync to space out)",
                                           locate(c, "comm.sync_every"), c.comm.sync_every));
   if (w.steps) resolve_own_steps(c.run, w.steps(c), w, run_reader, *out.get("run")->as_table());
-  // (A workload of its own steps numbers its rows otherwise: chebfd's blocks times degree steps.)
+  // (A workload of its own steps may number its rows otherwise: blocks times degree steps.)
   if (!w.steps && c.comm.sync_every > c.run.iterations &&
       (c.comm.sync != SyncMode::none || (w.pairs_barrier && w.pairs_barrier(c))))
     c.deck_warnings.push_back(fmt::format("{}: [comm] sync_every = {} is more than the {} measured iterations: none of them "
@@ -371,10 +371,9 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
   if (uses("record")) c.record = read_record(section("record"), c.run);
   if (w.validate_deck) w.validate_deck(c);
   if (c.comm.progress == ProgressMode::test && !(w.overlapped_work && w.overlapped_work(c))) {
-    // Why: the workload's own words, else what holds for every collective workload.
-    const std::string why = w.no_overlap  ? w.no_overlap(c)
-                            : w.collective ? "its communication is collectives; [comm] communicators sets their N_DUP parts"
-                                           : "it has no such work";
+    // Why: the workload's own words (a collective workload never gets here: read_comm refuses
+    // progress for it).
+    const std::string why = w.no_overlap ? w.no_overlap(c) : "it has no such work";
     throw DeckError(fmt::format("{}: error: [comm] progress = \"test\" tests the messages while the rank computes, "
                                 "but workload \"{}\" computes nothing while they are in flight ({}); allowed here: "
                                 "\"wait\", \"thread\"",

@@ -44,8 +44,8 @@ struct WorkloadDeck {
   // in every cell, so it is refused.
   bool cells_of_repetitions = false;
   // What the rank computes while its messages are in flight (the work progress = "test" cuts
-  // into chunks), or null where the deck's scheme computes nothing then; no_overlap says why (null
-  // for a collective workload: the loader says it for all of them).
+  // into chunks), or null where the deck's scheme computes nothing then; no_overlap says why
+  // (not asked of a collective workload: its [comm] progress is refused as not applying).
   const char* (*overlapped_work)(const Config& cfg) = nullptr;
   std::string (*no_overlap)(const Config& cfg) = nullptr;
 

@@ -53,6 +53,7 @@ void write_root(const Context& c, hid_t file, const RunRecord& r) {
   h5::attr(c, file, "desync_version", r.prov.desync_version);
   h5::attr(c, file, "git_revision", r.prov.git_revision);
   h5::attr(c, file, "compiler", r.prov.compiler);
+  h5::attr(c, file, "build", r.prov.build);
   h5::attr(c, file, "kokkos_version", r.prov.kokkos_version);
   h5::attr(c, file, "execution_space", r.prov.execution_space);
   h5::attr(c, file, "mpi_library_version", r.prov.mpi_library_version);

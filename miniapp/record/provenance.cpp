@@ -11,6 +11,7 @@
 
 #include "core/allocator.hpp"
 #include "core/mpi_util.hpp"
+#include "desync/build_info.hpp"
 #include "desync_version.hpp"
 #include "kokkos_compat/concurrency.hpp"
 
@@ -102,6 +103,7 @@ Provenance collect_provenance(const std::string& command_line, MPI_Comm comm) {
     p.desync_version = build::version;
     p.git_revision = build::git_revision;
     p.compiler = fmt::format("{} ({})", build::compiler, build::build_type);
+    p.build = fmt::format("{}; flags {}", desync_build_description, *desync_build_cxx_flags ? desync_build_cxx_flags : "none");
     p.kokkos_version = fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100,
                                    KOKKOS_VERSION % 100);
     p.execution_space = compat::execution_space_name();
@@ -123,7 +125,7 @@ Provenance collect_provenance(const std::string& command_line, MPI_Comm comm) {
     p.kokkos_configuration = os.str();
     p.allocator = allocator_description();
   }
-  for (std::string* s : {&p.desync_version, &p.git_revision, &p.compiler, &p.kokkos_version,
+  for (std::string* s : {&p.desync_version, &p.git_revision, &p.compiler, &p.build, &p.kokkos_version,
                          &p.execution_space, &p.mpi_library_version, &p.start_time, &p.command_line,
                          &p.environment, &p.kokkos_configuration, &p.allocator})
     bcast_string(*s, 0, comm);

@@ -12,6 +12,7 @@ struct Provenance {
   std::string desync_version;
   std::string git_revision;
   std::string compiler;
+  std::string build;  // desync_build_description and the compiler flags (desync/build_info.hpp)
   std::string kokkos_version;
   std::string execution_space;
   std::string mpi_library_version;

@@ -96,8 +96,9 @@ TEST(SimulateCommKeys, EveryKeyIsModelledOrRefused) {
       else
         EXPECT_EQ(accepted, 0) << "[comm] " << key << ": a value was silently accepted by the simulator";
     }
-    // Only test_interval cannot be set alone (it acts with progress = "test", refused itself), and
-    // gpu_aware_mpi where the workload's messages are not in device memory (its module says).
+    // Only test_interval cannot be set alone (it acts with progress = "test", refused itself),
+    // gpu_aware_mpi where the workload's messages are not in device memory (its module says), and
+    // sync_every where the timeline is cells of repetitions (pingpong, collbench).
     std::vector<std::string> expected;
     // A collective workload's own deck refuses the point-to-point keys (its communication is
     // collectives) and, where its default algorithm is a blocking one (collbench, matvec2d; not
@@ -106,13 +107,14 @@ TEST(SimulateCommKeys, EveryKeyIsModelledOrRefused) {
     if (m.deck.collective && m.deck.name != "symmsquarecube") expected.insert(expected.begin(), "communicators");
     if (!m.deck.device_buffers) expected.push_back("gpu_aware_mpi");
     if (m.deck.collective) expected.insert(expected.end(), {"progress", "send"});
+    if (m.deck.cells_of_repetitions) expected.push_back("sync_every");  // refused by their decks
     expected.push_back("test_interval");
     EXPECT_EQ(alone_impossible, expected);
     EXPECT_GE(tested.size(), m.deck.collective ? 4u : 8u);
   }
   EXPECT_GE(simulated, 4);
   // What docs/simulate.md says the simulator models, and what it refuses.
-  for (const char* k : {"sync", "fragment_bytes", "send", "progress", "communicators", "eager_limit", "record_messages",
+  for (const char* k : {"sync", "sync_every", "fragment_bytes", "send", "progress", "communicators", "eager_limit", "record_messages",
                         "record_messages_max"})
     EXPECT_TRUE(modelled_comm_key(k)) << k;
   for (const char* k : {"gpu_aware_mpi", "test_interval"}) EXPECT_FALSE(modelled_comm_key(k)) << k;

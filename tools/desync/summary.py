@@ -52,6 +52,7 @@ def summary_run(f, path):
         row("versions", version),
         row("Kokkos", "%s, execution space %s" % (get("kokkos_version"), get("execution_space"))),
         row("compiler", get("compiler")),
+    ] + ([row("build", a["build"])] if a.get("build") else []) + [
         row("MPI", mpi[0]),
         row("start time", get("start_time")),
         row("command line", get("command_line")),
