@@ -356,13 +356,13 @@ Config parse_deck(const std::string& deck_text, const std::string& deck_path, co
                                 "fall differently in every cell; allowed here: 1",
                                 locate(c, "comm.sync_every"), c.comm.sync_every, w.name));
   // After the aliases that set a sync; a paired barrier run (compare_barrier) uses it too.
-  if (c.comm.sync == SyncMode::none && c.comm.sync_every != 1 && !(w.pairs_barrier && w.pairs_barrier(c)))
+  const bool syncs = c.comm.sync != SyncMode::none || (w.pairs_barrier && w.pairs_barrier(c));
+  if (!syncs && c.comm.sync_every != 1)
     c.deck_warnings.push_back(fmt::format("{}: [comm] sync_every = {} has no effect: [comm] sync = \"none\" (no sync to space out)",
                                           locate(c, "comm.sync_every"), c.comm.sync_every));
   if (w.steps) resolve_own_steps(c.run, w.steps(c), w, run_reader, *out.get("run")->as_table());
   // (A workload of its own steps may number its rows otherwise: blocks times degree steps.)
-  if (!w.steps && c.comm.sync_every > c.run.iterations &&
-      (c.comm.sync != SyncMode::none || (w.pairs_barrier && w.pairs_barrier(c))))
+  if (syncs && !w.steps && c.comm.sync_every > c.run.iterations)
     c.deck_warnings.push_back(fmt::format("{}: [comm] sync_every = {} is more than the {} measured iterations: none of them "
                                           "syncs", locate(c, "comm.sync_every"), c.comm.sync_every, c.run.iterations));
   // After the steps are known: [[inject]] and the [record] window are checked against them.

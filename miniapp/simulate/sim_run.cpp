@@ -253,12 +253,12 @@ int simulate_deck(const Config& cfg, const SimulateOptions& opt, MPI_Comm comm) 
   MeasuredSpan span;
   double slowest = 0.0;  // the slowest rank's span of the measured iterations (compare_barrier's P_D)
   std::int64_t stamp_errors = 0, disorder = 0;
+  const ClockMap to_common(RankClock::exact(), origin);  // one simulated clock for every rank
   for (int r = 0; r < ranks; ++r) {
     const auto i = static_cast<std::size_t>(r);
     const sim::RankWork& w = prog.ranks[i];
     results.emplace_back(std::move(o.timeline[i]));
     WorkloadResult& res = results.back();
-    const ClockMap to_common(RankClock::exact(), origin);  // one simulated clock
     res.timeline.to_common(to_common);
     if (!o.message_logs.empty()) {
       res.messages = o.message_logs[i];
