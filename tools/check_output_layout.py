@@ -10,7 +10,7 @@ document). A row marked optional is required where its text names the file's wor
 further condition ("optional, stencil: ..." in a real stencil run), and the rows of an optional
 section are required where its group is in the file. Shapes are written
 in the document as `[P, N, E]` (symbols: P ranks, N recorded iterations, E events, T threads,
-F phases, K offsets, M message events, S message sizes and Q pairs of the pingpong workload,
+F phases, K offsets, H distinct node topologies, M message events, S message sizes and Q pairs of the pingpong workload,
 R residual norms of the cg workload, B sizes, O operations and D parts of the collbench
 workload, C collective events, X kernels and W values of N of the saturation workload, G memory
 domains of a simulated run;
@@ -161,6 +161,9 @@ def file_sizes(f, problems):
         "T": size("T", "/topology/thread_cpuset", lambda: f["topology/thread_cpuset"].shape[1]),
         "F": size("F", "/summary/phase_stats phase_names", lambda: len(f["summary/phase_stats"].attrs["phase_names"])),
         "K": size("K", "/comm/send_partner", lambda: f["comm/send_partner"].shape[1]),
+        # The distinct node topologies: as many as the ranks' indices into them name.
+        "H": size("H", "/topology/hwloc_xml_index",
+                  lambda: max([-1] + [int(i) for i in f["topology/hwloc_xml_index"][()]]) + 1),
     }
     for symbol, (path, axis) in OPTIONAL_SIZES.items():
         sizes[symbol] = size(symbol, "/" + path, lambda path=path, axis=axis: f[path].shape[axis] if path in f else 0)

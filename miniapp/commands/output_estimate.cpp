@@ -10,6 +10,7 @@
 
 #include "core/errors.hpp"
 #include "record/collective_log.hpp"
+#include "record/hwloc_xml.hpp"
 #include "record/iteration_events.hpp"
 #include "record/message_log.hpp"
 #include "record/provenance.hpp"
@@ -26,9 +27,9 @@ namespace {
 constexpr double meta_file = 3900.0;
 constexpr double meta_group = 530.0;
 constexpr double meta_dataset = 410.0;
-// Datasets and groups every file has (/config 3, /provenance 4, /topology 14, /timeline 3, /comm 4,
+// Datasets and groups every file has (/config 3, /provenance 6, /topology 20, /timeline 3, /comm 4,
 // /summary 5, /phases 4, /metrics 7; the root and 8 groups), and what /messages and /collectives add.
-constexpr int shared_datasets = 44, shared_groups = 9;
+constexpr int shared_datasets = 52, shared_groups = 9;
 constexpr int message_datasets = 10, collective_datasets = 11;
 // Bytes of one message event and one collective part (the logs' own); 3 counters per rank each.
 constexpr double message_event_bytes = MessageLog::event_bytes;
@@ -89,6 +90,8 @@ OutputEstimate estimate_output(const Config& cfg, int ranks) {
   const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE") || std::getenv("PMIX_RANK");
   e.add("texts", static_cast<double>(cfg.deck_text.size() + cfg.resolved_toml.size() + placement_environment().size()) +
                      overrides + other_texts + (launched ? 0.0 : 1024.0));
+  // /provenance/hwloc_xml: this machine's topology, the one entry of a cluster of alike nodes.
+  e.add("hwloc topology", static_cast<double>(this_node_xml_bytes()));
   e.add("metadata", meta_file + groups * meta_group + datasets * meta_dataset);
   return e;
 }

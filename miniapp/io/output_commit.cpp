@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -54,6 +55,10 @@ double expected_file_bytes(const RunRecord& r, MPI_Comm comm) {
     if (x.result->collectives) mine += 45.0 * share * static_cast<double>(x.result->collectives->count());
   }
   MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_DOUBLE, MPI_SUM, comm);
+  // /provenance/hwloc_xml: fixed-length strings as wide as the longest.
+  std::size_t xml_width = 0;
+  for (const std::string& x : r.rows.front().topo->hwloc_xml) xml_width = std::max(xml_width, x.size());
+  mine += static_cast<double>(xml_width * r.rows.front().topo->hwloc_xml.size());
   return mine + static_cast<double>(r.cfg.deck_text.size() + r.cfg.resolved_toml.size() + r.prov.environment.size() +
                                     r.prov.kokkos_configuration.size()) + 128.0 * 1024.0;
 }

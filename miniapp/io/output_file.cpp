@@ -111,6 +111,7 @@ void write_config(const Context& c, hid_t file, const RunRecord& r) {
   h5::global_text(c, p, "allocator", r.prov.allocator);
   h5::global_text(c, p, "mpi_eager", r.mpi.text);
   h5::global_text(c, p, "hwloc_version", r.rows.front().topo->hwloc_version);
+  h5::global_text_list(c, p, "hwloc_xml", r.rows.front().topo->hwloc_xml);
   if (r.simulation) write_simulation(c, file, *r.simulation);
 }
 
@@ -128,6 +129,7 @@ void write_topology(const Context& c, hid_t file, const RunRecord& r) {
   h5::rows(c, g, "threads", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->threads; }), "1");
   h5::rank_text(c, g, "device", each_row<std::string>(r, [](const RankRecord& x) { return x.topo->device; }));
   h5::rank_text(c, g, "process_cpuset", each_row<std::string>(r, [](const RankRecord& x) { return x.topo->process_cpuset; }));
+  h5::rows(c, g, "hwloc_xml_index", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->hwloc_xml_index; }), "1");
   h5::rows(c, g, "contention_domain", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->contention_domain; }), "1");
   h5::rows(c, g, "clock_offset", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.start.offset; }), "s");
   h5::rows(c, g, "clock_offset_error", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.start.error; }), "s");

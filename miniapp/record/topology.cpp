@@ -13,6 +13,7 @@
 #include "record/memory_domain.hpp"
 #include "record/mpi_library.hpp"
 #include "record/hwloc_handle.hpp"
+#include "record/hwloc_xml.hpp"
 #include "kokkos_compat/concurrency.hpp"
 
 namespace desync {
@@ -73,6 +74,9 @@ Topology probe_topology(MPI_Comm comm) {
   Hwloc hw;
   const unsigned v = hwloc_get_api_version();
   t.hwloc_version = fmt::format("{}.{}.{}", v >> 16, (v >> 8) & 0xff, v & 0xff);
+  NodeTopologies nodes = gather_node_topologies(hw.topo, comm, node_comm);
+  t.hwloc_xml = std::move(nodes.xml);
+  t.hwloc_xml_index = nodes.index;
   hwloc_const_bitmap_t machine = hwloc_topology_get_allowed_cpuset(hw.topo);
   const int machine_pus = hwloc_bitmap_weight(machine);
 

@@ -28,6 +28,10 @@ struct Topology {
   bool oversubscribed = false;        // some node has more threads than hardware threads
   double node_llc_bytes = 0;          // this node's last-level caches, summed (0: unknown)
   std::string hwloc_version;
+  // The distinct node topologies as hwloc XML (identical on all ranks; record/hwloc_xml.hpp) and
+  // which one is this rank's node; empty and -1 in a simulation.
+  std::vector<std::string> hwloc_xml;
+  int hwloc_xml_index = -1;
   // The rank's GPU (backends/device.hpp): name, bus id, UUID, memory, CUDA runtime and driver;
   // "" in a host build. Ranks of a node on one GPU add a warning.
   std::string device;

@@ -7,7 +7,8 @@ Each check runs desync with the launcher (Open MPI's mpirun on node0, both nodes
 TCP between them, shared memory within each) and reads the result file:
 
   topology     2 nodes x 2 ranks: /topology names node0, node0, node1, node1 (host names, node
-               index, ranks per node) and the triad verifies
+               index, ranks per node), /provenance/hwloc_xml holds one topology (the nodes differ
+               only in host name) and the triad verifies
   placement    collbench with [placement] active_ppn = 1 and nodes detected (ranks_per_node = 0):
                /placement shows two nodes, one rank of each parked, and it verifies
   eager        every message over TCP (the inter-node transport): the eager limit that MPI_T
@@ -99,9 +100,14 @@ def check_topology(r):
         hosts = [text(h) for h in t["hostname"][...]]
         index = t["node_index"][...].tolist()
         per_node = t["ranks_on_node"][...].tolist()
-    ok = hosts == ["node0", "node0", "node1", "node1"] and index == [0, 0, 1, 1] and per_node == [2, 2, 2, 2]
+        # The two nodes are one machine under two host names: one topology, both nodes' index 0.
+        xml_index = t["hwloc_xml_index"][...].tolist()
+        xmls = len(f["provenance/hwloc_xml"])
+    ok = hosts == ["node0", "node0", "node1", "node1"] and index == [0, 0, 1, 1] and per_node == [2, 2, 2, 2] \
+        and xmls == 1 and xml_index == [0, 0, 0, 0]
     v = verdict(out)
-    return ok and v == "passed", "hostname %s, node_index %s, ranks_on_node %s; verification %s" % (hosts, index, per_node, v)
+    return ok and v == "passed", "hostname %s, node_index %s, ranks_on_node %s, %d hwloc topolog%s (index %s); " \
+        "verification %s" % (hosts, index, per_node, xmls, "y" if xmls == 1 else "ies", xml_index, v)
 
 
 def check_placement(r):
