@@ -27,9 +27,9 @@ namespace {
 constexpr double meta_file = 3900.0;
 constexpr double meta_group = 530.0;
 constexpr double meta_dataset = 410.0;
-// Datasets and groups every file has (/config 3, /provenance 6, /topology 20, /timeline 3, /comm 4,
+// Datasets and groups every file has (/config 3, /provenance 6, /topology 21, /timeline 3, /comm 4,
 // /summary 5, /phases 4, /metrics 7; the root and 8 groups), and what /messages and /collectives add.
-constexpr int shared_datasets = 52, shared_groups = 9;
+constexpr int shared_datasets = 53, shared_groups = 9;
 constexpr int message_datasets = 10, collective_datasets = 11;
 // Bytes of one message event and one collective part (the logs' own); 3 counters per rank each.
 constexpr double message_event_bytes = MessageLog::event_bytes;
@@ -38,8 +38,8 @@ constexpr double collective_event_bytes = CollectiveLog::event_bytes;
 // hwloc version (measured: about 1.3 KiB; the root's strings are in meta_file).
 constexpr double other_texts = 1400.0;
 // /topology per rank: 6 numbers and 3 short strings, and per thread a cpuset string and 4 numbers
-// (measured: 57 B per rank of one thread).
-constexpr double topology_rank = 40.0, topology_thread = 17.0;
+// (measured: 57 B per rank of one thread); the cpufreq line, about 100 B where readable.
+constexpr double topology_rank = 140.0, topology_thread = 17.0;
 
 }  // namespace
 
@@ -88,6 +88,10 @@ OutputEstimate estimate_output(const Config& cfg, int ranks) {
   for (const auto& o : cfg.overrides) overrides += static_cast<double>(o.size()) + 1.0;
   // A process not started by mpiexec (`desync check`) lacks the launcher's variables: about 1 KiB.
   const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE") || std::getenv("PMIX_RANK");
+  if (cfg.noise.table) {
+    e.add("noise file", static_cast<double>(cfg.noise.table->text.size()));
+    datasets += 1;  // /config/noise_file
+  }
   e.add("texts", static_cast<double>(cfg.deck_text.size() + cfg.resolved_toml.size() + placement_environment().size()) +
                      overrides + other_texts + (launched ? 0.0 : 1024.0));
   // /provenance/hwloc_xml: this machine's topology, the one entry of a cluster of alike nodes.

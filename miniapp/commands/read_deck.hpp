@@ -1,5 +1,6 @@
 #pragma once
-// Rank 0 reads the deck file and broadcasts its bytes; every rank then parses the same text.
+// Rank 0 reads the deck file (and a [noise] file it names) and broadcasts the bytes; every rank
+// then parses the same text.
 #include <mpi.h>
 
 #include <string>

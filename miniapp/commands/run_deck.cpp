@@ -78,7 +78,8 @@ RunPreflight preflight_run(const Config& cfg, const RunOptions& opt, MPI_Comm co
   // The estimated file (commands/output_estimate.hpp). The flushes' OUT.partial.0/.1 are not
   // required: a run shorter than [record] flush_seconds writes none, and a flush that finds no room
   // is skipped with a warning; a run that may need them is told here (docs/decks.md, "Output size").
-  const double need = estimate_output(cfg, size).total();
+  // Rank 0 checks the room (and its estimate loads an hwloc topology: not on every rank).
+  const double need = comm_rank(comm) == 0 ? estimate_output(cfg, size).total() : 0.0;
   check_output_path(cfg, pre.output, need, comm);
   if (cfg.record.flush_seconds > 0 && comm_rank(comm) == 0) {
     const double room = free_bytes(directory_of(pre.output.path));

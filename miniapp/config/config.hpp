@@ -5,6 +5,7 @@
 // docs/decks.md documents every field (its deck key, default and allowed values).
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,10 +34,11 @@ enum class SyncMode { none, barrier, allreduce };
 inline constexpr EnumTable<SyncMode, 3> sync_mode_names{
     {{SyncMode::none, "none"}, {SyncMode::barrier, "barrier"}, {SyncMode::allreduce, "allreduce"}}};
 
-enum class NoiseKind { none, uniform, exponential };
-inline constexpr EnumTable<NoiseKind, 3> noise_kind_names{{{NoiseKind::none, "none"},
+enum class NoiseKind { none, uniform, exponential, file };
+inline constexpr EnumTable<NoiseKind, 4> noise_kind_names{{{NoiseKind::none, "none"},
                                                           {NoiseKind::uniform, "uniform"},
-                                                          {NoiseKind::exponential, "exponential"}}};
+                                                          {NoiseKind::exponential, "exponential"},
+                                                          {NoiseKind::file, "file"}}};
 
 // Where a value came from, for errors found after loading (e.g. a rank that does not exist).
 struct SourcePos {
@@ -101,11 +103,30 @@ struct InjectConfig {
   std::int64_t iteration = 0;  // measured iteration index (0 = first after warm-up)
   double duration = 0.0;       // seconds of core-bound busy work
   SourcePos rank_pos, iteration_pos;
+  // Or the delay as a multiple of the rank's own iteration time over the warm-up (0: `duration`
+  // gives it), resolved when the warm-up is done (inject/delay_schedule.hpp, delay_multiples).
+  double duration_iterations = 0.0;
+};
+
+// A noise file (kind = "file", config/noise_file.hpp): one row per iteration, one column per rank.
+struct NoiseTable {
+  std::string path;  // as opened: resolved against the deck's directory
+  std::string text;  // the file's bytes, stored in the output (/config/noise_file)
+  std::int64_t rows = 0, columns = 0;
+  std::vector<double> seconds;  // rows x columns, row after row
+  double at(std::int64_t row, std::int64_t column) const {
+    return seconds[static_cast<std::size_t>(row * columns + column)];
+  }
 };
 
 struct NoiseConfig {
   NoiseKind kind = NoiseKind::none;
   double mean = 0.0;  // seconds per iteration and rank
+  // kind = "file": the path as the deck gives it, and the file as read by rank 0 and broadcast
+  // (commands/read_deck.cpp; shared, so that copies of a Config do not copy the table).
+  std::string file;
+  SourcePos file_pos;
+  std::shared_ptr<const NoiseTable> table;
   std::uint64_t seed = 0;  // 0: derive from [run] seed
   std::vector<std::int64_t> ranks;  // the noisy ranks; empty: every rank
   SourcePos ranks_pos;

@@ -9,6 +9,7 @@
 #include <limits>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 #include "config/config.hpp"
 #include "config/deck_tables.hpp"
@@ -170,15 +171,33 @@ std::vector<InjectConfig> read_inject(const toml::table& root, toml::table& out,
     toml::table entry;
     TableReader r(arr->get(i)->as_table(), fmt::format("inject[{}]", i), entry, deck);
     InjectConfig c;
-    if (!r.has("rank")) r.fail("rank", "missing; every [[inject]] needs rank, iteration, duration");
-    if (!r.has("iteration")) r.fail("iteration", "missing; every [[inject]] needs rank, iteration, duration");
-    if (!r.has("duration")) r.fail("duration", "missing; every [[inject]] needs rank, iteration, duration");
+    const char* needs = "missing; every [[inject]] needs rank, iteration and duration (seconds) or duration_iterations";
+    if (!r.has("rank")) r.fail("rank", needs);
+    if (!r.has("iteration")) r.fail("iteration", needs);
+    if (!r.has("duration") && !r.has("duration_iterations")) r.fail("duration", needs);
+    if (r.has("duration") && r.has("duration_iterations"))
+      r.fail("duration_iterations", "give either duration (seconds) or duration_iterations (multiples of the rank's "
+                                    "iteration time), not both");
     c.rank = r.integer("rank", 0, 0, kIntegerKeyMax);
     c.iteration = r.integer("iteration", 0, std::numeric_limits<std::int64_t>::min() / 2, kIntegerKeyMax / 2);
     if (c.iteration < -run.warmup || c.iteration >= run.iterations)
       r.fail("iteration", fmt::format("workload \"{}\" runs {} warm-up and {} measured steps; allowed: {}..{}",
                                       run.workload, run.warmup, run.iterations, -run.warmup, run.iterations - 1));
-    c.duration = r.real("duration", 0.0, 1e-9, 3600.0);
+    if (r.has("duration")) {
+      c.duration = r.real("duration", 0.0, 1e-9, 3600.0);
+    } else {
+      // The rank's iteration time is measured over the warm-up: a delay in its units can only
+      // act after it, in a run that has one.
+      c.duration_iterations = r.real("duration_iterations", 0.0, 1e-6, 1e4);
+      if (run.warmup < 1)
+        r.fail("duration_iterations", "a delay in iterations needs the rank's iteration time, measured over the "
+                                      "warm-up: set [run] warmup >= 1 (a few, so that the median is steady), or "
+                                      "give duration in seconds");
+      if (c.iteration < 0)
+        r.fail("duration_iterations", fmt::format("iteration = {} is a warm-up iteration; a delay in iterations acts "
+                                                  "in measured iterations only (0..{}), after the warm-up that "
+                                                  "measures the iteration time", c.iteration, run.iterations - 1));
+    }
     c.rank_pos = r.position("rank");
     c.iteration_pos = r.position("iteration");
     r.finish();
@@ -195,10 +214,25 @@ NoiseConfig read_noise(TableReader r, const RunConfig& run) {
   c.kind = r.choice("kind", c.kind, noise_kind_names);
   c.mean = r.real("mean", c.mean, 0.0, 10.0);
   c.seed = static_cast<std::uint64_t>(r.integer("seed", 0, 0, kIntegerKeyMax));
-  r.warn_where_unused("mean", c.kind != NoiseKind::none, c.mean, NoiseConfig{}.mean, "kind = \"none\" injects no noise");
-  r.warn_where_unused("seed", c.kind != NoiseKind::none, c.seed, NoiseConfig{}.seed, "kind = \"none\" injects no noise");
-  if (c.kind != NoiseKind::none && c.mean <= 0.0)
+  const bool drawn = c.kind == NoiseKind::uniform || c.kind == NoiseKind::exponential;
+  const char* why_not_drawn = c.kind == NoiseKind::file ? "kind = \"file\" takes every delay from the file"
+                                                        : "kind = \"none\" injects no noise";
+  r.warn_where_unused("mean", drawn, c.mean, NoiseConfig{}.mean, why_not_drawn);
+  r.warn_where_unused("seed", drawn, c.seed, NoiseConfig{}.seed, why_not_drawn);
+  if (drawn && c.mean <= 0.0)
     r.fail("mean", "noise needs a mean > 0 seconds (or kind = \"none\")");
+  // The noise file: read by rank 0 once the deck is parsed (commands/read_deck.cpp); only its
+  // name here. Left out, no key in the resolved deck.
+  if (r.has("file")) {
+    c.file = r.string("file", "");
+    c.file_pos = r.position("file");
+    if (c.kind == NoiseKind::file && c.file.empty())
+      r.fail("file", "give the path of the noise file (one line per iteration, one column per rank, seconds)");
+  } else if (c.kind == NoiseKind::file) {
+    r.fail("file", "kind = \"file\" needs the noise file: file = \"PATH\" (relative to the deck's directory; one "
+                   "line per iteration, one column per rank, seconds)");
+  }
+  r.warn_where_unused("file", c.kind == NoiseKind::file, c.file, std::string{}, "only kind = \"file\" reads a file");
   // The ranks: each at most once (a rank that does not exist is found once P is known:
   // validate_shared_for_ranks). Left out, every rank, and the resolved deck has no such key.
   const bool ranks_given = r.has("ranks");
@@ -394,6 +428,12 @@ void validate_shared_for_ranks(const Config& cfg, int nranks) {
                                   "rank(s), allowed: 0..{}",
                                   inj.rank_pos.where, i, inj.rank, nranks, nranks - 1));
   }
+  if (cfg.noise.kind == NoiseKind::file && !cfg.noise.table)
+    throw std::logic_error("validate_for_ranks: [noise] kind = \"file\" without its table (commands/read_deck.cpp reads it)");
+  if (cfg.noise.kind == NoiseKind::file && cfg.noise.table->columns != nranks)
+    throw DeckError(fmt::format("{}: error: [noise] file = \"{}\" has {} column(s), one per rank; the run has {} rank(s) "
+                                "(a line of the file is an iteration, a column a rank)",
+                                cfg.noise.file_pos.where, cfg.noise.file, cfg.noise.table->columns, nranks));
   for (const std::int64_t r : cfg.noise.ranks)
     if (r >= nranks)
       throw DeckError(fmt::format("{}: error: [noise] ranks has rank {}: no such rank; the run has {} rank(s), "

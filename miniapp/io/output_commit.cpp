@@ -59,6 +59,7 @@ double expected_file_bytes(const RunRecord& r, MPI_Comm comm) {
   std::size_t xml_width = 0;
   for (const std::string& x : r.rows.front().topo->hwloc_xml) xml_width = std::max(xml_width, x.size());
   mine += static_cast<double>(xml_width * r.rows.front().topo->hwloc_xml.size());
+  if (r.cfg.noise.table) mine += static_cast<double>(r.cfg.noise.table->text.size());
   return mine + static_cast<double>(r.cfg.deck_text.size() + r.cfg.resolved_toml.size() + r.prov.environment.size() +
                                     r.prov.kokkos_configuration.size()) + 128.0 * 1024.0;
 }

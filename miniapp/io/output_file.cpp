@@ -104,6 +104,8 @@ void write_config(const Context& c, hid_t file, const RunRecord& r) {
   std::string overrides;
   for (const auto& o : r.cfg.overrides) overrides += o + "\n";
   h5::global_text(c, g, "overrides", overrides);
+  // A replayed noise file: the run is reproducible from the output file alone.
+  if (r.cfg.noise.table) h5::global_text(c, g, "noise_file", r.cfg.noise.table->text);
 
   h5::Handle p = h5::create_group(c, file, "provenance");
   h5::global_text(c, p, "environment", r.prov.environment);
@@ -129,6 +131,7 @@ void write_topology(const Context& c, hid_t file, const RunRecord& r) {
   h5::rows(c, g, "threads", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->threads; }), "1");
   h5::rank_text(c, g, "device", each_row<std::string>(r, [](const RankRecord& x) { return x.topo->device; }));
   h5::rank_text(c, g, "process_cpuset", each_row<std::string>(r, [](const RankRecord& x) { return x.topo->process_cpuset; }));
+  h5::rank_text(c, g, "cpu_frequency", each_row<std::string>(r, [](const RankRecord& x) { return x.topo->cpu_frequency; }));
   h5::rows(c, g, "hwloc_xml_index", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->hwloc_xml_index; }), "1");
   h5::rows(c, g, "contention_domain", {}, each_row<std::int32_t>(r, [](const RankRecord& x) { return x.topo->contention_domain; }), "1");
   h5::rows(c, g, "clock_offset", {}, each_row<double>(r, [](const RankRecord& x) { return x.clock.start.offset; }), "s");

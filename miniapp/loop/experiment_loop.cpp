@@ -1,5 +1,7 @@
 #include "loop/experiment_loop.hpp"
 
+#include <fmt/format.h>
+
 #include <Kokkos_Core.hpp>
 #include <stdexcept>
 
@@ -19,6 +21,7 @@ ExperimentLoop::ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, S
     : comm_(comm),
       tl_(tl),
       delay_(delay_schedule(cfg, comm_rank(comm))),
+      multiples_(delay_multiples(cfg, comm_rank(comm))),
       delay_begin_(tl.event_index("delay_begin")),
       delay_end_(tl.event_index("delay_end")),
       sync_end_(tl.event_index("sync_end")),
@@ -29,6 +32,11 @@ ExperimentLoop::ExperimentLoop(const Config& cfg, MPI_Comm comm, Timeline& tl, S
   delay_.resize(static_cast<std::size_t>(tl.iterations()), 0.0);
   sync_every_ = cfg.comm.sync_every;
   warmup_ = tl.warmup();
+  if (!multiples_.empty()) {
+    if (warmup_ < 1 || warmup_ >= tl.iterations())
+      throw std::logic_error("ExperimentLoop: a delay in iterations needs warm-up rows and measured rows (the deck loader checks)");
+    scale_at_ = warmup_;
+  }
   switch (sync) {
     case SyncMode::none: sync_ = sync_none; break;
     case SyncMode::barrier: sync_ = sync_barrier; break;
@@ -45,6 +53,23 @@ void ExperimentLoop::inject(std::int64_t it, double seconds) {
   if (delay_begin_ >= 0) tl_.mark(it, delay_begin_);
   busy_divide(seconds);
   tl_.mark(it, delay_end_);
+}
+
+void ExperimentLoop::scale_delays() { use_iteration_time(tl_.median_span(0, warmup_)); }
+
+void ExperimentLoop::use_iteration_time(double t_iter) {
+  if (multiples_.empty() || scale_at_ < 0) return;  // no such delay, or already scaled
+  if (!(t_iter > 0.0))
+    throw std::runtime_error("[[inject]] duration_iterations: the warm-up recorded no iteration with a duration on this "
+                             "rank; its iteration time is unknown");
+  add_scaled_delays(delay_, multiples_, t_iter);
+  for (double d : delay_)
+    if (d > max_delay_seconds)
+      throw std::runtime_error(fmt::format("[[inject]] duration_iterations: a delay of {:.6g} s ({:.6g} s per iteration "
+                                           "on this rank), more than the {} s a delay may last; give fewer iterations",
+                                           d, t_iter, max_delay_seconds));
+  t_iter_ = t_iter;
+  scale_at_ = -1;
 }
 
 void ExperimentLoop::sync_barrier(ExperimentLoop& l, std::int64_t it) {

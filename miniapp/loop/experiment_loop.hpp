@@ -9,11 +9,13 @@
 //   stop agreement progress line, the stop-signal agreement and, when due, a flush of what ran
 //                  (loop/iteration_control.hpp, loop/flush_hook.hpp);
 //   finish         completes the agreement, keeps the iterations done on the timeline.
-// The delays of every iteration are drawn before the loop, and the sync function is chosen when
-// the loop is built: nothing is decided inside the loop.
+// The delays of every iteration are drawn before the loop (those given in iterations are scaled by
+// the rank's warm-up iteration time once, before the first measured iteration), and the sync
+// function is chosen when the loop is built: nothing is decided inside the loop.
 #include <mpi.h>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "config/config.hpp"
@@ -106,10 +108,18 @@ class ExperimentLoop {
 
   std::int64_t iterations_done() const { return control_.iterations_done(); }
 
+  // [[inject]] duration_iterations: the iteration time this loop measured over its warm-up (NaN
+  // before, or without such a delay), and, for a paired run (compare_barrier), the first run's
+  // taken instead of its own: both runs get the same delays in seconds, so that the comparison
+  // is between syncs, not between disturbances.
+  double iteration_time() const { return t_iter_; }
+  void use_iteration_time(double t_iter);
+
  private:
   // One iteration's frame; returns true if the run is to stop.
   template <class Work, class AfterDelay>
   bool step(std::int64_t it, Work& work, AfterDelay&& after_delay) {
+    if (it == scale_at_) scale_delays();  // the first measured iteration, once (-1: no such delay)
     work(it);
     const double d = delay_[static_cast<std::size_t>(it)];
     if (d > 0.0) inject(it, d);
@@ -122,6 +132,9 @@ class ExperimentLoop {
   // Returns the stop signal (0: every iteration ran); the timeline keeps the iterations done.
   int finish();
   void inject(std::int64_t it, double seconds);
+  // [[inject]] duration_iterations: the rank's iteration time over the warm-up rows times the
+  // multiples, added to the schedule before the first measured iteration.
+  void scale_delays();
   static void sync_none(ExperimentLoop&, std::int64_t) {}
   static void sync_barrier(ExperimentLoop& l, std::int64_t it);
   static void sync_allreduce(ExperimentLoop& l, std::int64_t it);
@@ -129,6 +142,9 @@ class ExperimentLoop {
   MPI_Comm comm_;
   Timeline& tl_;
   std::vector<double> delay_;
+  std::vector<double> multiples_;  // inject/delay_schedule.hpp, delay_multiples
+  std::int64_t scale_at_ = -1;     // the row where scale_delays() runs; -1: never
+  double t_iter_ = std::numeric_limits<double>::quiet_NaN();
   int delay_begin_, delay_end_, sync_end_;
   void (*sync_)(ExperimentLoop&, std::int64_t) = sync_none;
   std::int64_t sync_every_ = 1, warmup_ = 0;  // [comm] sync_every: which iterations sync (sync_due)

@@ -29,6 +29,26 @@ int Timeline::event_index(const std::string& name) const {
   return it == names_.end() ? -1 : static_cast<int>(it - names_.begin());
 }
 
+double Timeline::median_span(std::int64_t first, std::int64_t end) const {
+  std::vector<double> spans;
+  for (std::int64_t it = std::max<std::int64_t>(first, 0); it < std::min(end, iterations_); ++it) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (int e = 0; e < n_events_; ++e) {
+      const double t = at(it, e);
+      if (std::isnan(t)) continue;
+      lo = std::min(lo, t);
+      hi = std::max(hi, t);
+    }
+    if (hi > lo) spans.push_back(hi - lo);
+  }
+  if (spans.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const std::size_t mid = spans.size() / 2;
+  std::nth_element(spans.begin(), spans.begin() + static_cast<std::ptrdiff_t>(mid), spans.end());
+  if (spans.size() % 2 == 1) return spans[mid];
+  const double upper = spans[mid];
+  return (*std::max_element(spans.begin(), spans.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+}
+
 void Timeline::truncate(std::int64_t n) {
   if (n < 0 || n > iterations_) throw std::invalid_argument("Timeline::truncate: bad size");
   iterations_ = n;

@@ -31,6 +31,9 @@ class Timeline {
   int events() const { return n_events_; }
   const std::vector<std::string>& event_names() const { return names_; }
   int event_index(const std::string& name) const;  // -1 if absent
+  // The median over rows [first, end) of each row's span, from its earliest to its latest
+  // recorded event (an iteration's time, from the rank's own clock); NaN without such a row.
+  double median_span(std::int64_t first, std::int64_t end) const;
   const std::vector<double>& data() const { return data_; }
 
   // Memory of a timeline of `iterations` rows at the largest event list (12 events): estimates.

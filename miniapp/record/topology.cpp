@@ -12,6 +12,7 @@
 #include "host/host_threads.hpp"
 #include "record/memory_domain.hpp"
 #include "record/mpi_library.hpp"
+#include "record/cpu_frequency.hpp"
 #include "record/hwloc_handle.hpp"
 #include "record/hwloc_xml.hpp"
 #include "kokkos_compat/concurrency.hpp"
@@ -83,6 +84,9 @@ Topology probe_topology(MPI_Comm comm) {
   auto proc = make_bitmap();
   if (hwloc_get_cpubind(hw.topo, proc.get(), HWLOC_CPUBIND_PROCESS) != 0) hwloc_bitmap_copy(proc.get(), machine);
   t.process_cpuset = list_string(proc.get());
+  std::vector<int> cpus;
+  for (int cpu = hwloc_bitmap_first(proc.get()); cpu >= 0; cpu = hwloc_bitmap_next(proc.get(), cpu)) cpus.push_back(cpu);
+  t.cpu_frequency = cpu_frequency_state(cpus);
   const bool rank_unbound = machine_pus > 1 && hwloc_bitmap_isequal(proc.get(), machine);
 
   // Host threads: what shares the node's cores (a GPU build's device concurrency, 270336 on an

@@ -22,6 +22,7 @@ struct Topology {
   int ranks_on_node = 1;
   int threads = 1;
   std::string process_cpuset;
+  std::string cpu_frequency;  // cpufreq state of the process_cpuset's CPUs (record/cpu_frequency.hpp)
   std::vector<ThreadPlace> thread;
   int contention_domain = -1;
   std::vector<std::string> warnings;  // identical on all ranks

@@ -67,6 +67,7 @@ class RankActor {
     // As the real loop's: [run] warmup + iterations, zero beyond (a module's own rows: pingpong).
     std::vector<double> delay = delay_schedule(cfg_, rank_);
     delay.resize(static_cast<std::size_t>(prog_.iterations), 0.0);
+    multiples_ = delay_multiples(cfg_, rank_);
     run_loop(nullptr, out_.timeline[static_cast<std::size_t>(rank_)], delay, stop_, 0);
     if (!prog_.paired_steps.empty()) {
       // The real paired run starts after a barrier; here the ranks meet at no simulated cost.
@@ -86,8 +87,16 @@ class RankActor {
   // One loop over the program's iterations into `tl`, each with its own steps (Program::steps_of),
   // or all with `paired` (the paired run); `stop` is the loop's stop agreement; rank 0 reports
   // progress as iteration `it + counted` (the paired run counts on).
-  void run_loop(const std::vector<Step>* paired, Timeline& tl, const std::vector<double>& delay, StopControl& stop,
+  // `delay` by value: delays given in iterations are added from this loop's own warm-up, as the
+  // real loop does (loop/experiment_loop.hpp).
+  void run_loop(const std::vector<Step>* paired, Timeline& tl, std::vector<double> delay, StopControl& stop,
                 std::int64_t counted) {
+    // The paired run takes the first run's iteration time (t_iter_, as the real workloads do).
+    std::int64_t scale_at = multiples_.empty() ? -1 : tl.warmup();
+    if (scale_at >= 0 && t_iter_ > 0.0) {
+      add_scaled_delays(delay, multiples_, t_iter_);
+      scale_at = -1;
+    }
     std::vector<std::vector<void*>> got(wiring_.in.size());
     for (std::size_t k = 0; k < got.size(); ++k) got[k].assign(wiring_.in[k].size(), nullptr);
     // Per exchange what its wait completes: the receives, then the rendezvous sends (nonblocking).
@@ -105,6 +114,10 @@ class RankActor {
     if (wiring_.rts_box) post_rts();
     for (std::int64_t it = 0; it < prog_.iterations; ++it) {
       stop.furthest = std::max(stop.furthest, it);
+      if (it == scale_at) {
+        t_iter_ = tl.median_span(0, scale_at);  // NaN for a parked rank: it marks nothing
+        if (t_iter_ > 0.0) add_scaled_delays(delay, multiples_, t_iter_);
+      }
       for (const Step& s : paired ? *paired : prog_.steps_of(it)) {
         switch (s.op) {
           case Op::mark:
@@ -353,6 +366,8 @@ class RankActor {
   StopControl& stop_;
   PairControl& pair_;
   MessageLog* log_;  // [comm] record_messages: this rank's /messages, else null
+  std::vector<double> multiples_;  // [[inject]] duration_iterations (inject/delay_schedule.hpp)
+  double t_iter_ = 0.0;            // the iteration time the first run measured for them
   std::int64_t errors_ = 0, checked_ = 0;
   sg4::Host* memory_;
   double memory_bound_, sum_bound_, core_factor_;

@@ -55,6 +55,7 @@ Topology virtual_topology(const sim::Platform& p, const sim::RankPlace& x) {
   t.contention_domain = x.node * 1024 + x.domain_in_node;  // the formula of record/topology.cpp
   t.oversubscribed = x.core_share < 1.0;
   t.hwloc_version = "none: simulated";
+  t.cpu_frequency = "none: simulated";
   if (p.oversubscribe && x.core_share < 1.0)
     t.warnings.push_back(fmt::format("simulated: ranks time-share cores (each keeps {:.3g} of a core)", x.core_share));
   return t;

@@ -50,6 +50,7 @@ def commands(mutant, pair, out, camp, panels=False):
         ("ppam", ["ppam", mutant, "--json", js] + (["-o", png] if panels else [])),
         ("overlap", ["overlap", mutant, "--pure", pair, "--json", js]),
         ("concurrency", ["concurrency", mutant, "-o", png, "--json", js]),
+        ("synchrony", ["synchrony", mutant, "-o", png, "--json", js]),
         ("saturation", ["saturation", mutant, "-o", png, "--json", js]),
         ("trace", ["trace", mutant, "-o", out + ".trace.json"]),
         ("otf2", ["otf2", mutant, "-o", out + ".otf2"]),

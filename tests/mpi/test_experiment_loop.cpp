@@ -143,6 +143,53 @@ TEST(ExperimentLoop, RunPutsTheDelaySlotAfterTheWorkAndBeforeTheSync) {
   }
 }
 
+// [[inject]] duration_iterations = 2 on rank 0 at deck iteration 1 (row 4 after 3 warm-up rows):
+// twice the median warm-up row span (here from work_end to sync_end: the 4 ms the work sleeps
+// after its mark, and the barrier), measured when the warm-up is done; a paired loop given
+// that time (use_iteration_time) delays by the same seconds whatever its own warm-up took.
+TEST(ExperimentLoop, DelayInIterationsScalesWithTheWarmUp) {
+  const int rank = comm_rank(MPI_COMM_WORLD);
+  Config cfg = small(3);
+  cfg.run.warmup = 3;
+  InjectConfig inj;
+  inj.rank = 0;
+  inj.iteration = 1;
+  inj.duration_iterations = 2.0;
+  cfg.inject.push_back(inj);
+  const auto body = [](Timeline& tl, double pause) {
+    return [&tl, pause](std::int64_t it) {
+      tl.mark(it, work_end);
+      std::this_thread::sleep_for(std::chrono::duration<double>(pause));
+    };
+  };
+  Timeline first(events, 6, 3);
+  ExperimentLoop a(cfg, MPI_COMM_WORLD, first, SyncMode::barrier);
+  EXPECT_TRUE(std::isnan(a.iteration_time()));
+  ASSERT_EQ(a.run(6, body(first, 0.004)), 0);
+  Timeline second(events, 6, 3);
+  ExperimentLoop b(cfg, MPI_COMM_WORLD, second, SyncMode::barrier);
+  if (rank == 0) {
+    const double t = a.iteration_time();
+    EXPECT_DOUBLE_EQ(t, first.median_span(0, 3));
+    EXPECT_GE(t, 0.004);
+    const double d = first.at(4, delay_end) - first.at(4, delay_begin);
+    EXPECT_GE(d, 2.0 * t);
+    b.use_iteration_time(t);
+  }
+  ASSERT_EQ(b.run(6, body(second, 0.012)), 0);  // a slower warm-up: its own span would be 3x longer
+  for (std::int64_t row = 0; row < 6; ++row) {
+    const bool delayed = rank == 0 && row == 4;
+    EXPECT_EQ(std::isnan(first.at(row, delay_end)), !delayed) << "row " << row;
+    EXPECT_EQ(std::isnan(second.at(row, delay_end)), !delayed) << "row " << row;
+  }
+  if (rank == 0) {
+    const double d2 = second.at(4, delay_end) - second.at(4, delay_begin);
+    EXPECT_GE(d2, 2.0 * a.iteration_time());
+    EXPECT_LT(d2, 2.0 * second.median_span(0, 3)) << "the paired loop used its own warm-up";
+    EXPECT_DOUBLE_EQ(b.iteration_time(), a.iteration_time());
+  }
+}
+
 // [comm] sync_every = 3 with 2 warm-up iterations: the sync after deck iterations -1, 2, 5 only
 // (rows 1, 4, 7), on every rank; the other rows have no sync_end.
 TEST(ExperimentLoop, SyncEveryNthIteration) {

@@ -12,7 +12,9 @@ microseconds; a name ending in .gz is written gzip-compressed. Also:
   at the receive's completion on the receiver's track, with the same cat "message", name and id
   (Trace Event Format: "s" binds to the slice enclosing its ts, "f" with bp "e" to the slice
   enclosing its ts). Only messages whose both ends lie inside an exported slice are written
-  (with --stride or a window the slices of other iterations are not there to bind to).
+  (with --stride or a window the slices of other iterations are not there to bind to);
+- counter tracks, one pseudo-process per contention domain: how many of its ranks compute at each
+  instant (chrome_counters.py); left out with --stride > 1 or counters=False.
 """
 
 import gzip
@@ -21,23 +23,25 @@ import os
 
 import numpy as np
 
+from .chrome_counters import COUNTER_PID, counter_meta, counter_rows, counter_tracks
 from .errors import DesyncError
 from .formatting import iteration_span, rank_ranges
 from .h5file import open_output, root_attributes
 from .messages import in_window, read_messages
 from .phases import phase_tracks
 from .timeline import first_event, read_timeline
-from .window import select_window
+from .window import consecutive, select_window
 
 
 EVENT_FORMAT = ('{"name":"%s","cat":"%s","ph":"X","ts":%.3f,"dur":%.3f,"pid":%d,"tid":0,'
                 '"args":{"iteration":%d,"warmup":%s}}')
 
 
-def export_trace(path, output, ranks=slice(None), iterations=slice(None), include_warmup=False, stride=1):
+def export_trace(path, output, ranks=slice(None), iterations=slice(None), include_warmup=False, stride=1,
+                 counters=True):
     """Write the Chrome Trace Event JSON of the window of run file path to output (gzip-compressed
     for a name ending in .gz). Returns {"events", "ranks", "iterations", "message_flows" (None
-    without /messages)}."""
+    without /messages), "counter_tracks" (None where left out)}."""
     if stride < 1:
         raise DesyncError("--stride must be at least 1")
     with open_output(path) as f:
@@ -45,6 +49,21 @@ def export_trace(path, output, ranks=slice(None), iterations=slice(None), includ
         tl = read_timeline(f, window)
         attrs = root_attributes(f)
         msgs = read_messages(f)
+        # Every iteration is needed: with a stride (--stride or the file's [record] stride) the
+        # ones in between would count as idle. The tracks are an extra: a file whose domains
+        # cannot be read still exports its slices.
+        domains, left_out = None, "--no-counters"
+        if counters and not consecutive(window):
+            left_out = ("every iteration is needed; --stride %d" % stride if stride > 1
+                        else "every iteration is needed; the file keeps every %d-th ([record] stride)"
+                        % int(np.min(np.diff(np.asarray(window.iterations)))))
+        elif counters:
+            try:
+                domains = counter_tracks(f, tl)
+                if not domains:
+                    domains, left_out = None, "no work phase in the file"
+            except (DesyncError, ValueError, TypeError) as exc:
+                left_out = str(exc)
     order, tracks, clipped = phase_tracks(tl)
     # Perfetto dislikes negative times (warm-up): shift by a whole number of nanoseconds
     origin_ns = min(0, min((int(b[0]) for _, b, _, _ in tracks if len(b)), default=0))
@@ -52,11 +71,14 @@ def export_trace(path, output, ranks=slice(None), iterations=slice(None), includ
     if np.isfinite(first).any():
         origin_ns = min(origin_ns, int(np.round(np.nanmin(first) * 1e9)))
     other = trace_provenance(path, stride, attrs, tl, origin_ns / 1e9, clipped)
+    other["counter_tracks"] = ("per contention domain, ranks in a work phase (pid %d + k)" % COUNTER_PID
+                               if domains is not None else "left out: %s" % left_out)
     opener = gzip.open if output.endswith(".gz") else open
     with opener(output, "wt", encoding="utf-8") as out:
-        count = write_trace(out, tl, order, tracks, origin_ns, other, msgs)
+        count = write_trace(out, tl, order, tracks, origin_ns, other, msgs, domains or [])
     return {"events": count, "ranks": len(tl.ranks), "iterations": len(tl.iterations),
-            "message_flows": None if msgs is None else other.get("message_flows", 0)}
+            "message_flows": None if msgs is None else other.get("message_flows", 0),
+            "counter_tracks": None if domains is None else len(domains), "counters_left_out": left_out}
 
 
 def trace_provenance(source_file, stride, attrs, tl, origin, clipped):
@@ -129,8 +151,9 @@ def message_flows(tl, tracks, origin_ns, msgs):
     return rows
 
 
-def write_trace(out, tl, order, tracks, origin_ns, other, msgs=None):
-    """Stream the JSON (large windows make millions of events)."""
+def write_trace(out, tl, order, tracks, origin_ns, other, msgs=None, domains=()):
+    """Stream the JSON (large windows make millions of events). domains: counter tracks
+    (chrome_counters.counter_tracks)."""
     flows = message_flows(tl, tracks, origin_ns, msgs) if msgs is not None and len(msgs) else []
     other["message_flows"] = len(flows) // 2
     out.write('{"displayTimeUnit":"ms","otherData":%s,"traceEvents":[\n' % json.dumps(other))
@@ -145,6 +168,7 @@ def write_trace(out, tl, order, tracks, origin_ns, other, msgs=None):
             {"name": "thread_name", "ph": "M", "pid": int(rank), "tid": 0,
              "args": {"name": "iterations"}},
         ]
+    meta += counter_meta(domains)
     out.write(",\n".join(json.dumps(m) for m in meta))
     count = 0
     for rank, (code, b, e, it) in zip(tl.ranks, tracks):
@@ -158,7 +182,7 @@ def write_trace(out, tl, order, tracks, origin_ns, other, msgs=None):
         if rows:
             out.write(",\n" + ",\n".join(rows))
         count += len(rows)
-    rows = iteration_markers(tl, origin_ns) + flows  # flows: send post -> receive completion
+    rows = iteration_markers(tl, origin_ns) + flows + counter_rows(domains, origin_ns)  # flows: send post -> receive completion
     if rows:
         out.write(",\n" + ",\n".join(rows))
     count += len(rows)

@@ -49,8 +49,9 @@ Subcommands:
   wavefront FILE [--steps K1,K2] [--samples S] [--json OUT.json]
       Computational wavefronts (docs/method.md section 20): per step the fit of rank against
       the time the rank finished it (slope in ranks/s, r, amplitude), per contention domain
-      too, the medians over all steps and the slowest rank of every step; and the concurrency:
-      ranks of each contention domain in a work phase at S instants (mean, min, max).
+      too, the medians over all steps (the slopes with their interquartile range) and the
+      slowest rank of every step; and the concurrency: ranks of each contention domain in a
+      work phase at S instants (mean, min, max).
 
   heatmap FILE -o OUT.png [--ranks A:B] [--iterations K0:K1] [--include-warmup]
       The idle heat map: rank x iteration, each rank's idle time (the waiting phases) minus
@@ -60,6 +61,11 @@ Subcommands:
   concurrency FILE -o OUT.png [--samples S] [--saturation N_S] [--json OUT.json]
       Ranks of each contention domain in a work phase over time, one step plot per domain,
       with the domain's ranks, cores and saturation point as lines (docs/method.md section 23).
+
+  synchrony FILE [-o OUT.png] [--samples S] [--json OUT.json]
+      The ranks as coupled oscillators (phase = progress in iterations): Kuramoto order
+      parameter, synchronization entropy, phase spread and phase gradient over time, their
+      means and extremes (docs/method.md section 35).
 
   plan-plot PLAN.json -o OUT.png [--json OUT.json]
       From `desync plan DECK --ranks P --format json`: the spy density (log colour) with the
@@ -138,12 +144,12 @@ import sys
 
 from .guard import run_guarded
 from .view_commands import (compare, concurrency, efficiency, heatmap, idlewave, otf2, overlap, plan_plot, ppam,
-                            saturation, summary, timeline, trace, trace_import, wavefront)
+                            saturation, summary, synchrony, timeline, trace, trace_import, wavefront)
 from .view_commands.options import join_negative_values
 
 #: the subcommands in the order `desync-view --help` lists them
 COMMANDS = (summary, timeline, compare, idlewave, wavefront, heatmap, efficiency, ppam, overlap, concurrency,
-            plan_plot, saturation, trace, otf2, trace_import)
+            synchrony, plan_plot, saturation, trace, otf2, trace_import)
 
 
 def prog():

@@ -1,7 +1,7 @@
 """The text summary of a desync output file (the `summary` subcommand, view_commands/summary.py).
 
 Run attributes (workload, verification verdict, ranks, iterations, versions, start time),
-topology in short form (hosts, threads per rank, placement warnings), the matrix share (rows,
+topology in short form (hosts, threads per rank, CPU frequency state, placement warnings), the matrix share (rows,
 nonzeros; matrix workloads), the per-phase table over ranks (/metrics/phase_over_ranks with the
 argmin / argmax ranks), communication (partners per rank, bytes received per iteration),
 bandwidth metrics, every other scalar in /metrics with its units, and the total time.
@@ -95,6 +95,18 @@ def summary_topology(f):
         out.append(row("contention domains", "%d distinct%s" % (
             len(set(d[d >= 0].tolist())),
             ", %d rank(s) spanning several NUMA nodes" % (d < 0).sum() if (d < 0).any() else "")))
+    freq = read_per_rank(f, "topology/cpu_frequency", "text")
+    if freq is not None and len(freq):
+        # The distinct states, each with its ranks (one line on a uniform machine).
+        by_state = {}
+        for rank, state in enumerate(freq):
+            by_state.setdefault(state, []).append(rank)
+        shown = list(by_state.items())[:3]  # the current frequency differs from rank to rank
+        for i, (state, ranks) in enumerate(shown):
+            out.append(row("CPU frequency" if i == 0 else "",
+                           state if len(by_state) == 1 else "ranks %s: %s" % (rank_ranges(ranks), state)))
+        if len(by_state) > len(shown):
+            out.append(row("", "... %d more (/topology/cpu_frequency)" % (len(by_state) - len(shown))))
     offset, error, drift = (read_per_rank(f, "topology/" + k) for k in ("clock_offset", "clock_offset_error", "clock_drift"))
     if offset is not None and error is not None and len(offset):
         out.append(row("clock offsets", "max |offset| %s, max error %s" % (

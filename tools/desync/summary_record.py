@@ -39,7 +39,7 @@ def summary_record(f, path):
 
 def topology_record(f):
     per_rank = {}
-    for key, kind in (("hostname", "text"), ("threads", "number"), ("contention_domain", "number"),
+    for key, kind in (("hostname", "text"), ("threads", "number"), ("contention_domain", "number"), ("cpu_frequency", "text"),
                       ("clock_offset", "number"), ("clock_offset_error", "number"), ("clock_offset_end", "number"),
                       ("clock_offset_end_error", "number"), ("clock_drift", "number")):
         values = read_per_rank(f, "topology/" + key, kind)

@@ -114,12 +114,16 @@ def wavefronts(finish, ranks, iterations, domains=None, steps=None, graph=None):
                     entry["per_domain"][str(dom)] = dict(f, **hop_fit(finish[sel, n], np.asarray(ranks)[sel]))
         out["steps"].append(entry)
     if good:
-        out["median_slope_ranks_per_s"] = float(np.median([f["slope_ranks_per_s"] for f in good]))
+        # Median and interquartile range over the steps (peers.md 4.1: a slope is reported so).
+        slopes = [f["slope_ranks_per_s"] for f in good]
+        out["median_slope_ranks_per_s"] = float(np.median(slopes))
+        out["iqr_slope_ranks_per_s"] = [float(q) for q in np.percentile(slopes, [25, 75])]
         out["median_abs_r"] = float(np.median([abs(f["r"]) for f in good]))
         out["median_amplitude_s"] = float(np.median([f["amplitude_s"] for f in good]))
         hop = [f["slope_hops_per_s"] for f in good if "slope_hops_per_s" in f]
         if hop:
             out["median_slope_hops_per_s"] = float(np.median(hop))
+            out["iqr_slope_hops_per_s"] = [float(q) for q in np.percentile(hop, [25, 75])]
             out["median_abs_r_hops"] = float(np.median([abs(f["r_hops"]) for f in good if "r_hops" in f]))
     last = np.where(np.isfinite(finish), finish, -np.inf)
     out["slowest_rank"] = [int(ranks[i]) for i in np.argmax(last, axis=0)]

@@ -6,11 +6,13 @@ Run from the repository root with
 or directly: /usr/bin/python3 tools/tests/test_chrome_trace.py
 """
 
+import json
+import shutil
 import unittest
 
 from synthetic_files import (DELAY, DELAY_ITERATION, DELAY_RANK, MESSAGE_BYTES, SPMV_EVENTS, SPMV_WARMUP, WARMUP,
-                             add_messages)
-from view_helpers import SpmvFileTest, TriadFileTest, assert_tracks_do_not_overlap, x_events
+                             add_messages, set_domains)
+from view_helpers import SpmvFileTest, TriadFileTest, assert_tracks_do_not_overlap, run_view, x_events
 
 
 class TriadTraceTest(TriadFileTest):
@@ -30,11 +32,48 @@ class TriadTraceTest(TriadFileTest):
         names = {e["pid"]: e["args"]["name"] for e in trace["traceEvents"]
                  if e["ph"] == "M" and e["name"] == "process_name"}
         self.assertEqual(names, {0: "rank 0 (node-a)", 1: "rank 1 (node-a)",
-                                 2: "rank 2 (node-b)", 3: "rank 3 (node-b)"})
+                                 2: "rank 2 (node-b)", 3: "rank 3 (node-b)",
+                                 1000000: "domain 0: node 0, NUMA 0 (4 ranks in the window)"})
         delays = [(e["pid"], e["args"]["iteration"], e["dur"]) for e in xs if e["name"] == "delay"]
         self.assertEqual(len(delays), 1)
         self.assertEqual(delays[0][:2], (DELAY_RANK, DELAY_ITERATION))
         self.assertAlmostEqual(delays[0][2], DELAY * 1e6, delta=0.01)
+
+    def test_trace_counter_tracks_count_ranks_computing(self):
+        # Two domains of two ranks; the count at the middle of every step must be the number of
+        # the domain's ranks inside a compute interval (the triad's one work phase) there.
+        path = self.path("domains.h5")
+        shutil.copy(self.h5, path)
+        set_domains(path, [0, 0, 1024, 1024])
+        code, _, err = run_view("trace", path, "-o", self.path("domains.json"))
+        self.assertEqual(code, 0, err)
+        with open(self.path("domains.json")) as f:
+            trace = json.load(f)
+        names = {e["pid"]: e["args"]["name"] for e in trace["traceEvents"]
+                 if e["ph"] == "M" and e["name"] == "process_name" and e["pid"] >= 1000000}
+        self.assertEqual(names, {1000000: "domain 0: node 0, NUMA 0 (2 ranks in the window)",
+                                 1000001: "domain 1024: node 1, NUMA 0 (2 ranks in the window)"})
+        origin = trace["otherData"]["time_origin_s"]
+        measured = self.events[:, WARMUP:, :]
+        for pid, ranks in ((1000000, [0, 1]), (1000001, [2, 3])):
+            steps = sorted((e["ts"], e["args"]["ranks"]) for e in trace["traceEvents"]
+                           if e["ph"] == "C" and e["pid"] == pid)
+            # 18 iterations x 2 ranks: a begin and an end each, some merged where ranks coincide
+            self.assertGreater(len(steps), 18)
+            self.assertEqual(steps[-1][1], 0)
+            self.assertTrue(all(a[1] != b[1] for a, b in zip(steps, steps[1:])))  # only changes
+            for (ts, n), (ts_next, _) in zip(steps, steps[1:]):
+                t = (ts + ts_next) / 2 / 1e6 + origin
+                b, e = measured[ranks, :, 0], measured[ranks, :, 1]
+                self.assertEqual(n, int(((b <= t) & (t < e)).sum()), "pid %d at %.6f s" % (pid, t))
+        # none with a stride (the iterations in between would read as idle), none when asked
+        for extra in (("--stride", "2"), ("--no-counters",)):
+            code, out, err = run_view("trace", path, "-o", self.path("none.json"), *extra)
+            self.assertEqual(code, 0, err)
+            with open(self.path("none.json")) as f:
+                self.assertFalse([e for e in json.load(f)["traceEvents"] if e["ph"] == "C"])
+        self.assertIn("counter tracks left out", out if extra[0] == "--stride" else
+                      run_view("trace", path, "-o", self.path("none.json"), "--stride", "2")[1])
 
     def test_trace_waits_follow_the_delay(self):
         xs = x_events(self.trace())

@@ -34,6 +34,14 @@ class Fronts(unittest.TestCase):
         self.assertAlmostEqual(w["median_slope_ranks_per_s"], 1e4, delta=1e-3)
         self.assertEqual(w["slowest_rank"], [p - 1] * n, "the last rank finishes every step last")
 
+    def test_slopes_over_steps_give_median_and_interquartile_range(self):
+        # step n's front runs at (n + 1) * 1000 ranks/s: slopes 1000 .. 9000 over 9 steps
+        p, n = 6, 9
+        finish = np.arange(n)[None, :] * 1.0 + np.arange(p)[:, None] / (1e3 * (np.arange(n)[None, :] + 1))
+        w = wavefronts(finish, np.arange(p), np.arange(n))
+        self.assertAlmostEqual(w["median_slope_ranks_per_s"], 5000.0, delta=1e-6)
+        np.testing.assert_allclose(w["iqr_slope_ranks_per_s"], [3000.0, 7000.0], atol=1e-6)
+
     def test_a_front_running_the_other_way_has_a_negative_slope(self):
         finish = np.arange(10)[None, :] * 1e-3 - np.arange(6)[:, None] * 2e-4
         w = wavefronts(finish, np.arange(6), np.arange(10), steps=[5])

@@ -108,9 +108,11 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
   // The barrier's cost from the micro-benchmark, before the loop, for a run with a barrier or a pair.
   const bool synced = cfg.comm.sync != SyncMode::none;
   const double barrier = synced || c.compare_barrier ? barrier_cost(comm, c.barrier_samples) : 0.0;
+  double t_iter = 0.0;  // [[inject]] duration_iterations: the first run's, reused by the paired run
   {
     ExperimentLoop loop(cfg, comm, r, cfg.comm.sync);
     r.stop_signal = f.run(r.timeline, loop);
+    t_iter = loop.iteration_time();
   }
 
   // Verification (docs/method.md section 15): the moments and the reference need every degree.
@@ -169,6 +171,7 @@ WorkloadResult run(const Config& cfg, const MatrixGenerator& gen, MPI_Comm comm)
     const std::uint64_t first_x = r.result_fingerprint;
     Timeline other(event_names(c.scheme), total, cfg.run.warmup);
     ExperimentLoop loop(cfg, comm, other, synced ? SyncMode::none : SyncMode::barrier);
+    if (t_iter > 0.0) loop.use_iteration_time(t_iter);
     r.stop_signal = f.run(other, loop);
     if (r.stop_signal == 0) {
       double unused = 0.0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 
 #include "comm/halo_exchange.hpp"
@@ -87,16 +88,21 @@ WorkloadResult run_spmv(const Config& cfg, MPI_Comm comm) {
   // A run with a global sync is the "barrier" line of the papers' P_D (section 13).
   const bool synced = cfg.comm.sync != SyncMode::none;
   // rows: the run's result r (whose timeline is tl), or the paired run's timeline (compare_barrier).
+  // [[inject]] duration_iterations: the first run's iteration time, which the paired run reuses.
+  double t_iter = std::numeric_limits<double>::quiet_NaN();
   auto run_loop = [&](SyncMode sync, Timeline& tl, auto& rows) {
     Kokkos::parallel_for("desync::spmv::init_x", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(0, a.rows),
                          InitX{s.x, first});
     ExperimentLoop loop(cfg, comm, rows, sync);
+    if (t_iter > 0.0) loop.use_iteration_time(t_iter);
     // The delay slot after the product, before the next exchange.
     const auto reset = [&] { s.poison_for_check(); };
     const auto work = [&](std::int64_t it) { iteration(s, tl, it); };
-    if (test_drop_last_delivery())  // the tests' fault injection: the checked product without its halo
-      return loop.run_checked(total, reset, work, [&](std::int64_t it) { lost_iteration(s, tl, it); });
-    return loop.run_checked(total, reset, work);
+    const int signal = test_drop_last_delivery()  // the tests' fault injection: the checked product without its halo
+                           ? loop.run_checked(total, reset, work, [&](std::int64_t it) { lost_iteration(s, tl, it); })
+                           : loop.run_checked(total, reset, work);
+    t_iter = loop.iteration_time();
+    return signal;
   };
 
   WorkloadResult r(Timeline(spmv_event_names(cfg.params.get<SpmvConfig>().scheme), total, cfg.run.warmup));

@@ -33,10 +33,12 @@ def report(result, path):
     hops = lambda x: (", %.4g hops/s (r %.3f) from rank %d" % (x["slope_hops_per_s"], x["r_hops"], x["origin_rank"])  # noqa: E731
                       if "slope_hops_per_s" in x else "")
     if "median_slope_ranks_per_s" in w:
-        lines.append("  all steps: median slope %.4g ranks/s, median |r| %.3f%s, median amplitude %.3g ms"
-                     % (w["median_slope_ranks_per_s"], w["median_abs_r"],
-                        "; along the communication graph %.4g hops/s, median |r| %.3f"
-                        % (w["median_slope_hops_per_s"], w["median_abs_r_hops"]) if "median_slope_hops_per_s" in w else "",
+        lines.append("  all steps: median slope %.4g ranks/s (IQR %.4g .. %.4g), median |r| %.3f%s, median amplitude %.3g ms"
+                     % (w["median_slope_ranks_per_s"], w["iqr_slope_ranks_per_s"][0], w["iqr_slope_ranks_per_s"][1],
+                        w["median_abs_r"],
+                        "; along the communication graph %.4g hops/s (IQR %.4g .. %.4g), median |r| %.3f"
+                        % (w["median_slope_hops_per_s"], w["iqr_slope_hops_per_s"][0], w["iqr_slope_hops_per_s"][1],
+                           w["median_abs_r_hops"]) if "median_slope_hops_per_s" in w else "",
                         w["median_amplitude_s"] * 1e3))
     if not w["steps"]:
         lines.append("  none fitted: a front needs at least 3 ranks whose step ends differ")
