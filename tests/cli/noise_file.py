@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """[noise] kind = "file" as a user runs it (docs/decks.md, "[noise]"), on inputs/triad/noise_replay.toml.
 
-  noise_file.py --desync BIN --mpiexec MPIEXEC --preflags "..." --workdir DIR --inputs INPUTS
+  noise_file.py --desync BIN --mpiexec MPIEXEC --preflags "..." --workdir DIR --inputs INPUTS --tools TOOLS [--platform P]
 
 - run on 4 ranks: every rank's delay of every iteration (delay_end - delay_begin in /timeline; no
   delay events where the file says 0) is at least the file's number (busy work runs until the clock has passed it) and, in the median
   over the run, within 1 ms of it; the burst iterations of rank 3 are its longest delays;
-  /config/noise_file holds the file's bytes;
+  /config/noise_file holds the file's bytes; `desync-view noise` of the run writes a noise file
+  `desync check` accepts for 4 ranks;
 - `desync simulate` of the deck on 4 ranks (given --platform, a build with SimGrid): the simulated
   delays are the file's numbers (within the simulator's 1 us rounding);
 - on 2 ranks: exit code 2, the column count named once, no output file;
@@ -49,6 +50,7 @@ def main():
     ap.add_argument("--preflags", default="")
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--inputs", required=True)
+    ap.add_argument("--tools", required=True, help="tools/ (desync_view.py)")
     ap.add_argument("--platform", help="a platform file: also simulate (a build with SimGrid)")
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
@@ -87,6 +89,15 @@ def main():
                 problems.append("run: rank 3's longest delays are not the file's bursts (rows %s)" % sorted(bursts))
         if text != open(noise_path, "rb").read():
             problems.append("run: /config/noise_file is not the file's bytes")
+        # The run's own noise exported (desync-view noise) is a noise file desync reads.
+        exported = os.path.join(a.workdir, "exported.txt")
+        q = subprocess.run([sys.executable, os.path.join(a.tools, "desync_view.py"), "noise", out, "-o", exported],
+                           capture_output=True, text=True)
+        c = subprocess.run([a.desync, "check", deck, "--set", "noise.file=" + os.path.abspath(exported), "--ranks", "4"],
+                           capture_output=True, text=True) if q.returncode == 0 else q
+        if q.returncode != 0 or c.returncode != 0:
+            problems.append("desync-view noise, then desync check with its file: exit %d / %d: %s"
+                            % (q.returncode, c.returncode, (q.stderr + c.stderr)[-400:]))
 
     sim = os.path.join(a.workdir, "replay_sim.h5")
     p = subprocess.run([a.desync, "simulate", deck, "--ranks", "4", "--platform", a.platform, "-o", sim, "--force"],

@@ -51,6 +51,7 @@ def commands(mutant, pair, out, camp, panels=False):
         ("overlap", ["overlap", mutant, "--pure", pair, "--json", js]),
         ("concurrency", ["concurrency", mutant, "-o", png, "--json", js]),
         ("synchrony", ["synchrony", mutant, "-o", png, "--json", js]),
+        ("noise", ["noise", mutant, "-o", out + ".noise.txt"]),
         ("saturation", ["saturation", mutant, "-o", png, "--json", js]),
         ("trace", ["trace", mutant, "-o", out + ".trace.json"]),
         ("otf2", ["otf2", mutant, "-o", out + ".otf2"]),

@@ -67,6 +67,11 @@ Subcommands:
       parameter, synchronization entropy, phase spread and phase gradient over time, their
       means and extremes (docs/method.md section 35).
 
+  noise FILE -o NOISE.txt [--ranks A:B] [--iterations K0:K1] [--include-warmup]
+      The run's noise as a noise file for [noise] kind = "file": per rank and iteration the
+      work time beyond the rank's median (fixed-work-quantum noise), one line per iteration,
+      one column per rank, to replay on another run or in `desync simulate`.
+
   plan-plot PLAN.json -o OUT.png [--json OUT.json]
       From `desync plan DECK --ranks P --format json`: the spy density (log colour) with the
       bandwidth and rank boundaries, and the rank x rank communication volume with node
@@ -143,13 +148,13 @@ import os
 import sys
 
 from .guard import run_guarded
-from .view_commands import (compare, concurrency, efficiency, heatmap, idlewave, otf2, overlap, plan_plot, ppam,
-                            saturation, summary, synchrony, timeline, trace, trace_import, wavefront)
+from .view_commands import (compare, concurrency, efficiency, heatmap, idlewave, noise, otf2, overlap, plan_plot,
+                            ppam, saturation, summary, synchrony, timeline, trace, trace_import, wavefront)
 from .view_commands.options import join_negative_values
 
 #: the subcommands in the order `desync-view --help` lists them
 COMMANDS = (summary, timeline, compare, idlewave, wavefront, heatmap, efficiency, ppam, overlap, concurrency,
-            synchrony, plan_plot, saturation, trace, otf2, trace_import)
+            synchrony, noise, plan_plot, saturation, trace, otf2, trace_import)
 
 
 def prog():

@@ -62,7 +62,7 @@ def view_commands(path, out):
             ["idlewave", path, "--json", js], ["wavefront", path, "--json", js], ["heatmap", path, "-o", png],
             ["efficiency", path, "--json", js], ["ppam", path, "--json", js, "-o", png],
             ["overlap", path, "--json", js], ["concurrency", path, "-o", png, "--json", js],
-            ["synchrony", path, "-o", png, "--json", js],
+            ["synchrony", path, "-o", png, "--json", js], ["noise", path, "-o", out + ".noise.txt"],
             ["saturation", path, "-o", png, "--json", js], ["trace", path, "-o", js], ["otf2", path, "-o", out + ".otf2"],
             ["plan-plot", path, "-o", png, "--json", js]]
 
