@@ -41,7 +41,8 @@ Subcommands:
   idlewave FILE [--json OUT.json] [--phases P1,P2] [--threshold X] [--min-idle K] [--sigma S]
       Idle waves (docs/method.md section 20): the source (recorded [[inject]], else the
       longest recorded delay, else detected), and per direction the ranks reached, the speed
-      in ranks/s (with r^2) and ranks/iteration, the decay of the idle period per rank,
+      in ranks/s (with r^2) and ranks/iteration, the decay of the idle period per rank (with
+      the noise power: variance of the work + delay time per iteration),
       sigma_eff = v (T_exec + T_comm) / d_max, and the contention model
       v_model = sigma d / (t1 max(1, N/C) + T_comm) with sigma_eff_contention; "no idle
       wave" (exit status 0) when no idle period exceeds K lock-step iterations.

@@ -43,6 +43,13 @@ front the ranks ahead are blocked, so N is smaller than P and the wave runs fast
 step per lock-step iteration on oversubscribed cores. With several nodes, T_exec is the mean
 over the wave's points of the value of the node holding the point's rank.
 
+Noise power (peers.md 4.1: a decay is reported with the noise that causes it; ISC'21: the
+noise-induced decay rate depends on the noise power only): per rank the variance over the
+iterations of its time in work and delay phases (Ce - Cs of the papers, where the noise sits; here
+[noise] busy work is a delay phase), the source rank's source iteration left out; noise_power_s2
+is the mean over the ranks, noise_std_s its square root. A lock-step run without [noise] has the
+machine's own noise there.
+
 The `idlewave` subcommand is view_commands/idlewave.py.
 """
 
@@ -296,6 +303,30 @@ def wave_model(wave, r0, direction, intervals, tl, nodes, facts, comm_s, distanc
             "sigma_eff_contention": float(v * (t_exec + comm_s) / distance)}
 
 
+def noise_power(tl, intervals, phases, source=None):
+    """Mean over ranks of the variance over iterations of the time in `phases` (module doc); the
+    source (rank, iteration) left out. NaN without two such iterations on any rank."""
+    y = np.zeros(tl.events.shape[:2])
+    seen = np.zeros(tl.events.shape[:2], bool)
+    for p in phases:
+        if p in intervals:
+            b, e = intervals[p]
+            ok = valid(b, e)
+            y += np.where(ok, e - b, 0.0)
+            seen |= ok
+    y = np.where(seen, y, np.nan)
+    if source:
+        i = np.flatnonzero(np.asarray(tl.ranks) == source["rank"])
+        k = np.flatnonzero(np.asarray(tl.iterations) == source["iteration"])
+        if len(i) and len(k):
+            y[i[0], k[0]] = np.nan
+    counts = np.isfinite(y).sum(axis=1)
+    rows = y[counts >= 2]
+    if not len(rows):
+        return float("nan")
+    return float(np.mean(np.nanvar(rows, axis=1)))
+
+
 def analyse(f, phases=None, threshold=0.2, min_idle=None, sigma=1.0):
     """The idle waves of a file (module doc). min_idle: the floor of an idle period in lock-step
     iterations (None: 0 if the file records a delay, MIN_IDLE_WITHOUT_DELAY if not); sigma: the
@@ -324,6 +355,8 @@ def analyse(f, phases=None, threshold=0.2, min_idle=None, sigma=1.0):
     except NoIdleWave as exc:
         result = {"source": None, "no_wave": str(exc), "waves": []}
     result["idle_phases"] = present
+    power = noise_power(tl, intervals, list(work_phases(f)) + list(delay_phases(f)), result.get("source"))
+    result["noise_power_s2"], result["noise_std_s"] = power, float(np.sqrt(power)) if np.isfinite(power) else power
     nodes, facts, comm_s = node_model(f, tl, intervals, lockstep_instants(tl, result, t_iter))
     result.update({"iteration_time_s": t_iter, "max_partner_distance": dmax,
                    "min_idle_iterations": float(min_idle), "min_idle_s": float(floor), "sigma": float(sigma),

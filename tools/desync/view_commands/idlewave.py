@@ -1,6 +1,8 @@
 """`desync-view idlewave FILE`: idle waves, their source, speed, decay, sigma_eff and the
 contention model (idle_waves.py); "no idle wave" (exit status 0) when no idle period stands out."""
 
+import numpy as np
+
 from ..h5file import open_output
 from ..idle_waves import analyse
 from ..json_out import dump_json
@@ -43,6 +45,9 @@ def report(result, path):
     lines = ["idle waves in %s: source rank %d at iteration %d (%s), idle phases %s, threshold %.3g ms"
              % (path, s["rank"], s["iteration"], "recorded" if s["given"] else "detected, approximate",
                 "+".join(result["idle_phases"]), result["threshold_s"] * 1e3)]
+    if np.isfinite(result.get("noise_power_s2", np.nan)):
+        lines.append("  noise: std %.3g ms of the work + delay time per iteration (noise power %.3g ms^2; mean over ranks)"
+                     % (result["noise_std_s"] * 1e3, result["noise_power_s2"] * 1e6))
     for w in result["waves"]:
         if "speed_ranks_per_s" not in w:
             lines.append("  %-4s reached %d rank(s): %s" % (w["direction"], w["reached"], w.get("note", "")))
