@@ -20,6 +20,7 @@
 #include "commands/plan_command.hpp"
 #include "commands/preflight.hpp"
 #include "commands/read_deck.hpp"
+#include "config/noise_file.hpp"
 #include "commands/run_deck.hpp"
 #include "config/suggest.hpp"
 #include "core/errors.hpp"
@@ -283,7 +284,7 @@ int dispatch(int argc, char** argv, int rank) {
   if (*check) {
     if (check_ranks > 0) desync::validate_for_ranks(cfg, check_ranks);
     else desync::check_record_window(cfg, 0);  // what does not depend on the rank count
-    desync::log::info("# {}: valid\n{}{}{}", deck, desync::memory_summary(cfg, check_ranks),
+    desync::log::info("# {}: valid\n{}{}{}{}", deck, desync::noise_file_summary(cfg), desync::memory_summary(cfg, check_ranks),
                       desync::output_summary(cfg, check_ranks), cfg.resolved_toml);
     return 0;
   }

@@ -86,6 +86,13 @@ std::int64_t noise_window_length(const Config& cfg) {
   return std::max<std::int64_t>(end - first, 0);
 }
 
+std::string noise_file_summary(const Config& cfg) {
+  const NoiseConfig& n = cfg.noise;
+  if (n.kind != NoiseKind::file || !n.table) return {};
+  return fmt::format("# noise file {}: {} line(s) x {} column(s) (one per rank), {} bytes\n", n.table->path,
+                     n.table->rows, n.table->columns, n.table->text.size());
+}
+
 std::vector<std::string> noise_file_warnings(const Config& cfg) {
   std::vector<std::string> out;
   const NoiseConfig& n = cfg.noise;

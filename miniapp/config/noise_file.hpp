@@ -31,6 +31,9 @@ std::string noise_file_key(const NoiseConfig& noise);
 // The iterations the noise window covers in a run: [max(begin, -warmup), min(end, iterations)).
 std::int64_t noise_window_length(const Config& cfg);
 
+// "# noise file PATH: L line(s) x C column(s) (one per rank), B bytes\n" for `desync check`; "" without one.
+std::string noise_file_summary(const Config& cfg);
+
 // Deck warnings about a parsed table against the run: fewer rows than noisy iterations (the rows
 // repeat).
 std::vector<std::string> noise_file_warnings(const Config& cfg);

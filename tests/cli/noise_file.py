@@ -11,6 +11,7 @@
 - `desync simulate` of the deck on 4 ranks (given --platform, a build with SimGrid): the simulated
   delays are the file's numbers (within the simulator's 1 us rounding);
 - on 2 ranks: exit code 2, the column count named once, no output file;
+- `desync check --ranks 4` names the file with its lines and columns;
 - a file that does not exist (`--set noise.file=`): exit code 2 from `desync check`, the message
   starting with the deck key (the command line) and naming the path resolved against the deck's
   directory.
@@ -119,6 +120,11 @@ def main():
     if p.returncode != 2 or said != 1 or os.path.exists(bad):
         problems.append("2 ranks: exit %d, the column count said %d time(s), output file %s" %
                         (p.returncode, said, "left" if os.path.exists(bad) else "absent"))
+
+    p = subprocess.run([a.desync, "check", deck, "--ranks", "4"], capture_output=True, text=True)
+    said = "# noise file %s: %d line(s) x 4 column(s) (one per rank)" % (noise_path, want.shape[0])
+    if p.returncode != 0 or said not in p.stdout + p.stderr:
+        problems.append("check: exit %d, %r not said: %s" % (p.returncode, said, (p.stdout + p.stderr)[:300]))
 
     p = subprocess.run([a.desync, "check", deck, "--set", "noise.file=missing.txt"], capture_output=True, text=True)
     where = os.path.join(os.path.dirname(deck), "missing.txt")
