@@ -89,7 +89,7 @@ std::int64_t noise_window_length(const Config& cfg) {
 std::string noise_file_summary(const Config& cfg) {
   const NoiseConfig& n = cfg.noise;
   if (n.kind != NoiseKind::file || !n.table) return {};
-  return fmt::format("# noise file {}: {} line(s) x {} column(s) (one per rank), {} bytes\n", n.table->path,
+  return fmt::format("# noise file {}: {} line(s) x {} column(s) (one per rank), {} bytes\n", log::printable(n.table->path, 200),
                      n.table->rows, n.table->columns, n.table->text.size());
 }
 

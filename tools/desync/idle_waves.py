@@ -46,8 +46,8 @@ over the wave's points of the value of the node holding the point's rank.
 Noise power (peers.md 4.1: a decay is reported with the noise that causes it; ISC'21: the
 noise-induced decay rate depends on the noise power only): per rank the variance over the
 iterations of its time in work and delay phases (Ce - Cs of the papers, where the noise sits; here
-[noise] busy work is a delay phase), the source rank's source iteration left out; noise_power_s2
-is the mean over the ranks, noise_std_s its square root. A lock-step run without [noise] has the
+[noise] busy work is a delay phase), the cells of the deck's [[inject]] delays left out (they
+are not noise); noise_power_s2 is the mean over the ranks, noise_std_s its square root. A lock-step run without [noise] has the
 machine's own noise there.
 
 The `idlewave` subcommand is view_commands/idlewave.py.
@@ -77,6 +77,23 @@ CONCURRENCY_SAMPLES = 1000
 
 class NoIdleWave(DesyncError):
     """No idle period stands out of the lock-step baseline: the run shows no idle wave."""
+
+
+def injections(f):
+    """[(rank, measured iteration)] of every [[inject]] of the run's resolved deck ([] if none or
+    unreadable)."""
+    text = read_text(f, "config/resolved")
+    try:
+        inj = tomllib.loads(text).get("inject", []) if text is not None else []
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return []
+    out = []
+    for e in inj if isinstance(inj, list) else []:
+        try:
+            out.append((int(e["rank"]), int(e["iteration"])))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return out
 
 
 def injection(f):
@@ -303,9 +320,9 @@ def wave_model(wave, r0, direction, intervals, tl, nodes, facts, comm_s, distanc
             "sigma_eff_contention": float(v * (t_exec + comm_s) / distance)}
 
 
-def noise_power(tl, intervals, phases, source=None):
+def noise_power(tl, intervals, phases, left_out=()):
     """Mean over ranks of the variance over iterations of the time in `phases` (module doc); the
-    source (rank, iteration) left out. NaN without two such iterations on any rank."""
+    (rank, iteration) cells `left_out` left out. NaN without two such iterations on any rank."""
     y = np.zeros(tl.events.shape[:2])
     seen = np.zeros(tl.events.shape[:2], bool)
     for p in phases:
@@ -315,9 +332,9 @@ def noise_power(tl, intervals, phases, source=None):
             y += np.where(ok, e - b, 0.0)
             seen |= ok
     y = np.where(seen, y, np.nan)
-    if source:
-        i = np.flatnonzero(np.asarray(tl.ranks) == source["rank"])
-        k = np.flatnonzero(np.asarray(tl.iterations) == source["iteration"])
+    for rank, iteration in left_out:
+        i = np.flatnonzero(np.asarray(tl.ranks) == rank)
+        k = np.flatnonzero(np.asarray(tl.iterations) == iteration)
         if len(i) and len(k):
             y[i[0], k[0]] = np.nan
     counts = np.isfinite(y).sum(axis=1)
@@ -355,7 +372,9 @@ def analyse(f, phases=None, threshold=0.2, min_idle=None, sigma=1.0):
     except NoIdleWave as exc:
         result = {"source": None, "no_wave": str(exc), "waves": []}
     result["idle_phases"] = present
-    power = noise_power(tl, intervals, list(work_phases(f)) + list(delay_phases(f)), result.get("source"))
+    # The deck's one-off delays are not noise; a delay the detection took for the source without
+    # one in the deck is (a noise burst), so only the [[inject]] cells are left out.
+    power = noise_power(tl, intervals, list(work_phases(f)) + list(delay_phases(f)), injections(f))
     result["noise_power_s2"], result["noise_std_s"] = power, float(np.sqrt(power)) if np.isfinite(power) else power
     nodes, facts, comm_s = node_model(f, tl, intervals, lockstep_instants(tl, result, t_iter))
     result.update({"iteration_time_s": t_iter, "max_partner_distance": dmax,

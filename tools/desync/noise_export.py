@@ -12,8 +12,9 @@ the time the iteration's work took beyond the rank's typical one: the fixed-work
 noise (FWQ; peers.md, "Delay and noise injection knobs"). It measures noise where the work per
 iteration is fixed and nothing else slows it: a core-bound kernel (triad `divide`) with a barrier
 after each iteration is such a probe; a memory-bound kernel also counts contention with the
-other ranks of its domain. An iteration without work events gives 0 (counted in the header).
-Injected delays are not work and are not in it.
+other ranks of its domain. A (rank, iteration) without work events gives 0 (counted in the header).
+Injected delays are not work and are not in it. A value above 10 s, the most a noise file holds,
+is written as 10 (counted in the header).
 
 The file: a comment header (source, window, rule, how to replay), then one line per iteration of
 the window and one column per rank of the window, seconds.
@@ -25,9 +26,11 @@ from .errors import DesyncError
 from .formatting import iteration_span, rank_ranges
 from .h5file import root_attributes
 from .phase_classes import work_phases
-from .phases import phase_intervals
+from .phases import phase_intervals, valid
 from .timeline import read_timeline
 from .window import require_consecutive, select_window
+
+MAX_SECONDS = 10.0  # the largest value a noise file may hold (config/noise_file.hpp)
 
 
 def work_time(tl, work):
@@ -41,7 +44,7 @@ def work_time(tl, work):
     seen = np.zeros(tl.events.shape[:2], bool)
     for p in present:
         b, e = intervals[p]
-        ok = np.isfinite(b) & np.isfinite(e)
+        ok = valid(b, e)
         total += np.where(ok, e - b, 0.0)
         seen |= ok
     return np.where(seen, total, np.nan), present
@@ -58,8 +61,16 @@ def noise_table(f, ranks=slice(None), iterations=slice(None), include_warmup=Fal
     x = np.maximum(w - median, 0.0)
     missing = int((~np.isfinite(x)).sum())
     x = np.where(np.isfinite(x), x, 0.0)
-    return {"seconds": x.T, "missing": missing, "ranks": tl.ranks, "iterations": tl.iterations,
+    # A noise file holds at most MAX_SECONDS per value (config/noise_file.hpp).
+    capped = int((x > MAX_SECONDS).sum())
+    x = np.minimum(x, MAX_SECONDS)
+    return {"seconds": x.T, "missing": missing, "capped": capped, "ranks": tl.ranks, "iterations": tl.iterations,
             "work_phases": present, "span": iteration_span(tl)}
+
+
+def one_line(text):
+    """Text for a comment line of the file: no line breaks or control characters."""
+    return " ".join("".join(c if c.isprintable() else " " for c in str(text)).split())
 
 
 def write_noise_file(path, table, source, attrs):
@@ -68,10 +79,11 @@ def write_noise_file(path, table, source, attrs):
     header = [
         "desync noise file ([noise] kind = \"file\", docs/decks.md): one line per iteration, one column per rank, seconds",
         "from %s: workload %s, ranks %s, iterations %s (deck numbering)" % (
-            source, attrs.get("workload", "?"), rank_ranges(table["ranks"]), table["span"]),
-        "x = max(0, w - median w) per rank, w = time in %s per iteration (tools/desync/noise_export.py)%s" % (
-            "+".join(table["work_phases"]),
-            "; %d iteration(s) without work events: 0" % table["missing"] if table["missing"] else ""),
+            one_line(source), one_line(attrs.get("workload", "?")), rank_ranges(table["ranks"]), table["span"]),
+        "x = max(0, w - median w) per rank, w = time in %s per iteration (tools/desync/noise_export.py)%s%s" % (
+            one_line("+".join(table["work_phases"])),
+            "; %d (rank, iteration) cell(s) without work events: 0" % table["missing"] if table["missing"] else "",
+            "; %d cell(s) above %g s: %g" % (table["capped"], MAX_SECONDS, MAX_SECONDS) if table["capped"] else ""),
         "replay: [noise] kind = \"file\", file = \"<this file>\" on %d ranks; line 1 is the first iteration of the "
         "noise window" % x.shape[1],
         "%s" % "  ".join("rank%d" % r for r in table["ranks"]),

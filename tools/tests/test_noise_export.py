@@ -56,6 +56,21 @@ class NoiseExport(unittest.TestCase):
         self.assertIn("time in compute per iteration", text)
         self.assertIn("wrote", stdout)
 
+    def test_values_above_ten_seconds_are_capped_and_counted(self):
+        from desync.h5file import open_output
+        from desync.noise_export import noise_table
+        path = os.path.join(self.tmp.name, "stall.h5")
+        write_synthetic_idle(path, np.full((2, 6), 1e-5))
+        with h5py.File(path, "r+") as f:
+            ev = f["timeline/events"][()]
+            ev[1, 3, 1:] += 12.0  # a 12 s stall in rank 1's compute, iteration 3
+            ev[1, 4:, :] += 12.0
+            f["timeline/events"][...] = ev
+        with open_output(path) as f:
+            t = noise_table(f)
+        self.assertEqual(t["capped"], 1)
+        self.assertEqual(t["seconds"][3, 1], 10.0)
+
     def test_window(self):
         x, text, _ = self.export("--ranks", "2:4", "--iterations", "5:9")
         self.assertEqual(x.shape, (4, 2))

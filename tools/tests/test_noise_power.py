@@ -1,5 +1,5 @@
 """The noise power the idlewave report gives beside a wave's decay (desync.idle_waves.noise_power):
-per rank the variance over iterations of the work + delay time, the source cell left out, then
+per rank the variance over iterations of the work + delay time, the [[inject]] cells left out, then
 the mean over ranks; on made-up extra compute times it is the variance of the extras."""
 import os
 import sys
@@ -36,8 +36,8 @@ class NoisePower(unittest.TestCase):
             with open_output(path) as f:
                 tl = read_timeline(f, select_window(f))
                 got = noise_power(tl, phase_intervals(tl), ["compute"])
-                # the source cell left out: rank 1, iteration 4
-                without = noise_power(tl, phase_intervals(tl), ["compute"], {"rank": 1, "iteration": 4})
+                # an [[inject]] cell left out: rank 1, iteration 4
+                without = noise_power(tl, phase_intervals(tl), ["compute"], [(1, 4)])
                 result = analyse(f)
         self.assertAlmostEqual(got, float(np.mean(extra.var(axis=1))), delta=1e-15)
         keep = np.delete(extra[1], 4)

@@ -20,7 +20,8 @@ def run(args):
         attrs = root_attributes(f)
     lines = write_noise_file(args.output, table, args.file, attrs)
     x = table["seconds"]
+    notes = ("; %d (rank, iteration) cell(s) without work events written as 0" % table["missing"] if table["missing"] else "") \
+        + ("; %d cell(s) above 10 s written as 10" % table["capped"] if table["capped"] else "")
     print("wrote %s (%d lines x %d ranks; mean %.3g s, max %.3g s per iteration and rank%s)"
-          % (args.output, lines, x.shape[1], float(x.mean()), float(x.max()),
-             "; %d iteration(s) without work events written as 0" % table["missing"] if table["missing"] else ""))
+          % (args.output, lines, x.shape[1], float(x.mean()), float(x.max()), notes))
     return 0
