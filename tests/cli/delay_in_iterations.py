@@ -6,7 +6,8 @@ inputs/triad/delay_in_iterations.toml (rank 0 held for 10 of its iteration times
 
 - a run on 2 ranks: rank 0's one delay, in iteration 20, lasts 10 times the median over its warm-up
   rows of the span from a row's first to its last event (read back from the file), at least that
-  (busy work runs until the clock has passed it) and at most 1.5 times (a busy machine);
+  (busy work runs until the clock has passed it) and at most 1.8 times (a busy machine preempts
+  it; a wrong multiple of 2 or more still fails);
 - `desync simulate` on 4 ranks (given --platform, a build with SimGrid): the same rule on the
   simulated timeline, within 1e-9 relative.
 Exit 0 if both hold, 1 otherwise.
@@ -48,7 +49,7 @@ def main():
     real = os.path.join(a.workdir, "real.h5")
     p = subprocess.run([a.mpiexec, "-n", "2"] + a.preflags.replace(";", " ").split() +
                        [a.desync, "run", deck, "-o", real, "--force"], capture_output=True, text=True)
-    checks = [("run", p, real, 1.0 - 1e-9, 1.5)]
+    checks = [("run", p, real, 1.0 - 1e-9, 1.8)]  # above: a busy machine may preempt the busy work
     if a.platform:
         sim = os.path.join(a.workdir, "sim.h5")
         q = subprocess.run([a.desync, "simulate", deck, "--ranks", "4", "--platform", a.platform, "-o", sim, "--force"],

@@ -5,7 +5,8 @@
 
 - run on 4 ranks: every rank's delay of every iteration (delay_end - delay_begin in /timeline; no
   delay events where the file says 0) is at least the file's number (busy work runs until the clock has passed it) and, in the median
-  over the run, within 1 ms of it; the burst iterations of rank 3 are its longest delays;
+  over the run, within 1 ms of it (a line or column out of place leaves some cell short of its
+  number: rank 3's 20 ms bursts);
   /config/noise_file holds the file's bytes; `desync-view noise` of the run writes a noise file
   `desync check` accepts for 4 ranks;
 - `desync simulate` of the deck on 4 ranks (given --platform, a build with SimGrid): the simulated
@@ -85,9 +86,9 @@ def main():
             excess = float(np.median(d - w))
             if not 0 <= excess < 1e-3:
                 problems.append("run: median delay minus the file's number %.6f s, not within [0, 1 ms)" % excess)
-            bursts = set(np.flatnonzero(w[3] > 0.01))
-            if not bursts or set(np.argsort(d[3])[-len(bursts):]) != bursts:
-                problems.append("run: rank 3's longest delays are not the file's bursts (rows %s)" % sorted(bursts))
+            # (Which delays are longest is the scheduler's on a busy machine: a 40 us delay
+            # preempted for 20 ms outlasts a burst. The lower bound per cell already catches a
+            # line or column out of place: a burst's line elsewhere leaves its row short.)
         if text != open(noise_path, "rb").read():
             problems.append("run: /config/noise_file is not the file's bytes")
         # The run's own noise exported (desync-view noise) is a noise file desync reads.

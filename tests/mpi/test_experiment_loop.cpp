@@ -144,7 +144,7 @@ TEST(ExperimentLoop, RunPutsTheDelaySlotAfterTheWorkAndBeforeTheSync) {
 }
 
 // [[inject]] duration_iterations = 2 on rank 0 at deck iteration 1 (row 4 after 3 warm-up rows):
-// twice the median warm-up row span (here from work_end to sync_end: the 4 ms the work sleeps
+// twice the median warm-up row span (here from work_end to sync_end: the 2 ms the work sleeps
 // after its mark, and the barrier), measured when the warm-up is done; a paired loop given
 // that time (use_iteration_time) delays by the same seconds whatever its own warm-up took.
 TEST(ExperimentLoop, DelayInIterationsScalesWithTheWarmUp) {
@@ -165,18 +165,18 @@ TEST(ExperimentLoop, DelayInIterationsScalesWithTheWarmUp) {
   Timeline first(events, 6, 3);
   ExperimentLoop a(cfg, MPI_COMM_WORLD, first, SyncMode::barrier);
   EXPECT_TRUE(std::isnan(a.iteration_time()));
-  ASSERT_EQ(a.run(6, body(first, 0.004)), 0);
+  ASSERT_EQ(a.run(6, body(first, 0.002)), 0);
   Timeline second(events, 6, 3);
   ExperimentLoop b(cfg, MPI_COMM_WORLD, second, SyncMode::barrier);
   if (rank == 0) {
     const double t = a.iteration_time();
     EXPECT_DOUBLE_EQ(t, first.median_span(0, 3));
-    EXPECT_GE(t, 0.004);
+    EXPECT_GE(t, 0.002);
     const double d = first.at(4, delay_end) - first.at(4, delay_begin);
     EXPECT_GE(d, 2.0 * t);
     b.use_iteration_time(t);
   }
-  ASSERT_EQ(b.run(6, body(second, 0.012)), 0);  // a slower warm-up: its own span would be 3x longer
+  ASSERT_EQ(b.run(6, body(second, 0.030)), 0);  // a slower warm-up: its own span 15x longer (a busy machine cannot close that)
   for (std::int64_t row = 0; row < 6; ++row) {
     const bool delayed = rank == 0 && row == 4;
     EXPECT_EQ(std::isnan(first.at(row, delay_end)), !delayed) << "row " << row;
