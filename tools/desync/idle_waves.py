@@ -64,7 +64,7 @@ from .errors import DesyncError
 from .h5file import read_per_rank, read_text
 from .idle import idle_times
 from .phase_classes import FALLBACK_DELAY, delay_phases, idle_phases, not_communication, work_phases
-from .phases import phase_intervals, valid
+from .phases import phase_intervals, time_in, valid
 from .timeline import read_timeline
 from .wavefronts import compute_and_comm
 from .window import consecutive, select_window
@@ -323,15 +323,7 @@ def wave_model(wave, r0, direction, intervals, tl, nodes, facts, comm_s, distanc
 def noise_power(tl, intervals, phases, left_out=()):
     """Mean over ranks of the variance over iterations of the time in `phases` (module doc); the
     (rank, iteration) cells `left_out` left out. NaN without two such iterations on any rank."""
-    y = np.zeros(tl.events.shape[:2])
-    seen = np.zeros(tl.events.shape[:2], bool)
-    for p in phases:
-        if p in intervals:
-            b, e = intervals[p]
-            ok = valid(b, e)
-            y += np.where(ok, e - b, 0.0)
-            seen |= ok
-    y = np.where(seen, y, np.nan)
+    y = time_in(intervals, phases, tl.events.shape[:2])
     for rank, iteration in left_out:
         i = np.flatnonzero(np.asarray(tl.ranks) == rank)
         k = np.flatnonzero(np.asarray(tl.iterations) == iteration)

@@ -26,7 +26,7 @@ from .errors import DesyncError
 from .formatting import iteration_span, rank_ranges
 from .h5file import root_attributes
 from .phase_classes import work_phases
-from .phases import phase_intervals, valid
+from .phases import phase_intervals, time_in
 from .timeline import read_timeline
 from .window import require_consecutive, select_window
 
@@ -40,14 +40,7 @@ def work_time(tl, work):
     if not present:
         raise DesyncError("no work phase in this file (looked for %s; phases: %s)"
                           % (", ".join(work) or "none: /phases names no phase of class work", ", ".join(intervals) or "none"))
-    total = np.zeros(tl.events.shape[:2])
-    seen = np.zeros(tl.events.shape[:2], bool)
-    for p in present:
-        b, e = intervals[p]
-        ok = valid(b, e)
-        total += np.where(ok, e - b, 0.0)
-        seen |= ok
-    return np.where(seen, total, np.nan), present
+    return time_in(intervals, present, tl.events.shape[:2]), present
 
 
 def noise_table(f, ranks=slice(None), iterations=slice(None), include_warmup=False):

@@ -65,6 +65,20 @@ def valid(begin, end):
         return np.isfinite(begin) & np.isfinite(end) & (end > begin)
 
 
+def time_in(intervals, phases, shape):
+    """t[p, n]: the summed duration of `phases` (those in `intervals`, phase_intervals) per rank and
+    iteration; NaN where none of them happened."""
+    total = np.zeros(shape)
+    seen = np.zeros(shape, bool)
+    for phase in phases:
+        if phase in intervals:
+            b, e = intervals[phase]
+            ok = valid(b, e)
+            total += np.where(ok, e - b, 0.0)
+            seen |= ok
+    return np.where(seen, total, np.nan)
+
+
 def phase_tracks(tl):
     """One track of non-overlapping phase intervals per rank (for trace viewers).
 
